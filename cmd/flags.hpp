@@ -1,0 +1,41 @@
+#pragma once
+// A small command-line flag parser shared by the subcommands: accepts
+// "--name value", "--name=value" and boolean "--name"; rejects unknown flags
+// with a message naming them.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/result.hpp"
+
+namespace troupe::cmd {
+
+struct FlagSpec {
+  std::string name;        // without the leading dashes
+  bool takes_value = true; // false: a boolean switch
+  std::string help;
+};
+
+class Flags {
+ public:
+  /// Parses argv[first..argc) against the specs. Positional arguments are kept.
+  static Result<Flags> parse(int argc, char** argv, int first, const std::vector<FlagSpec>& specs);
+
+  bool has(const std::string& name) const { return values_.count(name) > 0; }
+  std::string get(const std::string& name, const std::string& fallback = "") const;
+  std::vector<std::string> get_all(const std::string& name) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+
+  /// "Usage: troupe <command> [flags]" followed by one line per flag.
+  static std::string usage(const std::string& command, const std::string& summary,
+                           const std::vector<FlagSpec>& specs);
+
+ private:
+  std::multimap<std::string, std::string> values_;
+  std::vector<std::string> positional_;
+};
+
+}  // namespace troupe::cmd

@@ -1,0 +1,35 @@
+// troupe: one binary, several jobs (see docs/architecture in ../shared and README.md).
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+
+#include "cmd/commands.hpp"
+
+namespace {
+
+using troupe::cmd::Command;
+
+// Add a line here when a subcommand is added.
+const Command kCommands[] = {
+    {"version", troupe::cmd::run_version, "print the troupe version"},
+};
+
+void print_usage() {
+  std::printf("Usage: troupe <command> [flags]\n\nCommands:\n");
+  for (const auto& c : kCommands) std::printf("  %-12s %s\n", c.name, c.summary);
+  std::printf("\nRun 'troupe <command> --help' for the flags of a command.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    print_usage();
+    return argc < 2 ? 2 : 0;
+  }
+  for (const auto& c : kCommands)
+    if (std::strcmp(argv[1], c.name) == 0) return c.run(argc - 1, argv + 1);
+  std::fprintf(stderr, "troupe: unknown command '%s'\n\n", argv[1]);
+  print_usage();
+  return 2;
+}

@@ -1,0 +1,61 @@
+#pragma once
+// Label selectors in both of Kubernetes' spellings: the query-string syntax
+// ("app=web,tier!=db,env in (a,b),!legacy") and the structured metav1.LabelSelector
+// / NodeSelectorRequirement objects (matchLabels + matchExpressions with In,
+// NotIn, Exists, DoesNotExist, Gt, Lt).
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "model/result.hpp"
+
+namespace troupe {
+
+using Labels = std::map<std::string, std::string>;
+
+struct LabelRequirement {
+  enum class Op { in, not_in, exists, does_not_exist, equals, not_equals, gt, lt };
+  std::string key;
+  Op op = Op::exists;
+  std::vector<std::string> values;
+
+  bool matches(const Labels& labels) const;
+};
+
+/// A conjunction of requirements. The empty selector matches everything
+/// (metav1.LabelSelector{} semantics); use `nothing()` for the selector that
+/// matches nothing (a nil *LabelSelector in Kubernetes).
+class LabelSelector {
+ public:
+  LabelSelector() = default;
+  explicit LabelSelector(std::vector<LabelRequirement> requirements);
+  static LabelSelector nothing();
+
+  bool matches(const Labels& labels) const;
+  bool empty() const { return requirements_.empty() && !match_nothing_; }
+  const std::vector<LabelRequirement>& requirements() const { return requirements_; }
+  /// The query-string form, e.g. "app=web,env in (a,b)".
+  std::string to_string() const;
+
+ private:
+  std::vector<LabelRequirement> requirements_;
+  bool match_nothing_ = false;
+};
+
+/// Parses the `labelSelector=` query syntax; errors name the offending text.
+Result<LabelSelector> parse_label_selector(std::string_view text);
+
+/// Decodes a metav1.LabelSelector object ({matchLabels, matchExpressions}).
+/// `field` is the JSON path used in error messages ("spec.selector").
+Result<LabelSelector> decode_label_selector(const rapidjson::Value& json, const std::string& field);
+
+/// Decodes a list of NodeSelectorRequirement / LabelSelectorRequirement
+/// objects ({key, operator, values}); operators include Gt and Lt (whose single
+/// value must be an integer).
+Result<std::vector<LabelRequirement>> decode_requirements(const rapidjson::Value& json, const std::string& field);
+
+}  // namespace troupe
