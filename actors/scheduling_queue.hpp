@@ -1,0 +1,240 @@
+#pragma once
+// The scheduling queue: kube-scheduler's three queues, owned by the QUEUE actor.
+//
+//   activeQ            pods ready to be tried, ordered by the QueueSort plugin
+//                      (priority, then time of arrival)
+//   backoffQ           pods that failed and wait out their backoff
+//                      (initial * 2^(attempts-1), capped at max)
+//   unschedulablePods  pods no node could take; a cluster event that one of
+//                      the plugins that rejected them cares about moves them
+//                      back, and so does a periodic flush after `max_unschedulable_age`
+//
+// Pure data structure: the actor supplies the clock, so tests drive time.
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace troupe::actors {
+
+using QueueClock = std::chrono::steady_clock;
+
+struct QueueSettings {
+  std::chrono::milliseconds initial_backoff{1000};
+  std::chrono::milliseconds max_backoff{10000};
+  std::chrono::milliseconds max_unschedulable_age{std::chrono::minutes(5)};
+};
+
+template <class Payload>
+class SchedulingQueue {
+ public:
+  struct Entry {
+    std::string key;                    // "namespace/name"
+    Payload payload;
+    QueueClock::time_point added;       // first time the pod was queued (QueueSort tie-break)
+    QueueClock::time_point last_failure;
+    int attempts = 0;                   // failed scheduling attempts so far
+    std::set<std::string> rejected_by;  // plugins that made the last attempt fail
+    uint64_t popped_at_cycle = 0;       // move-request cycle when last popped
+  };
+  /// QueueSort: true when `a` should be tried before `b`.
+  using Less = std::function<bool(const Entry& a, const Entry& b)>;
+  /// Whether a cluster event may help a pod rejected by these plugins.
+  using EventFilter = std::function<bool(const std::set<std::string>& rejected_by)>;
+
+  enum class Where { none, active, backoff, unschedulable, in_flight };
+
+  SchedulingQueue(Less less, QueueSettings settings)
+      : less_(std::move(less)), settings_(settings), active_(ActiveOrder{this}) {}
+
+  /// A new pending pod. Re-adding a known key updates it instead.
+  void add(const std::string& key, Payload payload, QueueClock::time_point now) {
+    if (entries_.count(key) > 0) {
+      update(key, std::move(payload), now);
+      return;
+    }
+    Entry& entry = entries_[key];
+    entry.key = key;
+    entry.payload = std::move(payload);
+    entry.added = now;
+    to_active(entry);
+  }
+
+  /// The pod object changed. A pod waiting as unschedulable gets another try
+  /// (its spec may now fit); a pod in flight keeps its slot and is updated.
+  void update(const std::string& key, Payload payload, QueueClock::time_point now) {
+    auto it = entries_.find(key);
+    if (it == entries_.end()) {
+      add(key, std::move(payload), now);
+      return;
+    }
+    Entry& entry = it->second;
+    Where where = where_.at(key);
+    if (where == Where::active) active_.erase(&entry);
+    entry.payload = std::move(payload);
+    if (where == Where::active) active_.insert(&entry);
+    if (where == Where::unschedulable) move_out_of_unschedulable(entry, now);
+  }
+
+  /// The pod is gone (deleted or bound by someone else).
+  void remove(const std::string& key) {
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return;
+    detach(it->second);
+    where_.erase(key);
+    entries_.erase(it);
+  }
+
+  /// Moves expired backoffs to activeQ and pops the first pod, which is then
+  /// "in flight" until `done`, `failed` or `remove` is called for it.
+  std::optional<Entry> pop(QueueClock::time_point now) {
+    flush_backoff(now);
+    if (active_.empty()) return std::nullopt;
+    Entry& entry = entries_.at((*active_.begin())->key);
+    active_.erase(active_.begin());
+    where_[entry.key] = Where::in_flight;
+    entry.popped_at_cycle = move_request_cycle_;
+    return entry;
+  }
+
+  /// The in-flight pod was placed: forget it.
+  void done(const std::string& key) { remove(key); }
+
+  /// The in-flight pod could not be placed. If a cluster event arrived while it
+  /// was being tried, it goes to backoffQ (the event may have helped); else it
+  /// waits in unschedulablePods for an event that names one of `rejected_by`.
+  /// `error` = an internal error rather than a fit failure: always backoff.
+  void failed(const std::string& key, std::set<std::string> rejected_by, bool error,
+              QueueClock::time_point now) {
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return;
+    Entry& entry = it->second;
+    detach(entry);
+    entry.attempts += 1;
+    entry.last_failure = now;
+    entry.rejected_by = std::move(rejected_by);
+    if (error || entry.popped_at_cycle < move_request_cycle_) {
+      to_backoff(entry);
+    } else {
+      where_[key] = Where::unschedulable;
+      unschedulable_.insert(key);
+    }
+  }
+
+  /// A cluster event (node added, pod deleted, ...): moves the unschedulable
+  /// pods it may help back to activeQ, or to backoffQ while backing off.
+  size_t on_cluster_event(const EventFilter& may_help, QueueClock::time_point now) {
+    ++move_request_cycle_;
+    std::vector<std::string> moved;
+    for (const auto& key : unschedulable_)
+      if (!may_help || may_help(entries_.at(key).rejected_by)) moved.push_back(key);
+    for (const auto& key : moved) move_out_of_unschedulable(entries_.at(key), now);
+    return moved.size();
+  }
+
+  /// Periodic flush: backoffs that expired, and pods unschedulable for longer
+  /// than `max_unschedulable_age` (kube-scheduler's 5-minute safety net).
+  void flush(QueueClock::time_point now) {
+    flush_backoff(now);
+    std::vector<std::string> stale;
+    for (const auto& key : unschedulable_)
+      if (now - entries_.at(key).last_failure >= settings_.max_unschedulable_age) stale.push_back(key);
+    for (const auto& key : stale) move_out_of_unschedulable(entries_.at(key), now);
+  }
+
+  /// When the next backoff expires (for the actor's timer), if any.
+  std::optional<QueueClock::time_point> next_backoff_expiry() const {
+    if (backoff_.empty()) return std::nullopt;
+    return backoff_.begin()->first;
+  }
+
+  std::chrono::milliseconds backoff_duration(int attempts) const {
+    auto d = settings_.initial_backoff;
+    for (int i = 1; i < attempts && d < settings_.max_backoff; ++i) d *= 2;
+    return std::min(d, settings_.max_backoff);
+  }
+
+  Where where(const std::string& key) const {
+    auto it = where_.find(key);
+    return it == where_.end() ? Where::none : it->second;
+  }
+  const Entry* find(const std::string& key) const {
+    auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+  size_t active_size() const { return active_.size(); }
+  size_t backoff_size() const { return backoff_.size(); }
+  size_t unschedulable_size() const { return unschedulable_.size(); }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  struct ActiveOrder {
+    const SchedulingQueue* queue;
+    bool operator()(const Entry* a, const Entry* b) const {
+      if (queue->less_(*a, *b)) return true;
+      if (queue->less_(*b, *a)) return false;
+      return a->key < b->key;  // a total order keeps the set consistent
+    }
+  };
+
+  void to_active(Entry& entry) {
+    where_[entry.key] = Where::active;
+    active_.insert(&entry);
+  }
+
+  void to_backoff(Entry& entry) {
+    where_[entry.key] = Where::backoff;
+    backoff_.emplace(entry.last_failure + backoff_duration(entry.attempts), entry.key);
+  }
+
+  void move_out_of_unschedulable(Entry& entry, QueueClock::time_point now) {
+    unschedulable_.erase(entry.key);
+    bool backing_off = entry.attempts > 0 && now < entry.last_failure + backoff_duration(entry.attempts);
+    if (backing_off) {
+      to_backoff(entry);
+    } else {
+      to_active(entry);
+    }
+  }
+
+  void flush_backoff(QueueClock::time_point now) {
+    while (!backoff_.empty() && backoff_.begin()->first <= now) {
+      Entry& entry = entries_.at(backoff_.begin()->second);
+      backoff_.erase(backoff_.begin());
+      to_active(entry);
+    }
+  }
+
+  // Takes the entry out of whichever queue holds it.
+  void detach(Entry& entry) {
+    switch (where_.at(entry.key)) {
+      case Where::active: active_.erase(&entry); break;
+      case Where::unschedulable: unschedulable_.erase(entry.key); break;
+      case Where::backoff:
+        for (auto it = backoff_.begin(); it != backoff_.end(); ++it)
+          if (it->second == entry.key) {
+            backoff_.erase(it);
+            break;
+          }
+        break;
+      case Where::in_flight:
+      case Where::none: break;
+    }
+  }
+
+  Less less_;
+  QueueSettings settings_;
+  std::unordered_map<std::string, Entry> entries_;  // node-stable: the sets below point into it
+  std::unordered_map<std::string, Where> where_;
+  std::set<const Entry*, ActiveOrder> active_;
+  std::multiset<std::pair<QueueClock::time_point, std::string>> backoff_;
+  std::set<std::string> unschedulable_;
+  uint64_t move_request_cycle_ = 0;
+};
+
+}  // namespace troupe::actors
