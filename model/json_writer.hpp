@@ -69,7 +69,7 @@ class JsonWriter {
   template <class T>
   void optional_object(const char* key, const std::optional<T>& value) {
     if (!value) {
-      erase(key);
+      if (member(key) != nullptr) erase(key);  // a JSON null stays as it was
       return;
     }
     enter(key, /*keep_empty=*/true, [&] { json_fields(*this, *value); });

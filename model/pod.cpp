@@ -1,0 +1,102 @@
+#include "model/pod.hpp"
+
+#include "model/json_codec.hpp"
+
+namespace troupe {
+
+namespace {
+
+constexpr KindInfo kPodKind{"v1", "Pod"};
+
+template <class Io, class T>
+void resource_requirements_fields(Io& io, T& x) {
+  io.field("requests", x.requests);
+  io.field("limits", x.limits);
+}
+
+template <class Io, class T>
+void container_fields(Io& io, T& x) {
+  io.required("name", x.name);
+  io.check("name", !x.name.empty(), "Required value");
+  io.object("resources", x.resources);
+  io.array("ports", x.ports);
+  io.field("restartPolicy", x.restart_policy);
+}
+
+// Reads the volume kinds the descheduler cares about without modelling
+// volumes: they stay untouched in raw.
+void read_volume_summary(JsonReader& io, PodSpec& spec) {
+  auto volumes = io.current().FindMember("volumes");
+  if (volumes == io.current().MemberEnd() || volumes->value.IsNull()) return;
+  if (!volumes->value.IsArray()) {
+    io.fail("volumes", JsonReader::expected("an array", volumes->value));
+    return;
+  }
+  for (const auto& volume : volumes->value.GetArray()) {
+    if (!volume.IsObject()) continue;
+    auto has = [&volume](const char* key) {
+      auto m = volume.FindMember(key);
+      return m != volume.MemberEnd() && !m->value.IsNull();
+    };
+    spec.has_local_storage = spec.has_local_storage || has("emptyDir") || has("hostPath");
+    spec.has_pvc = spec.has_pvc || has("persistentVolumeClaim");
+  }
+}
+
+template <class Io, class T>
+void pod_spec_fields(Io& io, T& x) {
+  io.field("schedulerName", x.scheduler_name);
+  io.field("nodeName", x.node_name);
+  io.field("priority", x.priority);
+  io.field("priorityClassName", x.priority_class_name);
+  io.field("preemptionPolicy", x.preemption_policy);
+  io.array("initContainers", x.init_containers);
+  io.array("containers", x.containers);
+  io.field("overhead", x.overhead);
+  io.optional_object("resources", x.resources);
+  io.field("nodeSelector", x.node_selector);
+  io.optional_object("affinity", x.affinity);
+  io.array("tolerations", x.tolerations);
+  if constexpr (Io::reading) read_volume_summary(io, x);
+}
+
+template <class Io, class T>
+void pod_status_fields(Io& io, T& x) {
+  io.field("phase", x.phase);
+  io.array("conditions", x.conditions);
+  io.field("nominatedNodeName", x.nominated_node_name);
+  io.field("qosClass", x.qos_class);
+  io.field("startTime", x.start_time);
+}
+
+template <class Io, class T>
+void pod_fields(Io& io, T& x) {
+  io.object("metadata", x.meta);
+  io.object("spec", x.spec);
+  io.object("status", x.status);
+}
+
+template <class Io, class T>
+void pod_template_fields(Io& io, T& x) {
+  io.object("metadata", x.meta);
+  io.object("spec", x.spec);
+}
+
+}  // namespace
+
+TROUPE_JSON_FIELDS(ResourceRequirements, resource_requirements_fields)
+TROUPE_JSON_FIELDS(Container, container_fields)
+TROUPE_JSON_FIELDS(PodSpec, pod_spec_fields)
+TROUPE_JSON_FIELDS(PodStatus, pod_status_fields)
+TROUPE_JSON_FIELDS(Pod, pod_fields)
+TROUPE_JSON_FIELDS(PodTemplate, pod_template_fields)
+
+Result<Pod> decode_pod(JsonPtr doc) { return decode_object<Pod>(doc, kPodKind); }
+
+Result<Pod> decode_pod_json(std::string_view text) { return decode_object_text<Pod>(text, kPodKind); }
+
+std::shared_ptr<JsonDocument> to_document(const Pod& pod) { return encode_document(pod, kPodKind); }
+
+std::string encode(const Pod& pod) { return to_json(*to_document(pod)); }
+
+}  // namespace troupe

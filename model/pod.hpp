@@ -1,0 +1,105 @@
+#pragma once
+// Pod as the scheduler sees it: a typed view of what placement, preemption
+// and descheduling read, over the whole original object (`raw`), so that
+// encode() gives back every field this struct does not model.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/condition.hpp"
+#include "model/json.hpp"
+#include "model/json_enum.hpp"
+#include "model/json_fields.hpp"
+#include "model/object_meta.hpp"
+#include "model/resources.hpp"
+#include "model/result.hpp"
+#include "model/scheduling_types.hpp"
+
+namespace troupe {
+
+/// Absent means PreemptLowerPriority (the API server's default).
+enum class PreemptionPolicy { preempt_lower_priority, never };
+
+template <>
+struct JsonEnum<PreemptionPolicy> {
+  static constexpr std::pair<PreemptionPolicy, std::string_view> names[] = {
+      {PreemptionPolicy::preempt_lower_priority, "PreemptLowerPriority"}, {PreemptionPolicy::never, "Never"}};
+};
+
+struct ResourceRequirements {
+  ResourceList requests;
+  ResourceList limits;
+};
+
+struct Container {
+  std::string name;
+  ResourceRequirements resources;
+  std::vector<ContainerPort> ports;
+  /// Init containers only: "Always" makes a restartable init container (sidecar).
+  std::optional<std::string> restart_policy;
+
+  bool is_restartable() const { return restart_policy && *restart_policy == "Always"; }
+};
+
+struct PodSpec {
+  std::string scheduler_name;
+  std::string node_name;
+  std::optional<int32_t> priority;
+  std::string priority_class_name;
+  PreemptionPolicy preemption_policy = PreemptionPolicy::preempt_lower_priority;
+  std::vector<Container> init_containers;
+  std::vector<Container> containers;
+  ResourceList overhead;
+  /// Pod-level resources (spec.resources, PodLevelResources feature).
+  std::optional<ResourceRequirements> resources;
+  std::map<std::string, std::string> node_selector;
+  std::optional<Affinity> affinity;
+  std::vector<Toleration> tolerations;
+  /// Summaries of spec.volumes (read only; volumes themselves stay in raw):
+  /// an emptyDir or hostPath volume, and a persistentVolumeClaim volume, as
+  /// the descheduler's IsPodWithLocalStorage / IsPodWithPVC test them.
+  bool has_local_storage = false;
+  bool has_pvc = false;
+};
+
+struct PodStatus {
+  std::string phase;  // Pending, Running, Succeeded, Failed, Unknown
+  std::vector<Condition> conditions;
+  std::string nominated_node_name;
+  std::string qos_class;  // as reported; see pod_requests.hpp for computing it
+  std::optional<Timestamp> start_time;
+};
+
+struct Pod {
+  ObjectMeta meta;
+  PodSpec spec;
+  PodStatus status;
+  JsonPtr raw;
+};
+
+/// A pod template (Reservation.spec.template and similar).
+struct PodTemplate {
+  ObjectMeta meta;
+  PodSpec spec;
+};
+
+/// Errors name the field: "spec.containers[0].resources.requests.cpu: invalid quantity ...".
+Result<Pod> decode_pod(JsonPtr doc);
+/// parse_json + decode_pod.
+Result<Pod> decode_pod_json(std::string_view text);
+/// `raw` with the view's fields written over it (see json_writer.hpp).
+std::shared_ptr<JsonDocument> to_document(const Pod& pod);
+std::string encode(const Pod& pod);
+
+TROUPE_DECLARE_JSON_FIELDS(ResourceRequirements)
+TROUPE_DECLARE_JSON_FIELDS(Container)
+TROUPE_DECLARE_JSON_FIELDS(PodSpec)
+TROUPE_DECLARE_JSON_FIELDS(PodStatus)
+TROUPE_DECLARE_JSON_FIELDS(Pod)
+TROUPE_DECLARE_JSON_FIELDS(PodTemplate)
+
+}  // namespace troupe
