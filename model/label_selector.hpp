@@ -24,6 +24,8 @@ struct LabelRequirement {
   std::vector<std::string> values;
 
   bool matches(const Labels& labels) const;
+  /// The query-string form of this one requirement ("env in (a,b)", "!x", "n>3").
+  std::string to_string() const;
 };
 
 /// A conjunction of requirements. The empty selector matches everything
@@ -38,7 +40,9 @@ class LabelSelector {
   bool matches(const Labels& labels) const;
   bool empty() const { return requirements_.empty() && !match_nothing_; }
   const std::vector<LabelRequirement>& requirements() const { return requirements_; }
-  /// The query-string form, e.g. "app=web,env in (a,b)".
+  /// The query-string form, e.g. "app=web,env in (a,b)". Parsing it gives back
+  /// an equivalent selector (values come out sorted, as the API server writes
+  /// them). `nothing()` has no query form and prints as "", like labels.Nothing().
   std::string to_string() const;
 
  private:
@@ -47,15 +51,32 @@ class LabelSelector {
 };
 
 /// Parses the `labelSelector=` query syntax; errors name the offending text.
+/// Accepts what apimachinery's labels.Parse accepts, including `key>N` and
+/// `key<N` (so that every selector's to_string() parses back).
 Result<LabelSelector> parse_label_selector(std::string_view text);
 
 /// Decodes a metav1.LabelSelector object ({matchLabels, matchExpressions}).
 /// `field` is the JSON path used in error messages ("spec.selector").
+/// A JSON null decodes to `LabelSelector::nothing()` (a nil selector); `{}` to
+/// the selector that matches everything. Operators: In, NotIn, Exists,
+/// DoesNotExist (Gt/Lt belong to node selectors only).
 Result<LabelSelector> decode_label_selector(const rapidjson::Value& json, const std::string& field);
 
 /// Decodes a list of NodeSelectorRequirement / LabelSelectorRequirement
 /// objects ({key, operator, values}); operators include Gt and Lt (whose single
 /// value must be an integer).
 Result<std::vector<LabelRequirement>> decode_requirements(const rapidjson::Value& json, const std::string& field);
+
+/// Reads a JSON object of string values (metadata.labels) into Labels; members
+/// whose value is not a string are skipped. A non-object yields no labels.
+Labels labels_from_json(const rapidjson::Value& labels_object);
+
+/// Label key validation (a qualified name: optional DNS-subdomain prefix and
+/// '/', then a name of at most 63 characters). The error says what is wrong
+/// without naming the field; callers add the path.
+Status validate_label_key(std::string_view key);
+/// Label value validation (empty, or at most 63 alphanumerics, '-', '_', '.',
+/// starting and ending with an alphanumeric).
+Status validate_label_value(std::string_view value);
 
 }  // namespace troupe
