@@ -19,12 +19,13 @@ struct KindInfo {
   const char* kind;         // "Pod"
 };
 
-/// Decodes `doc` with json_fields(JsonReader&, T&) and sets `raw`. The
+/// Decodes `doc` with json_fields(JsonReader&, T&) into `initial` (for
+/// defaults a decoder needs before reading) and sets `raw`. The
 /// document must be an object; a `kind` member, when present, must name
 /// `info.kind` (list items from the API server carry none); metadata must
 /// have a name or a generateName.
 template <class T>
-Result<T> decode_object(const JsonPtr& doc, KindInfo info) {
+Result<T> decode_object(const JsonPtr& doc, KindInfo info, T initial = T{}) {
   if (!doc) return Error{std::string(info.kind) + ": no document"};
   if (!doc->IsObject()) {
     return Error{std::string(info.kind) + ": Invalid value: " + json_type_name(*doc) + ": must be an object"};
@@ -34,7 +35,7 @@ Result<T> decode_object(const JsonPtr& doc, KindInfo info) {
       std::string(kind->value.GetString()) != info.kind) {
     return Error{"kind: Invalid value: \"" + std::string(kind->value.GetString()) + "\": must be " + info.kind};
   }
-  T out{};
+  T out = std::move(initial);
   JsonReader reader(*doc);
   json_fields(reader, out);
   if (!reader.ok()) return Error{reader.error()};

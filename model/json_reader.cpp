@@ -161,17 +161,6 @@ std::string JsonReader::read_leaf(const rapidjson::Value& v, ResourceList& out) 
   return {};
 }
 
-std::string JsonReader::read_leaf(const rapidjson::Value& v, std::map<std::string, std::string>& out) {
-  if (!v.IsObject()) return expected("an object of strings", v);
-  out.clear();
-  for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
-    std::string name(m->name.GetString(), m->name.GetStringLength());
-    if (!m->value.IsString()) return "." + name + ": " + expected("a string", m->value);
-    out[name].assign(m->value.GetString(), m->value.GetStringLength());
-  }
-  return {};
-}
-
 std::string JsonReader::read_leaf(const rapidjson::Value& v, Timestamp& out) {
   if (!v.IsString()) return expected("an RFC 3339 time string", v);
   Result<Timestamp> parsed = parse_timestamp(std::string_view(v.GetString(), v.GetStringLength()));

@@ -224,7 +224,18 @@ class JsonReader {
   static std::string read_leaf(const rapidjson::Value& v, int64_t& out);
   static std::string read_leaf(const rapidjson::Value& v, Quantity& out);
   static std::string read_leaf(const rapidjson::Value& v, ResourceList& out);
-  static std::string read_leaf(const rapidjson::Value& v, std::map<std::string, std::string>& out);
+  /// An object of leaves ({"app": "web"}, {"pod-a": "2026-...Z"}).
+  template <class V>
+  static std::string read_leaf(const rapidjson::Value& v, std::map<std::string, V>& out) {
+    if (!v.IsObject()) return expected("an object", v);
+    out.clear();
+    for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
+      std::string name(m->name.GetString(), m->name.GetStringLength());
+      std::string message = read_leaf(m->value, out[name]);
+      if (!message.empty()) return "." + name + ": " + message;
+    }
+    return {};
+  }
   static std::string read_leaf(const rapidjson::Value& v, Timestamp& out);
   static std::string read_leaf(const rapidjson::Value& v, std::chrono::nanoseconds& out);
   static std::string read_leaf(const rapidjson::Value& v, IntOrString& out);

@@ -130,12 +130,6 @@ rapidjson::Value JsonWriter::encode_leaf(const ResourceList& value) {
   return obj;
 }
 
-rapidjson::Value JsonWriter::encode_leaf(const std::map<std::string, std::string>& value) {
-  rapidjson::Value obj(rapidjson::kObjectType);
-  for (const auto& [name, text] : value) obj.AddMember(encode_leaf(name), encode_leaf(text), allocator_);
-  return obj;
-}
-
 rapidjson::Value JsonWriter::encode_leaf(const Timestamp& value) { return encode_leaf(format_timestamp(value)); }
 
 rapidjson::Value JsonWriter::encode_leaf(const std::chrono::nanoseconds& value) {

@@ -179,8 +179,7 @@ class JsonWriter {
       return !value || (!value->empty() && value->requirements().empty());
     } else if constexpr (is_optional<T>::value) {
       return !value.has_value();
-    } else if constexpr (std::is_same_v<T, std::string> || is_vector<T>::value ||
-                         std::is_same_v<T, std::map<std::string, std::string>> ||
+    } else if constexpr (std::is_same_v<T, std::string> || is_vector<T>::value || is_map<T>::value ||
                          std::is_same_v<T, ResourceList>) {
       return value.empty();
     } else if constexpr (std::is_same_v<T, Quantity> || std::is_same_v<T, IntOrString>) {
@@ -200,6 +199,10 @@ class JsonWriter {
       rapidjson::Value arr(rapidjson::kArrayType);
       for (const auto& item : value) arr.PushBack(encode(item), allocator_);
       return arr;
+    } else if constexpr (is_map<T>::value) {
+      rapidjson::Value obj(rapidjson::kObjectType);
+      for (const auto& [name, item] : value) obj.AddMember(encode_leaf(name), encode(item), allocator_);
+      return obj;
     } else if constexpr (std::is_enum_v<T>) {
       std::string_view name = enum_name(value);
       return rapidjson::Value(name.data(), static_cast<rapidjson::SizeType>(name.size()), allocator_);
@@ -214,7 +217,6 @@ class JsonWriter {
   rapidjson::Value encode_leaf(int64_t value);
   rapidjson::Value encode_leaf(const Quantity& value);
   rapidjson::Value encode_leaf(const ResourceList& value);
-  rapidjson::Value encode_leaf(const std::map<std::string, std::string>& value);
   rapidjson::Value encode_leaf(const Timestamp& value);
   rapidjson::Value encode_leaf(const std::chrono::nanoseconds& value);
   rapidjson::Value encode_leaf(const IntOrString& value);
@@ -242,6 +244,10 @@ class JsonWriter {
   struct is_vector : std::false_type {};
   template <class T>
   struct is_vector<std::vector<T>> : std::true_type {};
+  template <class T>
+  struct is_map : std::false_type {};
+  template <class V>
+  struct is_map<std::map<std::string, V>> : std::true_type {};
 
   rapidjson::Value* current_;
   JsonAllocator& allocator_;
