@@ -1,0 +1,57 @@
+#pragma once
+// The "0/5 nodes are available: ..." message of a pod no node could take
+// (kube-scheduler's FitError.Error(), framework/types.go), the per-reason
+// counts it is built from, and how many feasible nodes a cycle looks for
+// (numFeasibleNodesToFind, schedule_one.go).
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "plugins/framework/status.hpp"
+
+namespace troupe::plugins {
+
+/// Counts each rejection reason once per node that gave it; partitions fill
+/// their own and the cycle merges them.
+class FailureHistogram {
+ public:
+  /// Counts every reason of a rejected node and remembers its plugin.
+  void add(const PluginStatus& status);
+  /// Counts one reason for `nodes` nodes at once (e.g. nodes a PreFilter excluded).
+  void add_reason(const std::string& reason, int64_t nodes, const std::string& plugin = {});
+  void merge(const FailureHistogram& other);
+
+  const std::map<std::string, int64_t>& counts() const { return counts_; }
+  /// Plugins that rejected at least one node: the queue requeues the pod on
+  /// the cluster events these plugins registered.
+  const std::set<std::string>& plugins() const { return plugins_; }
+  int64_t rejected_nodes() const { return rejected_nodes_; }
+
+ private:
+  std::map<std::string, int64_t> counts_;
+  std::set<std::string> plugins_;
+  int64_t rejected_nodes_ = 0;
+};
+
+/// "0/<total> nodes are available: <count> <reason>, ... ." with the
+/// "<count> <reason>" strings sorted as strings (Go's sort.Strings, so
+/// "10 x" comes before "2 y"), then " <post_filter_message>." when PostFilter spoke.
+std::string fit_error_message(int64_t total_nodes, const std::map<std::string, int64_t>& reason_counts,
+                              std::string_view post_filter_message = {});
+
+/// The FitError when a PreFilter rejected the pod: its message replaces the histogram.
+std::string pre_filter_fit_error_message(int64_t total_nodes, std::string_view pre_filter_message,
+                                         std::string_view post_filter_message = {});
+
+inline constexpr int64_t kMinFeasibleNodesToFind = 100;
+inline constexpr int64_t kMinFeasibleNodesPercentageToFind = 5;
+
+/// How many feasible nodes to find before scoring: all of a small cluster
+/// (< 100 nodes); otherwise `percentage` % (0 = adaptive: 50 - nodes/125, at
+/// least 5 %), and never fewer than 100.
+int64_t num_feasible_nodes_to_find(int32_t percentage, int64_t total_nodes);
+
+}  // namespace troupe::plugins

@@ -1,0 +1,367 @@
+#include "plugins/framework/framework.hpp"
+
+#include <algorithm>
+
+namespace troupe::plugins {
+
+using config::ExtensionPoint;
+
+namespace {
+
+PluginStatus with_plugin(PluginStatus status, std::string_view plugin) {
+  status.plugin = std::string(plugin);
+  return status;
+}
+
+/// A non-rejection failure becomes an Error naming the plugin and the point.
+PluginStatus as_error(PluginStatus status, std::string_view plugin, std::string_view what) {
+  std::string message = "running " + std::string(what) + " plugin \"" + std::string(plugin) + "\": " + status.message();
+  PluginStatus error(Code::error, std::move(message));
+  error.plugin = std::string(plugin);
+  return error;
+}
+
+template <class T>
+void collect(const std::vector<config::EnabledPlugin>& enabled, const Framework& fw,
+             const std::function<const Plugin*(const std::string&)>& find, std::vector<const T*>& out) {
+  for (const auto& e : enabled)
+    if (auto* p = dynamic_cast<const T*>(find(e.name))) out.push_back(p);
+}
+
+bool in_range(int64_t score) { return score >= kMinNodeScore && score <= kMaxNodeScore; }
+
+PluginStatus invalid_score(std::string_view plugin, int64_t score) {
+  return with_plugin(PluginStatus::internal_error("plugin \"" + std::string(plugin) + "\" returns an invalid score " +
+                                                  std::to_string(score) + ", it should in the range of [" +
+                                                  std::to_string(kMinNodeScore) + ", " +
+                                                  std::to_string(kMaxNodeScore) + "] after normalizing"),
+                     plugin);
+}
+
+}  // namespace
+
+Status Framework::add_plugin(const std::string& name, std::shared_ptr<const Plugin> plugin) {
+  // The instance is ours alone: the slot is set before anyone else sees it.
+  const_cast<Plugin&>(*plugin).set_state_slot(plugins_.size());
+  plugins_.push_back(std::move(plugin));
+  return Status::success();
+}
+
+const Plugin* Framework::find(const std::string& name) const {
+  for (const auto& p : plugins_)
+    if (p->name() == name) return p.get();
+  return nullptr;
+}
+
+Result<Framework> Framework::create(const config::Profile& profile, const Registry& registry) {
+  Framework fw;
+  fw.profile_name_ = profile.scheduler_name;
+  fw.percentage_of_nodes_to_score_ = profile.percentage_of_nodes_to_score;
+  for (const std::string& name : profile.plugin_names()) {
+    const Registry::Entry* entry = registry.find(name);
+    if (entry == nullptr) return Error{"profile \"" + profile.scheduler_name + "\": unknown plugin \"" + name + "\""};
+    auto plugin = entry->factory(profile.args_for(name));
+    if (!plugin)
+      return Error{"profile \"" + profile.scheduler_name + "\": plugin \"" + name + "\": " + plugin.message()};
+    if (auto added = fw.add_plugin(name, std::move(plugin).value()); !added) return Error{added.message()};
+  }
+  std::function<const Plugin*(const std::string&)> find = [&fw](const std::string& n) { return fw.find(n); };
+  collect(profile.enabled_at(ExtensionPoint::pre_enqueue), fw, find, fw.pre_enqueue_);
+  std::vector<const QueueSortPlugin*> sorts;
+  collect(profile.enabled_at(ExtensionPoint::queue_sort), fw, find, sorts);
+  if (sorts.size() != 1)
+    return Error{"profile \"" + profile.scheduler_name + "\": exactly one queue sort plugin must be enabled"};
+  fw.queue_sort_ = sorts[0];
+  collect(profile.enabled_at(ExtensionPoint::pre_filter), fw, find, fw.pre_filter_);
+  collect(profile.enabled_at(ExtensionPoint::filter), fw, find, fw.filter_);
+  collect(profile.enabled_at(ExtensionPoint::post_filter), fw, find, fw.post_filter_);
+  collect(profile.enabled_at(ExtensionPoint::pre_score), fw, find, fw.pre_score_);
+  collect(profile.enabled_at(ExtensionPoint::reserve), fw, find, fw.reserve_);
+  collect(profile.enabled_at(ExtensionPoint::permit), fw, find, fw.permit_);
+  collect(profile.enabled_at(ExtensionPoint::pre_bind), fw, find, fw.pre_bind_);
+  collect(profile.enabled_at(ExtensionPoint::bind), fw, find, fw.bind_);
+  collect(profile.enabled_at(ExtensionPoint::post_bind), fw, find, fw.post_bind_);
+  if (fw.filter_.size() > 64) return Error{"profile \"" + profile.scheduler_name + "\": more than 64 filter plugins"};
+
+  int normalizing = 0;
+  for (const auto& e : profile.enabled_at(ExtensionPoint::score)) {
+    auto* plugin = dynamic_cast<const ScorePlugin*>(fw.find(e.name));
+    if (plugin == nullptr) continue;
+    ScoreEntry entry;
+    entry.plugin = plugin;
+    entry.weight = e.weight > 0 ? e.weight : 1;
+    if (plugin->has_normalize_score()) {
+      if (normalizing == static_cast<int>(kMaxNormalizingScorePlugins))
+        return Error{"profile \"" + profile.scheduler_name + "\": more than " +
+                     std::to_string(kMaxNormalizingScorePlugins) + " score plugins with NormalizeScore"};
+      entry.normalize_index = normalizing++;
+    }
+    entry.pre_score_skip_bit = fw.score_.size();
+    fw.score_.push_back(entry);
+  }
+  if (fw.score_.size() > 64) return Error{"profile \"" + profile.scheduler_name + "\": more than 64 score plugins"};
+  return fw;
+}
+
+std::unique_ptr<CycleState> Framework::new_cycle_state() const {
+  return std::make_unique<CycleState>(plugins_.size());
+}
+
+std::vector<std::string> Framework::plugin_names(ExtensionPoint point) const {
+  std::vector<std::string> out;
+  auto add = [&out](const Plugin* p) { out.emplace_back(p->name()); };
+  switch (point) {
+    case ExtensionPoint::pre_enqueue: for (auto* p : pre_enqueue_) add(p); break;
+    case ExtensionPoint::queue_sort: add(queue_sort_); break;
+    case ExtensionPoint::pre_filter: for (auto* p : pre_filter_) add(p); break;
+    case ExtensionPoint::filter: for (auto* p : filter_) add(p); break;
+    case ExtensionPoint::post_filter: for (auto* p : post_filter_) add(p); break;
+    case ExtensionPoint::pre_score: for (auto* p : pre_score_) add(p); break;
+    case ExtensionPoint::score: for (const auto& e : score_) add(e.plugin); break;
+    case ExtensionPoint::reserve: for (auto* p : reserve_) add(p); break;
+    case ExtensionPoint::permit: for (auto* p : permit_) add(p); break;
+    case ExtensionPoint::pre_bind: for (auto* p : pre_bind_) add(p); break;
+    case ExtensionPoint::bind: for (auto* p : bind_) add(p); break;
+    case ExtensionPoint::post_bind: for (auto* p : post_bind_) add(p); break;
+  }
+  return out;
+}
+
+// ---- queue -------------------------------------------------------------------
+
+PluginStatus Framework::run_pre_enqueue(const PodInfo& pod) const {
+  for (auto* p : pre_enqueue_) {
+    PluginStatus s = p->pre_enqueue(pod);
+    if (!s.ok()) return with_plugin(std::move(s), p->name());
+  }
+  return {};
+}
+
+bool Framework::less(const QueuedPodInfo& a, const QueuedPodInfo& b) const { return queue_sort_->less(a, b); }
+
+std::vector<std::pair<std::string, ClusterEvent>> Framework::cluster_events() const {
+  std::vector<std::pair<std::string, ClusterEvent>> out;
+  for (const auto& p : plugins_)
+    if (auto* ext = dynamic_cast<const EnqueueExtensions*>(p.get()))
+      for (const auto& e : ext->events_to_register()) out.emplace_back(std::string(p->name()), e);
+  return out;
+}
+
+bool Framework::event_may_help(const ClusterEvent& event, const std::set<std::string>& rejectors) const {
+  if (rejectors.empty()) return true;
+  for (const std::string& name : rejectors) {
+    const Plugin* p = find(name);
+    auto* ext = dynamic_cast<const EnqueueExtensions*>(p);
+    if (ext == nullptr) return true;  // unknown or silent plugin: any event may help
+    for (const auto& registered : ext->events_to_register())
+      if (registered.matches(event)) return true;
+  }
+  return false;
+}
+
+// ---- scheduling cycle ----------------------------------------------------------
+
+PluginStatus Framework::run_pre_filter(CycleState& state, const PodInfo& pod) const {
+  state.skip_filter_mask = 0;
+  state.node_names.reset();
+  std::vector<std::string> restricting;
+  for (auto* p : pre_filter_) {
+    PreFilterResult result;
+    PluginStatus s = p->pre_filter(state, pod, result);
+    if (s.is_skip()) {
+      for (size_t i = 0; i < filter_.size(); ++i)
+        if (filter_[i]->name() == p->name()) state.skip_filter_mask |= uint64_t{1} << i;
+      continue;
+    }
+    if (!s.ok()) {
+      if (s.is_rejection()) return with_plugin(std::move(s), p->name());
+      return as_error(std::move(s), p->name(), "PreFilter");
+    }
+    if (!result.node_names) continue;
+    restricting.emplace_back(p->name());
+    if (!state.node_names) {
+      state.node_names = std::move(result.node_names);
+    } else {
+      std::set<std::string> both;
+      std::set_intersection(state.node_names->begin(), state.node_names->end(), result.node_names->begin(),
+                            result.node_names->end(), std::inserter(both, both.begin()));
+      state.node_names = std::move(both);
+    }
+    if (state.node_names->empty()) {
+      std::string message;
+      if (restricting.size() == 1) {
+        message = "node(s) didn't satisfy plugin " + restricting[0];
+      } else {
+        message = "node(s) didn't satisfy plugin(s) [";
+        for (size_t i = 0; i < restricting.size(); ++i) message += (i ? " " : "") + restricting[i];
+        message += "] simultaneously";
+      }
+      return with_plugin(PluginStatus::unresolvable(std::move(message)), p->name());
+    }
+  }
+  return {};
+}
+
+PluginStatus Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  for (size_t i = 0; i < filter_.size(); ++i) {
+    if (state.skip_filter_mask & (uint64_t{1} << i)) continue;
+    PluginStatus s = filter_[i]->filter(state, pod, node);
+    if (s.ok()) continue;
+    if (!s.is_rejection()) return as_error(std::move(s), filter_[i]->name(), "Filter");
+    return with_plugin(std::move(s), filter_[i]->name());
+  }
+  return {};
+}
+
+PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& pod,
+                                            const NodeStatuses& statuses) const {
+  PostFilterResult last;
+  last.status = PluginStatus(Code::unschedulable);
+  for (auto* p : post_filter_) {
+    PostFilterResult r = p->post_filter(state, pod, statuses);
+    r.status.plugin = std::string(p->name());
+    if (r.status.ok()) return r;
+    if (r.status.code == Code::error) return r;
+    if (!r.message.empty() || last.message.empty()) last = std::move(r);
+  }
+  return last;
+}
+
+PluginStatus Framework::run_pre_score(CycleState& state, const PodInfo& pod,
+                                      const std::vector<std::string>& feasible_nodes) const {
+  state.skip_score_mask = 0;
+  for (auto* p : pre_score_) {
+    PluginStatus s = p->pre_score(state, pod, feasible_nodes);
+    if (s.is_skip()) {
+      for (const auto& e : score_)
+        if (e.plugin->name() == p->name()) state.skip_score_mask |= uint64_t{1} << e.pre_score_skip_bit;
+      continue;
+    }
+    if (!s.ok()) return as_error(std::move(s), p->name(), "PreScore");
+  }
+  return {};
+}
+
+PluginStatus Framework::score_node(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                   NodeScore& out) const {
+  out.node_name = node.name();
+  out.weighted_sum = 0;
+  out.total = 0;
+  out.raw.fill(0);
+  for (const auto& e : score_) {
+    if (state.skip_score_mask & (uint64_t{1} << e.pre_score_skip_bit)) continue;
+    ScoreResult r = e.plugin->score(state, pod, node);
+    if (!r.status.ok()) return as_error(std::move(r.status), e.plugin->name(), "Score");
+    if (e.normalize_index >= 0) {
+      out.raw[static_cast<size_t>(e.normalize_index)] = r.score;
+    } else {
+      if (!in_range(r.score)) return invalid_score(e.plugin->name(), r.score);
+      out.weighted_sum += r.score * e.weight;
+    }
+  }
+  out.total = out.weighted_sum;
+  return {};
+}
+
+PluginStatus Framework::finalize_scores(const CycleState& state, const PodInfo& pod,
+                                        std::vector<NodeScore>& scores) const {
+  for (auto& s : scores) s.total = s.weighted_sum;
+  std::vector<int64_t> column(scores.size());
+  for (const auto& e : score_) {
+    if (e.normalize_index < 0 || (state.skip_score_mask & (uint64_t{1} << e.pre_score_skip_bit))) continue;
+    const auto k = static_cast<size_t>(e.normalize_index);
+    for (size_t i = 0; i < scores.size(); ++i) column[i] = scores[i].raw[k];
+    PluginStatus s = e.plugin->normalize_scores(state, pod, column);
+    if (!s.ok()) return as_error(std::move(s), e.plugin->name(), "NormalizeScore");
+    for (size_t i = 0; i < scores.size(); ++i) {
+      if (!in_range(column[i])) return invalid_score(e.plugin->name(), column[i]);
+      scores[i].total += column[i] * e.weight;
+    }
+  }
+  return {};
+}
+
+std::optional<size_t> Framework::select_host(const std::vector<NodeScore>& scores, std::mt19937_64& rng) {
+  if (scores.empty()) return std::nullopt;
+  size_t best = 0;
+  uint64_t ties = 1;
+  for (size_t i = 1; i < scores.size(); ++i) {
+    if (scores[i].total > scores[best].total) {
+      best = i;
+      ties = 1;
+    } else if (scores[i].total == scores[best].total) {
+      // Reservoir sampling: each of the `ties` equal candidates wins with probability 1/ties.
+      ++ties;
+      if (std::uniform_int_distribution<uint64_t>(0, ties - 1)(rng) == 0) best = i;
+    }
+  }
+  return best;
+}
+
+// ---- on the chosen node -----------------------------------------------------------
+
+PluginStatus Framework::run_reserve(CycleState& state, const std::shared_ptr<const PodInfo>& pod,
+                                    NodeInfo& node) const {
+  if (!node.add_pod(pod))
+    return PluginStatus::internal_error("pod " + pod->key + " is already accounted on node " + node.name());
+  for (auto* p : reserve_) {
+    PluginStatus s = p->reserve(state, *pod, node);
+    if (s.ok()) continue;
+    run_unreserve(state, *pod, node);
+    if (s.is_rejection()) return with_plugin(std::move(s), p->name());
+    return as_error(std::move(s), p->name(), "Reserve");
+  }
+  return {};
+}
+
+void Framework::run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
+  for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) (*it)->unreserve(state, pod, node);
+  node.remove_pod(pod_identity(pod));
+}
+
+// ---- binding cycle --------------------------------------------------------------------
+
+PermitOutcome Framework::run_permit(CycleState& state, const PodInfo& pod, const std::string& node_name) const {
+  PermitOutcome outcome;
+  for (auto* p : permit_) {
+    PermitResult r = p->permit(state, pod, node_name);
+    if (r.status.ok()) continue;
+    if (r.status.code == Code::wait) {
+      outcome.waiting.emplace_back(std::string(p->name()), r.timeout);
+      continue;
+    }
+    outcome.status = r.status.is_rejection() ? with_plugin(std::move(r.status), p->name())
+                                             : as_error(std::move(r.status), p->name(), "Permit");
+    outcome.waiting.clear();
+    return outcome;
+  }
+  if (!outcome.waiting.empty()) outcome.status = PluginStatus(Code::wait);
+  return outcome;
+}
+
+PluginStatus Framework::run_pre_bind(CycleState& state, const PodInfo& pod, const std::string& node_name,
+                                     BindingChanges& changes) const {
+  for (auto* p : pre_bind_) {
+    PluginStatus s = p->pre_bind(state, pod, node_name, changes);
+    if (s.ok()) continue;
+    if (s.is_rejection()) return with_plugin(std::move(s), p->name());
+    return as_error(std::move(s), p->name(), "PreBind");
+  }
+  return {};
+}
+
+PluginStatus Framework::run_bind(const CycleState& state, const PodInfo& pod, const std::string& node_name) const {
+  for (auto* p : bind_) {
+    PluginStatus s = p->bind(state, pod, node_name);
+    if (s.is_skip()) continue;
+    if (s.ok() || s.is_rejection()) return with_plugin(std::move(s), p->name());
+    return as_error(std::move(s), p->name(), "Bind");
+  }
+  return PluginStatus(Code::skip);
+}
+
+void Framework::run_post_bind(const CycleState& state, const PodInfo& pod, const std::string& node_name) const {
+  for (auto* p : post_bind_) p->post_bind(state, pod, node_name);
+}
+
+}  // namespace troupe::plugins

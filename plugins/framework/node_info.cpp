@@ -1,0 +1,56 @@
+#include "plugins/framework/node_info.hpp"
+
+#include <algorithm>
+
+namespace troupe::plugins {
+
+namespace {
+const std::string kNoName;
+
+ResourceVector non_zero_part(const PodInfo& pod) {
+  ResourceVector v;
+  v.milli_cpu = pod.non_zero_requests.milli_cpu;
+  v.memory = pod.non_zero_requests.memory;
+  return v;
+}
+}  // namespace
+
+std::string_view pod_identity(const PodInfo& pod) {
+  return pod.pod->meta.uid.empty() ? std::string_view(pod.key) : std::string_view(pod.pod->meta.uid);
+}
+
+void NodeInfo::set_node(std::shared_ptr<const Node> node) {
+  node_ = std::move(node);
+  allocatable_ = node_ ? ResourceVector::from(node_->status.allocatable) : ResourceVector{};
+  ++generation_;
+}
+
+const std::string& NodeInfo::name() const { return node_ ? node_->meta.name : kNoName; }
+
+bool NodeInfo::has_pod(std::string_view uid) const {
+  return std::any_of(pods_.begin(), pods_.end(), [&](const auto& p) { return pod_identity(*p) == uid; });
+}
+
+bool NodeInfo::add_pod(std::shared_ptr<const PodInfo> pod) {
+  if (has_pod(pod_identity(*pod))) return false;
+  requested_.add(pod->requests);
+  non_zero_requested_.add(non_zero_part(*pod));
+  for (const auto& port : pod->host_ports) used_ports_.add(port);
+  pods_.push_back(std::move(pod));
+  ++generation_;
+  return true;
+}
+
+bool NodeInfo::remove_pod(std::string_view uid) {
+  auto it = std::find_if(pods_.begin(), pods_.end(), [&](const auto& p) { return pod_identity(*p) == uid; });
+  if (it == pods_.end()) return false;
+  const PodInfo& pod = **it;
+  requested_.subtract(pod.requests);
+  non_zero_requested_.subtract(non_zero_part(pod));
+  for (const auto& port : pod.host_ports) used_ports_.remove(port);
+  pods_.erase(it);
+  ++generation_;
+  return true;
+}
+
+}  // namespace troupe::plugins

@@ -1,0 +1,65 @@
+#pragma once
+// NodeInfo: one node and the pods accounted on it (kube-scheduler's
+// framework.NodeInfo). A node actor owns the NodeInfos of its partition and
+// changes them only on watch events and at Reserve/Unreserve; Filter and Score
+// read them through const references. remove_pod is the exact inverse of
+// add_pod: it subtracts what was added, from the PodInfo stored at add time.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/node.hpp"
+#include "plugins/framework/host_ports.hpp"
+#include "plugins/framework/pod_info.hpp"
+#include "plugins/framework/resource_vector.hpp"
+
+namespace troupe::plugins {
+
+class NodeInfo {
+ public:
+  NodeInfo() = default;
+  explicit NodeInfo(std::shared_ptr<const Node> node) { set_node(std::move(node)); }
+
+  /// Replaces the node object (a watch update); the pods stay accounted.
+  void set_node(std::shared_ptr<const Node> node);
+  /// nullptr until the node is known (pods may arrive before their node).
+  const Node* node() const { return node_.get(); }
+  const std::shared_ptr<const Node>& node_ptr() const { return node_; }
+  const std::string& name() const;
+
+  const ResourceVector& allocatable() const { return allocatable_; }
+  /// Sum of the pods' requests.
+  const ResourceVector& requested() const { return requested_; }
+  /// Sum of the pods' non-zero cpu and memory (other fields stay 0, as upstream).
+  const ResourceVector& non_zero_requested() const { return non_zero_requested_; }
+  size_t pod_count() const { return pods_.size(); }
+  const HostPortUsage& used_ports() const { return used_ports_; }
+  const std::vector<std::shared_ptr<const PodInfo>>& pods() const { return pods_; }
+  /// Bumped on every change, so a cached decision can tell it is stale.
+  uint64_t generation() const { return generation_; }
+
+  /// Accounts a pod (assumed or bound). False, and no change, when a pod
+  /// with the same uid is already accounted.
+  bool add_pod(std::shared_ptr<const PodInfo> pod);
+  /// Undoes add_pod for the pod with this uid; false when it is not here.
+  bool remove_pod(std::string_view uid);
+  bool has_pod(std::string_view uid) const;
+
+ private:
+  std::shared_ptr<const Node> node_;
+  ResourceVector allocatable_;
+  ResourceVector requested_;
+  ResourceVector non_zero_requested_;
+  HostPortUsage used_ports_;
+  std::vector<std::shared_ptr<const PodInfo>> pods_;
+  uint64_t generation_ = 0;
+};
+
+/// The identity NodeInfo keys pods by: the uid, or "namespace/name" when a
+/// pod has no uid (objects built in tests).
+std::string_view pod_identity(const PodInfo& pod);
+
+}  // namespace troupe::plugins

@@ -1,0 +1,93 @@
+#include "plugins/registry.hpp"
+
+#include <stdexcept>
+
+#include "plugins/common/args.hpp"
+#include "plugins/default_binder/default_binder.hpp"
+#include "plugins/node_affinity/node_affinity.hpp"
+#include "plugins/node_name/node_name.hpp"
+#include "plugins/node_ports/node_ports.hpp"
+#include "plugins/node_resources_balanced_allocation/balanced_allocation.hpp"
+#include "plugins/node_resources_fit/node_resources_fit.hpp"
+#include "plugins/node_resources_fit_plus/node_resources_fit_plus.hpp"
+#include "plugins/node_unschedulable/node_unschedulable.hpp"
+#include "plugins/priority_sort/priority_sort.hpp"
+#include "plugins/scarce_resource_avoidance/scarce_resource_avoidance.hpp"
+#include "plugins/taint_toleration/taint_toleration.hpp"
+
+namespace troupe::plugins {
+
+namespace {
+
+Registry build_in_tree_registry() {
+  struct Line {
+    const char* name;
+    PluginFactory factory;
+    int32_t default_weight;
+  };
+  // Order = kube-scheduler's default multiPoint order for the plugins both have.
+  const Line lines[] = {
+      {names::kPrioritySort, build_without_args<PrioritySort>, 0},
+      {names::kNodeUnschedulable, build_without_args<NodeUnschedulable>, 0},
+      {names::kNodeName, build_without_args<NodeName>, 0},
+      {names::kTaintToleration, build_without_args<TaintToleration>, 3},
+      {names::kNodeAffinity, NodeAffinity::make, 2},
+      {names::kNodePorts, build_without_args<NodePorts>, 0},
+      {names::kNodeResourcesFit, NodeResourcesFit::make, 1},
+      {names::kNodeResourcesBalancedAllocation, NodeResourcesBalancedAllocation::make, 1},
+      {names::kNodeResourcesFitPlus, NodeResourcesFitPlus::make, 1},
+      {names::kScarceResourceAvoidance, ScarceResourceAvoidance::make, 1},
+      {names::kDefaultBinder, build_without_args<DefaultBinder>, 0},
+  };
+  Registry registry;
+  for (const auto& line : lines) {
+    Status added = registry.add(line.name, line.factory, true, line.default_weight);
+    // The table above is code, not input: a failure here is a programming error.
+    if (!added) throw std::logic_error("in-tree registry: " + added.message());
+  }
+  return registry;
+}
+
+}  // namespace
+
+const Registry& in_tree_registry() {
+  static const Registry registry = build_in_tree_registry();
+  return registry;
+}
+
+const std::vector<std::string>& plugins_implemented_elsewhere() {
+  static const std::vector<std::string> names = {
+      // kube-scheduler in-tree plugins.
+      "SchedulingGates", "DefaultPreemption", "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
+      "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
+      "ImageLocality", "DynamicResources",
+      // Koordinator's koord-scheduler plugins.
+      "LoadAwareScheduling", "NodeNUMAResource", "Reservation", "Coscheduling", "DeviceShare", "ElasticQuota",
+      "DefaultPreBind", "SchedulingHint"};
+  return names;
+}
+
+const config::PluginCatalog& in_tree_catalog() {
+  static const config::PluginCatalog catalog = in_tree_registry().catalog(plugins_implemented_elsewhere());
+  return catalog;
+}
+
+Result<config::SchedulerConfiguration> load_scheduler_configuration(const std::string& path) {
+  return config::load_scheduler_configuration(path, in_tree_catalog());
+}
+
+Result<config::SchedulerConfiguration> parse_scheduler_configuration(const std::string& yaml_text) {
+  return config::parse_scheduler_configuration(yaml_text, in_tree_catalog());
+}
+
+Result<std::vector<Framework>> make_frameworks(const config::SchedulerConfiguration& config) {
+  std::vector<Framework> frameworks;
+  for (const auto& profile : config.profiles) {
+    auto framework = Framework::create(profile, in_tree_registry());
+    if (!framework) return Error{framework.message()};
+    frameworks.push_back(std::move(framework).value());
+  }
+  return frameworks;
+}
+
+}  // namespace troupe::plugins

@@ -1,0 +1,53 @@
+#include "plugins/scarce_resource_avoidance/scarce_resource_avoidance.hpp"
+
+#include <algorithm>
+
+#include "config/yaml_fields.hpp"
+#include "plugins/common/args.hpp"
+
+namespace troupe::plugins {
+
+ScarceResourceAvoidanceArgs ScarceResourceAvoidanceArgs::from_yaml(const YAML::Node& args) {
+  ScarceResourceAvoidanceArgs out;
+  if (config::is_absent(args)) return out;
+  config::reject_unknown_fields(args, "", {"resources"});
+  const YAML::Node list = args["resources"];
+  if (config::is_absent(list)) return out;
+  config::expect_sequence(list, "resources");
+  for (size_t i = 0; i < list.size(); ++i)
+    out.resources.push_back(config::read_string(list[i], config::index_path("resources", i)));
+  return out;
+}
+
+Result<std::shared_ptr<const Plugin>> ScarceResourceAvoidance::make(const YAML::Node& args) {
+  return build_plugin<ScarceResourceAvoidanceArgs, ScarceResourceAvoidance>(args, ScarceResourceAvoidanceArgs::from_yaml);
+}
+
+bool ScarceResourceAvoidance::scarce(std::string_view resource) const {
+  return std::find(args_.resources.begin(), args_.resources.end(), resource) != args_.resources.end();
+}
+
+ScoreResult ScarceResourceAvoidance::score(const CycleState&, const PodInfo& pod, const NodeInfo& node) const {
+  const ResourceVector& alloc = node.allocatable();
+  const ResourceVector& want = pod.requests;
+  int64_t unrequested = 0;  // |D|
+  int64_t scarce_unrequested = 0;  // |I|
+  auto consider = [&](std::string_view name, int64_t node_amount, int64_t pod_amount) {
+    if (node_amount <= 0 || pod_amount > 0) return;
+    ++unrequested;
+    if (scarce(name)) ++scarce_unrequested;
+  };
+  consider("cpu", alloc.milli_cpu, want.milli_cpu);
+  consider("memory", alloc.memory, want.memory);
+  consider("ephemeral-storage", alloc.ephemeral_storage, want.ephemeral_storage);
+  for (const auto& [name, amount] : alloc.scalars) consider(name, amount, want.scalar(name));
+  ScoreResult result;
+  if (unrequested == 0 || scarce_unrequested == 0) {
+    result.score = kMaxNodeScore;
+  } else {
+    result.score = (unrequested - scarce_unrequested) * kMaxNodeScore / unrequested;
+  }
+  return result;
+}
+
+}  // namespace troupe::plugins
