@@ -88,6 +88,15 @@ class JsonReader {
   void object(const char* key, T& out) {
     nested(key, [&] { json_fields(*this, out); });
   }
+  /// Like object(), but a missing or null object is an error.
+  template <class T>
+  void required_object(const char* key, T& out) {
+    if (ok() && child(key) == nullptr) {
+      fail(key, "Required value");
+      return;
+    }
+    object(key, out);
+  }
   /// Like object(), but records whether the key was present at all
   /// (Kubernetes distinguishes a nil pointer from an empty object).
   template <class T>

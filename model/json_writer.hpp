@@ -65,6 +65,11 @@ class JsonWriter {
   void object(const char* key, const T& value) {
     enter(key, /*keep_empty=*/false, [&] { json_fields(*this, value); });
   }
+  /// Always written, even when empty ({}).
+  template <class T>
+  void required_object(const char* key, const T& value) {
+    enter(key, /*keep_empty=*/true, [&] { json_fields(*this, value); });
+  }
   /// nullopt removes the key; a value is written even if it is empty ({}).
   template <class T>
   void optional_object(const char* key, const std::optional<T>& value) {
