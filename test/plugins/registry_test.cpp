@@ -1,0 +1,141 @@
+#include <catch2/catch.hpp>
+
+#include "plugins/registry.hpp"
+
+using namespace troupe;
+using namespace troupe::plugins;
+using config::ExtensionPoint;
+
+namespace {
+const std::string kHeader = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+
+std::vector<std::string> names(const config::Profile& p, ExtensionPoint point) {
+  std::vector<std::string> out;
+  for (const auto& e : p.enabled_at(point)) out.push_back(e.name);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("the in-tree registry lists every plugin with its extension points", "[registry]") {
+  const Registry& r = in_tree_registry();
+  using P = ExtensionPoint;
+  struct Case {
+    const char* name;
+    config::ExtensionPointSet points;
+    int32_t weight;
+  };
+  const std::vector<Case> cases = {
+      {"PrioritySort", {P::queue_sort}, 0},
+      {"NodeUnschedulable", {P::filter}, 0},
+      {"NodeName", {P::filter}, 0},
+      {"TaintToleration", {P::filter, P::score}, 3},
+      {"NodeAffinity", {P::pre_filter, P::filter, P::pre_score, P::score}, 2},
+      {"NodePorts", {P::pre_filter, P::filter}, 0},
+      {"NodeResourcesFit", {P::filter, P::score}, 1},
+      {"NodeResourcesBalancedAllocation", {P::pre_score, P::score}, 1},
+      {"NodeResourcesFitPlus", {P::score}, 1},
+      {"ScarceResourceAvoidance", {P::score}, 1},
+      {"DefaultBinder", {P::bind}, 0},
+  };
+  REQUIRE(r.entries().size() == cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].name);
+    CHECK(r.entries()[i].name == cases[i].name);
+    CHECK(r.entries()[i].points == cases[i].points);
+    CHECK(r.entries()[i].default_weight == cases[i].weight);
+    CHECK(r.entries()[i].enabled_by_default);
+  }
+}
+
+TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's weights", "[registry]") {
+  auto config = parse_scheduler_configuration(kHeader);
+  REQUIRE(config);
+  const auto& p = config->profiles[0];
+  CHECK(names(p, ExtensionPoint::filter) == std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration",
+                                                                       "NodeAffinity", "NodePorts", "NodeResourcesFit"});
+  std::vector<std::pair<std::string, int32_t>> weights;
+  for (const auto& e : p.enabled_at(ExtensionPoint::score)) weights.emplace_back(e.name, e.weight);
+  CHECK(weights == std::vector<std::pair<std::string, int32_t>>{{"TaintToleration", 3},
+                                                                {"NodeAffinity", 2},
+                                                                {"NodeResourcesFit", 1},
+                                                                {"NodeResourcesBalancedAllocation", 1},
+                                                                {"NodeResourcesFitPlus", 1},
+                                                                {"ScarceResourceAvoidance", 1}});
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks);
+  REQUIRE(frameworks->size() == 1);
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) == std::vector<std::string>{"NodeAffinity", "NodePorts"});
+}
+
+TEST_CASE("config/examples/default.yaml loads and equals the implicit default", "[registry]") {
+  auto explicit_config = load_scheduler_configuration(std::string(TROUPE_SOURCE_DIR) + "/config/examples/default.yaml");
+  REQUIRE(explicit_config);
+  auto implicit_config = parse_scheduler_configuration(kHeader);
+  REQUIRE(implicit_config);
+  const auto& a = explicit_config->profiles[0];
+  const auto& b = implicit_config->profiles[0];
+  CHECK(a.scheduler_name == b.scheduler_name);
+  for (ExtensionPoint point : config::kAllExtensionPoints) {
+    INFO(config::yaml_key(point));
+    REQUIRE(a.enabled_at(point).size() == b.enabled_at(point).size());
+    for (size_t i = 0; i < a.enabled_at(point).size(); ++i) {
+      CHECK(a.enabled_at(point)[i].name == b.enabled_at(point)[i].name);
+      CHECK(a.enabled_at(point)[i].weight == b.enabled_at(point)[i].weight);
+    }
+  }
+  CHECK(explicit_config->leader_election.resource_name == "troupe-scheduler");
+  REQUIRE(make_frameworks(*explicit_config));
+}
+
+TEST_CASE("plugin args errors name the pluginConfig entry", "[registry]") {
+  struct Case {
+    const char* body;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: Most}}\n",
+       "profiles[0].pluginConfig[0].args: scoringStrategy.type: Unsupported value: \"Most\": supported values: "
+       "\"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\""},
+      {"profiles:\n- pluginConfig:\n  - name: NodeName\n    args: {foo: 1}\n",
+       "profiles[0].pluginConfig[0].args: foo: unknown field"},
+      {"profiles:\n- plugins: {filter: {enabled: [{name: InterPodAffinity}]}}\n",
+       "profiles[0].plugins.filter.enabled[0].name: plugin \"InterPodAffinity\" is not implemented by troupe"},
+      {"profiles:\n- plugins: {score: {enabled: [{name: Foo}]}}\n",
+       "profiles[0].plugins.score.enabled[0].name: unknown plugin \"Foo\""},
+  };
+  for (const auto& c : cases) {
+    auto config = parse_scheduler_configuration(kHeader + c.body);
+    REQUIRE_FALSE(config);
+    CHECK(config.message() == c.message);
+  }
+}
+
+TEST_CASE("a Koordinator-style profile that only reshapes in-tree plugins works", "[registry]") {
+  auto config = parse_scheduler_configuration(kHeader + R"(
+profiles:
+- schedulerName: koord-scheduler
+  plugins:
+    postFilter: {disabled: [{name: DefaultPreemption}]}
+    score:
+      enabled:
+      - {name: NodeResourcesFitPlus, weight: 5}
+      - {name: ScarceResourceAvoidance, weight: 2}
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: LeastAllocated
+        resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}, {name: kubernetes.io/batch-cpu, weight: 1}, {name: kubernetes.io/batch-memory, weight: 1}]
+  - name: NodeResourcesFitPlus
+    args: {resources: {nvidia.com/gpu: {type: MostAllocated, weight: 2}, cpu: {type: LeastAllocated, weight: 1}}}
+  - name: ScarceResourceAvoidance
+    args: {resources: [nvidia.com/gpu]}
+  - name: DeviceShare
+    args: {}
+)");
+  REQUIRE(config);
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks);
+  CHECK((*frameworks)[0].profile_name() == "koord-scheduler");
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::score).front() == "NodeResourcesFitPlus");
+}
