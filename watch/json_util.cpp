@@ -1,0 +1,56 @@
+#include "watch/json_util.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace troupe::watch {
+
+Result<std::shared_ptr<rapidjson::Document>> parse_document(std::string_view text) {
+  auto doc = std::make_shared<rapidjson::Document>();
+  // Iterative parsing: a hostile or broken server cannot overflow the stack
+  // with deep nesting.
+  doc->Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
+  if (doc->HasParseError())
+    return Error{"invalid JSON at offset " + std::to_string(doc->GetErrorOffset()) + ": " +
+                 rapidjson::GetParseError_En(doc->GetParseError())};
+  return doc;
+}
+
+const rapidjson::Value* find_path(const rapidjson::Value& root, std::initializer_list<const char*> keys) {
+  const rapidjson::Value* at = &root;
+  for (const char* key : keys) {
+    if (!at->IsObject()) return nullptr;
+    const auto member = at->FindMember(key);
+    if (member == at->MemberEnd()) return nullptr;
+    at = &member->value;
+  }
+  return at;
+}
+
+std::string string_at(const rapidjson::Value& root, std::initializer_list<const char*> keys) {
+  const rapidjson::Value* v = find_path(root, keys);
+  return v != nullptr && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+}
+
+std::optional<std::int64_t> int_at(const rapidjson::Value& root, std::initializer_list<const char*> keys) {
+  const rapidjson::Value* v = find_path(root, keys);
+  if (v == nullptr || !v->IsInt64()) return std::nullopt;
+  return v->GetInt64();
+}
+
+std::string to_json(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string json_quote(std::string_view text) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace troupe::watch

@@ -1,0 +1,38 @@
+#pragma once
+// The few RapidJSON helpers the client needs: parse with a readable error, read
+// a nested string without crashing on a wrong type, and serialise. (model/
+// grows a fuller set; watch/ keeps its own small one so it only needs
+// RapidJSON from model/'s dependencies.)
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <rapidjson/document.h>
+
+#include "model/result.hpp"
+
+namespace troupe::watch {
+
+/// Parses one JSON value. Errors read "invalid JSON at offset 12: Missing a colon …".
+Result<std::shared_ptr<rapidjson::Document>> parse_document(std::string_view text);
+
+/// The value at the path of object keys, or nullptr if a step is missing or not an object.
+const rapidjson::Value* find_path(const rapidjson::Value& root, std::initializer_list<const char*> keys);
+
+/// The string at the path, or "" when missing or not a string.
+std::string string_at(const rapidjson::Value& root, std::initializer_list<const char*> keys);
+
+/// The integer at the path, or nullopt.
+std::optional<std::int64_t> int_at(const rapidjson::Value& root, std::initializer_list<const char*> keys);
+
+/// Compact serialisation.
+std::string to_json(const rapidjson::Value& value);
+
+/// A JSON string literal with quotes and escapes, for hand-built bodies.
+std::string json_quote(std::string_view text);
+
+}  // namespace troupe::watch

@@ -1,0 +1,111 @@
+#include "watch/pod_writes.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "watch/json_body.hpp"
+#include "watch/object_writes.hpp"
+#include "watch/time_format.hpp"
+
+namespace troupe::watch {
+
+namespace {
+
+HttpRequest json_request(const char* method, std::string target, std::string body) {
+  HttpRequest request;
+  request.method = method;
+  request.target = std::move(target);
+  request.body = std::move(body);
+  request.content_type = "application/json";
+  return request;
+}
+
+std::string binding_body(const BindRequest& request) {
+  JsonBody body;
+  body.begin_object().string("apiVersion", "v1").string("kind", "Binding");
+  body.begin_object("metadata").string("name", request.name).string("namespace", request.ns);
+  body.string_if("uid", request.uid);
+  if (!request.annotations.empty()) body.string_map("annotations", request.annotations);
+  body.end_object();
+  body.begin_object("target").string("apiVersion", "v1").string("kind", "Node").string("name", request.node);
+  body.end_object().end_object();
+  return body.str();
+}
+
+}  // namespace
+
+std::string pod_path(const std::string& ns, const std::string& name) {
+  return object_path("/api/v1", "pods", ns, name);
+}
+
+ApiResult bind_pod(ApiClient& api, const BindRequest& request, const CancelToken* cancel) {
+  const std::string target = pod_path(request.ns, request.name) + "/binding";
+  RetryPolicy policy;
+  policy.retry_conflict = false;
+  ApiResult result = api.call(json_request("POST", target, binding_body(request)), policy, cancel);
+  // The API server's message for a pod already bound (pkg/registry/core/pod/storage).
+  const std::string bound_here = "is already assigned to node \"" + request.node + "\"";
+  if (result.code == 409 && result.attempts > 1 && result.message.find(bound_here) != std::string::npos) {
+    spdlog::info("api-client binding {}/{} to {}: an earlier attempt went through unanswered", request.ns,
+                 request.name, request.node);
+    result.ok = true;
+  }
+  return result;
+}
+
+ApiResult patch_pod_status(ApiClient& api, const std::string& ns, const std::string& name,
+                           const std::optional<PodCondition>& condition,
+                           const std::optional<std::string>& nominated_node_name, const CancelToken* cancel) {
+  if (!condition && !nominated_node_name) {
+    ApiResult nothing;
+    nothing.reason = "BadRequest";
+    nothing.message = "patch_pod_status " + ns + "/" + name + ": neither a condition nor a nominated node given";
+    return nothing;
+  }
+  JsonBody body;
+  body.begin_object().begin_object("status");
+  if (condition) {
+    body.begin_array("conditions").begin_object();
+    body.string("type", condition->type).string("status", condition->status);
+    body.string_if("reason", condition->reason).string_if("message", condition->message);
+    body.null("lastProbeTime").string("lastTransitionTime", format_time(condition->last_transition_time));
+    body.end_object().end_array();
+  }
+  if (nominated_node_name) {
+    if (nominated_node_name->empty()) {
+      body.null("nominatedNodeName");
+    } else {
+      body.string("nominatedNodeName", *nominated_node_name);
+    }
+  }
+  body.end_object().end_object();
+  return patch_object(api, pod_path(ns, name) + "/status", body.str(), PatchType::strategic_merge, cancel);
+}
+
+ApiResult evict_pod(ApiClient& api, const std::string& ns, const std::string& name,
+                    std::optional<std::int64_t> grace_period_seconds, const CancelToken* cancel) {
+  JsonBody body;
+  body.begin_object().string("apiVersion", "policy/v1").string("kind", "Eviction");
+  body.begin_object("metadata").string("name", name).string("namespace", ns).end_object();
+  if (grace_period_seconds) body.begin_object("deleteOptions").integer("gracePeriodSeconds", *grace_period_seconds).end_object();
+  body.end_object();
+  RetryPolicy policy;
+  policy.retry_throttled_without_retry_after = false;
+  return api.call(json_request("POST", pod_path(ns, name) + "/eviction", body.str()), policy, cancel);
+}
+
+ApiResult delete_pod(ApiClient& api, const std::string& ns, const std::string& name,
+                     const DeletePreconditions& preconditions, std::optional<std::int64_t> grace_period_seconds,
+                     const CancelToken* cancel) {
+  JsonBody body;
+  body.begin_object().string("apiVersion", "v1").string("kind", "DeleteOptions");
+  if (!preconditions.uid.empty() || !preconditions.resource_version.empty()) {
+    body.begin_object("preconditions");
+    body.string_if("uid", preconditions.uid).string_if("resourceVersion", preconditions.resource_version);
+    body.end_object();
+  }
+  if (grace_period_seconds) body.integer("gracePeriodSeconds", *grace_period_seconds);
+  body.end_object();
+  return api.call(json_request("DELETE", pod_path(ns, name), body.str()), RetryPolicy{}, cancel);
+}
+
+}  // namespace troupe::watch
