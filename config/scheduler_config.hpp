@@ -120,7 +120,7 @@ struct Extender {
 
 /// troupe's own process settings, under the top-level `troupe:` key.
 struct TroupeSettings {
-  std::string bind_address = "0.0.0.0:10251";  // /metrics, /healthz, /readyz (plain HTTP)
+  std::string bind_address = "0.0.0.0:10259";  // /metrics, /healthz, /readyz (plain HTTP)
   int32_t node_partitions = 0;                  // node actors; 0 = one per scheduler thread
   int32_t worker_threads = 0;                   // CAF scheduler threads; 0 = hardware threads
   int32_t bind_concurrency = 16;                // Binding POSTs in flight

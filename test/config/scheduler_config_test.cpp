@@ -125,6 +125,7 @@ profiles:
   REQUIRE(config.extenders[0].managed_resources.size() == 1);
   CHECK(config.extenders[0].managed_resources[0].ignored_by_scheduler);
   CHECK(config.troupe.bind_address == "127.0.0.1:9000");
+  CHECK(parse_ok("").troupe.bind_address == "0.0.0.0:10259");
   CHECK(config.troupe.node_partitions == 4);
   CHECK(config.troupe.worker_threads == 2);
   CHECK(config.troupe.bind_concurrency == 8);

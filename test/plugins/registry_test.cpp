@@ -139,3 +139,26 @@ profiles:
   CHECK((*frameworks)[0].profile_name() == "koord-scheduler");
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::score).front() == "NodeResourcesFitPlus");
 }
+
+TEST_CASE("deploy/configmap.yaml carries a profile that loads and matches the example", "[registry][deploy]") {
+  YAML::Node configmap = YAML::LoadFile(std::string(TROUPE_SOURCE_DIR) + "/deploy/configmap.yaml");
+  CHECK(configmap["kind"].Scalar() == "ConfigMap");
+  CHECK(configmap["metadata"]["name"].Scalar() == "troupe-scheduler-config");
+  const YAML::Node embedded = configmap["data"]["scheduler-config.yaml"];
+  REQUIRE(embedded.IsScalar());
+  auto from_configmap = parse_scheduler_configuration(embedded.Scalar());
+  if (!from_configmap) FAIL(from_configmap.message());
+  auto example = load_scheduler_configuration(std::string(TROUPE_SOURCE_DIR) + "/config/examples/default.yaml");
+  REQUIRE(example);
+  CHECK(from_configmap->troupe.bind_address == example->troupe.bind_address);
+  CHECK(from_configmap->leader_election.resource_name == example->leader_election.resource_name);
+  const auto& a = from_configmap->profiles[0];
+  const auto& b = example->profiles[0];
+  CHECK(a.scheduler_name == b.scheduler_name);
+  CHECK(a.plugin_names() == b.plugin_names());
+  for (ExtensionPoint point : config::kAllExtensionPoints) {
+    REQUIRE(a.enabled_at(point).size() == b.enabled_at(point).size());
+    for (size_t i = 0; i < a.enabled_at(point).size(); ++i)
+      CHECK(a.enabled_at(point)[i].weight == b.enabled_at(point)[i].weight);
+  }
+}
