@@ -44,13 +44,16 @@ class SchedulingQueue {
   };
   /// QueueSort: true when `a` should be tried before `b`.
   using Less = std::function<bool(const Entry& a, const Entry& b)>;
-  /// Whether a cluster event may help a pod rejected by these plugins.
-  using EventFilter = std::function<bool(const std::set<std::string>& rejected_by)>;
+  /// Whether a cluster event may help this pod (rejected by `entry.rejected_by`).
+  using EventFilter = std::function<bool(const Entry& entry)>;
 
   enum class Where { none, active, backoff, unschedulable, in_flight };
 
   SchedulingQueue(Less less, QueueSettings settings)
       : less_(std::move(less)), settings_(settings), active_(ActiveOrder{this}) {}
+  // activeQ's order points back at this queue: it must not be copied or moved.
+  SchedulingQueue(const SchedulingQueue&) = delete;
+  SchedulingQueue& operator=(const SchedulingQueue&) = delete;
 
   /// A new pending pod. Re-adding a known key updates it instead.
   void add(const std::string& key, Payload payload, QueueClock::time_point now) {
@@ -132,7 +135,7 @@ class SchedulingQueue {
     ++move_request_cycle_;
     std::vector<std::string> moved;
     for (const auto& key : unschedulable_)
-      if (!may_help || may_help(entries_.at(key).rejected_by)) moved.push_back(key);
+      if (!may_help || may_help(entries_.at(key))) moved.push_back(key);
     for (const auto& key : moved) move_out_of_unschedulable(entries_.at(key), now);
     return moved.size();
   }

@@ -76,11 +76,11 @@ TEST_CASE("an unschedulable pod waits for an event that may help it") {
   CHECK_FALSE(q.pop(t0 + 1h - 1s));  // nothing moves it but events (or the 5 min flush)
 
   // An event only TaintToleration cares about does not move it.
-  CHECK(q.on_cluster_event([](const std::set<std::string>& r) { return r.count("TaintToleration") > 0; }, t0 + 2s) == 0);
+  CHECK(q.on_cluster_event([](const Queue::Entry& e) { return e.rejected_by.count("TaintToleration") > 0; }, t0 + 2s) == 0);
   CHECK(q.where("p") == Queue::Where::unschedulable);
 
   // One NodeResourcesFit cares about does; the backoff (1 s) has passed, so activeQ.
-  CHECK(q.on_cluster_event([](const std::set<std::string>& r) { return r.count("NodeResourcesFit") > 0; }, t0 + 2s) == 1);
+  CHECK(q.on_cluster_event([](const Queue::Entry& e) { return e.rejected_by.count("NodeResourcesFit") > 0; }, t0 + 2s) == 1);
   CHECK(q.where("p") == Queue::Where::active);
   REQUIRE(q.pop(t0 + 2s));
 }

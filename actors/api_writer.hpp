@@ -1,0 +1,55 @@
+#pragma once
+// The API WRITER (kube-scheduler's binding cycle, as an actor): POSTs
+// Bindings, patches PodScheduled=False onto pods that could not be placed, and
+// records the Scheduled / FailedScheduling events. Every write runs on the
+// watch layer's TaskPool threads, whose size bounds the writes in flight; the
+// actor itself never blocks — the I/O thread reports back by message.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <caf/all.hpp>
+
+#include "actors/atoms.hpp"
+#include "actors/messages.hpp"
+#include "actors/metrics_registry.hpp"
+#include "watch/api_client.hpp"
+#include "watch/event_writer.hpp"
+#include "watch/task_pool.hpp"
+
+namespace troupe::actors {
+
+using api_writer_actor = caf::typed_actor<
+    // POST the Binding; replies once the API server has answered.
+    caf::replies_to<atom::bind, BindJobPtr>::with<WriteOutcome>,
+    // Patch PodScheduled=False (reason, message) and record FailedScheduling.
+    caf::reacts_to<atom::report, FailureReportPtr>,
+    // INTERNAL: an I/O thread finished the Binding with this id.
+    caf::reacts_to<atom::bind_result, uint64_t, WriteOutcome>>;
+
+/// What the writer needs from the process: the client, the I/O threads, the
+/// metrics, and who this replica is (for events' reportingInstance).
+struct ApiWriterDeps {
+  std::shared_ptr<watch::ApiClient> api;
+  std::shared_ptr<watch::TaskPool> io;
+  std::shared_ptr<MetricsRegistry> metrics;
+  std::string instance;  // "<hostname>"
+};
+
+struct api_writer_state {
+  ApiWriterDeps deps;
+  uint64_t next_id = 1;
+  std::map<uint64_t, caf::typed_response_promise<WriteOutcome>> pending;
+  std::map<std::string, std::shared_ptr<watch::EventWriter>> event_writers;  // by profile
+
+  std::shared_ptr<watch::EventWriter> events_for(const std::string& profile);
+
+  static inline const char* name = "api-writer";
+};
+
+api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<api_writer_state> self,
+                                           ApiWriterDeps deps);
+
+}  // namespace troupe::actors

@@ -1,0 +1,39 @@
+#pragma once
+// CAF atoms of troupe's actor protocol, in the forward-compatible type-ID
+// block form (CAF 0.17.6 needs the text, at most 10 characters). Use them as
+// troupe::atom::filter (the type) and troupe::atom::filter_v (the value);
+// actors/actors.hpp lists which actor handles which.
+
+#include <caf/all.hpp>
+
+CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
+  // Informer -> node partitions.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_node, "upsertnode")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_node, "deletenode")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, pod_bound, "podbound")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, pod_gone, "podgone")
+  // Cycle -> node partitions.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, filter, "filter")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, score, "score")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, reserve, "reserve")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, unreserve, "unreserve")
+  // Informer / cycle / binder -> queue.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, enqueue, "enqueue")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, dequeue, "dequeue")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, pop, "pop")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, done, "done")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, failed, "failed")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, cluster_event, "clusterevt")
+  // Cycle -> binder; I/O threads -> binder.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, bind, "bind")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, bind_result, "bindresult")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, report, "report")
+  // Watch threads -> informer.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, watch_event, "watchevt")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, synced, "synced")
+  // Self-messages and control.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, tick, "tick")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, next, "next")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, start, "start")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, stats, "stats")
+CAF_END_TYPE_ID_BLOCK(troupe_atoms)

@@ -1,0 +1,258 @@
+#include "actors/cycle_actor.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "actors/fan_out.hpp"
+#include "actors/partitioning.hpp"
+#include "plugins/framework/fit_error.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+using Self = cycle_actor::stateful_pointer<cycle_actor_state>;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kNodeTimeout = std::chrono::seconds(30);
+constexpr auto kBindTimeout = std::chrono::minutes(5);
+
+/// One scheduling attempt of one pod, carried through the continuations.
+struct Attempt {
+  QueuedPodPtr queued;
+  std::shared_ptr<CycleRequest> request;
+  Clock::time_point started;
+  std::vector<std::string> feasible;
+  plugins::FailureHistogram failures;
+  plugins::NodeStatuses statuses;
+  int64_t total_nodes = 0;
+
+  const plugins::Framework& framework() const { return *request->framework; }
+  const plugins::PodInfo& pod() const { return *request->pod; }
+  const std::string& profile() const { return request->framework->profile_name(); }
+};
+using AttemptPtr = std::shared_ptr<Attempt>;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+void next(Self self) { self->send(self, atom::next_v); }
+
+void record_attempt(Self self, const Attempt& a, const char* result) {
+  auto& m = self->state.deps.metrics;
+  if (!m) return;
+  m->add("scheduler_schedule_attempts_total", {a.profile(), result});
+  m->observe("scheduler_scheduling_attempt_duration_seconds", {a.profile(), result}, seconds_since(a.started));
+}
+
+/// The pod could not be placed this time: tell the pod (condition + event)
+/// and the QUEUE (which plugins to wait for, or backoff on an error).
+void fail(Self self, const AttemptPtr& a, const std::string& message, std::vector<std::string> rejectors,
+          bool error) {
+  record_attempt(self, *a, error ? "error" : "unschedulable");
+  const auto& meta = a->pod().meta();
+  auto report = std::make_shared<FailureReport>();
+  report->ns = meta.namespace_name;
+  report->name = meta.name;
+  report->uid = meta.uid;
+  report->resource_version = meta.resource_version;
+  report->profile = a->profile();
+  report->reason = error ? "SchedulerError" : "Unschedulable";
+  report->message = message;
+  self->send(self->state.deps.writer, atom::report_v, FailureReportPtr(std::move(report)));
+  self->send(self->state.deps.queue, atom::failed_v, a->pod().key, std::move(rejectors), error);
+  spdlog::debug("scheduling-cycle could not place {}: {}", a->pod().key, message);
+}
+
+void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
+  auto& nodes = self->state.deps.nodes;
+  self->send(nodes[partition_of(node, nodes.size())], atom::unreserve_v, CycleRequestPtr(a->request), node);
+}
+
+/// The binding cycle: runs after the next pod has already been popped.
+void bind(Self self, const AttemptPtr& a, const std::string& node, std::map<std::string, std::string> annotations) {
+  auto job = std::make_shared<BindJob>();
+  const auto& meta = a->pod().meta();
+  job->ns = meta.namespace_name;
+  job->name = meta.name;
+  job->uid = meta.uid;
+  job->node = node;
+  job->profile = a->profile();
+  job->annotations = std::move(annotations);
+  self->request(self->state.deps.writer, kBindTimeout, atom::bind_v, BindJobPtr(job))
+      .then(
+          [=](WriteOutcome& outcome) {
+            if (outcome.ok) {
+              record_attempt(self, *a, "scheduled");
+              a->framework().run_post_bind(*a->request->state, a->pod(), node);
+              self->send(self->state.deps.queue, atom::done_v, a->pod().key);
+              if (auto& m = self->state.deps.metrics) {
+                m->observe("scheduler_pod_scheduling_sli_duration_seconds",
+                           {std::to_string(std::min(a->queued->attempts + 1, 15))},
+                           seconds_since(a->queued->first_queued));
+                m->observe("scheduler_pod_scheduling_attempts", {}, a->queued->attempts + 1);
+              }
+              return;
+            }
+            unreserve(self, a, node);
+            fail(self, a, "binding rejected: " + outcome.message, {}, true);
+          },
+          [=](caf::error& err) {
+            unreserve(self, a, node);
+            fail(self, a, "binding failed: " + to_string(err), {}, true);
+          });
+}
+
+/// After Reserve: Permit, PreBind, then hand over to the binding cycle.
+void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
+  auto& state = *a->request->state;
+  auto permit = a->framework().run_permit(state, a->pod(), node);
+  if (!permit.status.ok()) {
+    unreserve(self, a, node);
+    bool waiting = permit.status.code == plugins::Code::wait;
+    // No plugin troupe ships makes pods wait at Permit yet (gang scheduling does, later).
+    fail(self, a, waiting ? "waiting at Permit is not supported yet" : permit.status.message(),
+         {permit.status.plugin}, waiting || permit.status.code == plugins::Code::error);
+    return;
+  }
+  plugins::BindingChanges changes;
+  auto pre_bind = a->framework().run_pre_bind(state, a->pod(), node, changes);
+  if (!pre_bind.ok()) {
+    unreserve(self, a, node);
+    fail(self, a, pre_bind.message(), {pre_bind.plugin}, true);
+    return;
+  }
+  bind(self, a, node, std::move(changes.annotations));
+  next(self);
+}
+
+void reserve(Self self, const AttemptPtr& a, const std::string& node) {
+  auto& nodes = self->state.deps.nodes;
+  self->request(nodes[partition_of(node, nodes.size())], kNodeTimeout, atom::reserve_v,
+                CycleRequestPtr(a->request), node)
+      .then(
+          [=](ReserveOutcome& outcome) {
+            if (outcome.ok) return after_reserve(self, a, node);
+            fail(self, a, outcome.message, {outcome.plugin}, true);
+            next(self);
+          },
+          [=](caf::error& err) {
+            fail(self, a, "reserve failed: " + to_string(err), {}, true);
+            next(self);
+          });
+}
+
+void on_scored(Self self, const AttemptPtr& a, std::vector<NodeScoresPtr>& parts) {
+  std::vector<plugins::NodeScore> scores;
+  for (const auto& part : parts) scores.insert(scores.end(), part->begin(), part->end());
+  auto status = a->framework().finalize_scores(*a->request->state, a->pod(), scores);
+  auto chosen = plugins::Framework::select_host(scores, self->state.rng);
+  if (!status.ok() || !chosen) {
+    fail(self, a, status.ok() ? "no node could be scored" : status.message(), {status.plugin}, true);
+    return next(self);
+  }
+  reserve(self, a, scores[*chosen].node_name);
+}
+
+void score(Self self, const AttemptPtr& a) {
+  auto pre_score = a->framework().run_pre_score(*a->request->state, a->pod(), a->feasible);
+  if (!pre_score.ok()) {
+    fail(self, a, pre_score.message(), {pre_score.plugin}, true);
+    return next(self);
+  }
+  fan_out<NodeScoresPtr>(
+      self, self->state.deps.nodes, kNodeTimeout, [=](std::vector<NodeScoresPtr> parts) { on_scored(self, a, parts); },
+      [=](caf::error err) {
+        fail(self, a, "score failed: " + to_string(err), {}, true);
+        next(self);
+      },
+      atom::score_v, CycleRequestPtr(a->request));
+}
+
+void no_fit(Self self, const AttemptPtr& a) {
+  auto post = a->framework().run_post_filter(*a->request->state, a->pod(), a->statuses);
+  auto message = plugins::fit_error_message(a->total_nodes, a->failures.counts(), post.message);
+  const auto& plugins_set = a->failures.plugins();
+  fail(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
+  next(self);
+}
+
+void on_filtered(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& parts) {
+  int64_t total = 0;
+  for (const auto& part : parts) {
+    if (part->error) {
+      fail(self, a, part->error_message, {}, true);
+      return next(self);
+    }
+    total += part->nodes;
+    a->feasible.insert(a->feasible.end(), part->feasible.begin(), part->feasible.end());
+    a->failures.merge(part->failures);
+    a->statuses.insert(a->statuses.end(), part->statuses.begin(), part->statuses.end());
+  }
+  a->total_nodes = total;
+  self->state.total_nodes = total;
+  if (auto& m = self->state.deps.metrics)
+    m->observe("scheduler_scheduling_algorithm_duration_seconds", {}, seconds_since(a->started));
+  if (a->feasible.empty()) return no_fit(self, a);
+  if (a->feasible.size() == 1) return reserve(self, a, a->feasible.front());  // nothing to compare
+  score(self, a);
+}
+
+void attempt(Self self, QueuedPodPtr queued) {
+  auto a = std::make_shared<Attempt>();
+  a->queued = queued;
+  a->started = Clock::now();
+  auto request = std::make_shared<CycleRequest>();
+  request->cycle = ++self->state.cycle;
+  request->framework = queued->framework;
+  request->pod = queued->pod;
+  request->state = std::shared_ptr<plugins::CycleState>(queued->framework->new_cycle_state());
+  a->request = request;
+
+  auto pre_filter = a->framework().run_pre_filter(*request->state, a->pod());
+  if (!pre_filter.ok()) {
+    bool error = pre_filter.code == plugins::Code::error;
+    auto message = error ? pre_filter.message()
+                         : plugins::pre_filter_fit_error_message(self->state.total_nodes, pre_filter.message());
+    fail(self, a, message, {pre_filter.plugin}, error);
+    return next(self);
+  }
+  int32_t percentage = a->framework().percentage_of_nodes_to_score().value_or(
+      self->state.deps.percentage_of_nodes_to_score);
+  auto partitions = static_cast<int64_t>(self->state.deps.nodes.size());
+  int64_t wanted = self->state.total_nodes > 0
+                       ? plugins::num_feasible_nodes_to_find(percentage, self->state.total_nodes)
+                       : std::numeric_limits<int32_t>::max();
+  request->feasible_per_partition = (wanted + partitions - 1) / std::max<int64_t>(partitions, 1);
+
+  fan_out<FilterOutcomePtr>(
+      self, self->state.deps.nodes, kNodeTimeout,
+      [=](std::vector<FilterOutcomePtr> parts) { on_filtered(self, a, parts); },
+      [=](caf::error err) {
+        fail(self, a, "filter failed: " + to_string(err), {}, true);
+        next(self);
+      },
+      atom::filter_v, CycleRequestPtr(request));
+}
+
+}  // namespace
+
+cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
+  self->state.deps = std::move(deps);
+  self->state.rng.seed(self->state.deps.seed);
+  return {
+      [=](atom::start) {
+        if (self->state.started) return;
+        self->state.started = true;
+        next(self);
+      },
+      [=](atom::next) {
+        self->request(self->state.deps.queue, caf::infinite, atom::pop_v)
+            .then([=](QueuedPodPtr& queued) { attempt(self, std::move(queued)); },
+                  [=](caf::error& err) {
+                    spdlog::error("scheduling-cycle lost the queue: {}", to_string(err));
+                    self->quit(err);
+                  });
+      },
+  };
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,48 @@
+#pragma once
+// What the SCHEDULING CYCLE sends to the NODE actors for one pod: the
+// profile's framework, the pod, and its CycleState (read-only during Filter
+// and Score, written only by the partition that Reserves).
+
+#include <cstdint>
+#include <memory>
+
+#include <caf/all.hpp>
+
+#include "actors/node_partition.hpp"
+#include "plugins/framework/framework.hpp"
+
+namespace troupe::actors {
+
+struct CycleRequest {
+  uint64_t cycle = 0;
+  std::shared_ptr<const plugins::Framework> framework;
+  std::shared_ptr<const plugins::PodInfo> pod;
+  std::shared_ptr<plugins::CycleState> state;
+  int64_t feasible_per_partition = 0;  // stop filtering after this many feasible nodes
+};
+using CycleRequestPtr = std::shared_ptr<const CycleRequest>;
+
+using FilterOutcomePtr = std::shared_ptr<const FilterOutcome>;
+using NodeScoresPtr = std::shared_ptr<const std::vector<plugins::NodeScore>>;
+using PodInfoPtr = std::shared_ptr<const plugins::PodInfo>;
+using NodePtr = std::shared_ptr<const Node>;
+
+/// The Reserve verdict of the partition that owns the chosen node.
+struct ReserveOutcome {
+  bool ok = false;
+  std::string message;
+  std::string plugin;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, ReserveOutcome& x) {
+  return f(caf::meta::type_name("ReserveOutcome"), x.ok, x.message, x.plugin);
+}
+
+}  // namespace troupe::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::CycleRequestPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::FilterOutcomePtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeScoresPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodInfoPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodePtr)

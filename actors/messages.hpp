@@ -1,0 +1,67 @@
+#pragma once
+// The data that travels between troupe's actors. Large or shared objects go
+// as shared_ptr<const T>: they never leave the process, and sharing immutable
+// data between actors is safe (CAF's rule), so they are whitelisted below.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "watch/watch_event.hpp"
+
+namespace troupe::actors {
+
+/// A Binding to POST: the pod, its node, and the allocation annotations that
+/// ride on the Binding (device-allocated, resource-status, ...).
+struct BindJob {
+  std::string ns;
+  std::string name;
+  std::string uid;
+  std::string node;
+  std::string profile;  // scheduler name, the Scheduled event's reporting controller
+  std::map<std::string, std::string> annotations;
+};
+using BindJobPtr = std::shared_ptr<const BindJob>;
+
+/// What the API server said to a write.
+struct WriteOutcome {
+  bool ok = false;
+  int code = 0;          // HTTP status, 0 = no answer
+  std::string message;   // the Status message or transport error
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, WriteOutcome& x) {
+  return f(caf::meta::type_name("WriteOutcome"), x.ok, x.code, x.message);
+}
+
+/// A pod that could not be placed: its PodScheduled=False condition and the
+/// FailedScheduling event (kube-scheduler's handleSchedulingFailure).
+struct FailureReport {
+  std::string ns;
+  std::string name;
+  std::string uid;
+  std::string resource_version;
+  std::string profile;
+  std::string reason = "Unschedulable";  // or "SchedulerError"
+  std::string message;                   // "0/5 nodes are available: ..."
+};
+using FailureReportPtr = std::shared_ptr<const FailureReport>;
+
+/// A watch event as the informer receives it from a reflector thread.
+struct ObjectEvent {
+  std::string resource;  // "pods", "nodes", ...
+  watch::EventType type = watch::EventType::added;
+  watch::ObjectPtr object;
+};
+using ObjectEventPtr = std::shared_ptr<const ObjectEvent>;
+
+}  // namespace troupe::actors
+
+// In-process only: shared immutable data, never serialized.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::BindJobPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::FailureReportPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::ObjectEventPtr)

@@ -1,0 +1,30 @@
+#include "actors/node_actor.hpp"
+
+namespace troupe::actors {
+
+node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_state> self) {
+  return {
+      [=](atom::upsert_node, NodePtr node) { self->state.partition.upsert_node(std::move(node)); },
+      [=](atom::delete_node, const std::string& name) { self->state.partition.delete_node(name); },
+      [=](atom::pod_bound, PodInfoPtr pod) { self->state.partition.account_pod(std::move(pod)); },
+      [=](atom::pod_gone, const std::string& uid) { self->state.partition.forget_pod(uid); },
+      [=](atom::filter, CycleRequestPtr req) {
+        auto outcome =
+            self->state.partition.filter(*req->framework, *req->state, *req->pod, req->feasible_per_partition);
+        return FilterOutcomePtr(std::make_shared<FilterOutcome>(std::move(outcome)));
+      },
+      [=](atom::score, CycleRequestPtr req) {
+        auto scores = self->state.partition.score(*req->framework, *req->state, *req->pod);
+        return NodeScoresPtr(std::make_shared<std::vector<plugins::NodeScore>>(std::move(scores)));
+      },
+      [=](atom::reserve, CycleRequestPtr req, const std::string& node) {
+        auto status = self->state.partition.reserve(*req->framework, *req->state, req->pod, node);
+        return ReserveOutcome{status.ok(), status.message(), status.plugin};
+      },
+      [=](atom::unreserve, CycleRequestPtr req, const std::string& node) {
+        self->state.partition.unreserve(*req->framework, *req->state, *req->pod, node);
+      },
+  };
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,40 @@
+#pragma once
+// NODE actor: owns one NodePartition. Watch events for its nodes and the pods
+// bound to them arrive from the INFORMER; Filter, Score and Reserve requests
+// arrive from the SCHEDULING CYCLE. Messages from one sender are handled in
+// order, so a Reserve is always applied before the next pod's Filter.
+
+#include <caf/all.hpp>
+
+#include "actors/atoms.hpp"
+#include "actors/cycle_messages.hpp"
+#include "actors/node_partition.hpp"
+
+namespace troupe::actors {
+
+using node_actor = caf::typed_actor<
+    // Add or replace a node object.
+    caf::reacts_to<atom::upsert_node, NodePtr>,
+    // The node object was deleted.
+    caf::reacts_to<atom::delete_node, std::string>,
+    // A pod is bound to one of our nodes (by us or anyone): account for it.
+    caf::reacts_to<atom::pod_bound, PodInfoPtr>,
+    // The pod with this uid finished or was deleted: release what it held.
+    caf::reacts_to<atom::pod_gone, std::string>,
+    // Filter round of a cycle: which of our nodes fit, and why the others don't.
+    caf::replies_to<atom::filter, CycleRequestPtr>::with<FilterOutcomePtr>,
+    // Score round: score the nodes this partition found feasible.
+    caf::replies_to<atom::score, CycleRequestPtr>::with<NodeScoresPtr>,
+    // Reserve the pod on one of our nodes (assume + Reserve plugins).
+    caf::replies_to<atom::reserve, CycleRequestPtr, std::string>::with<ReserveOutcome>,
+    // Undo a Reserve (the binding failed).
+    caf::reacts_to<atom::unreserve, CycleRequestPtr, std::string>>;
+
+struct node_actor_state {
+  NodePartition partition;
+  static inline const char* name = "node";
+};
+
+node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_state> self);
+
+}  // namespace troupe::actors

@@ -1,0 +1,120 @@
+#include "actors/node_partition.hpp"
+
+#include <algorithm>
+
+namespace troupe::actors {
+
+plugins::NodeInfo& NodePartition::node_info(const std::string& name) {
+  auto it = nodes_.find(name);
+  if (it != nodes_.end()) return it->second;
+  order_.push_back(name);
+  return nodes_[name];
+}
+
+void NodePartition::upsert_node(std::shared_ptr<const Node> node) {
+  auto& info = node_info(node->meta.name);
+  if (info.node() == nullptr) ++known_nodes_;
+  info.set_node(std::move(node));
+}
+
+void NodePartition::delete_node(const std::string& name) {
+  auto it = nodes_.find(name);
+  if (it == nodes_.end() || it->second.node() == nullptr) return;
+  --known_nodes_;
+  if (it->second.pod_count() > 0) {
+    it->second.set_node(nullptr);
+    return;
+  }
+  nodes_.erase(it);
+  order_.erase(std::find(order_.begin(), order_.end(), name));
+}
+
+void NodePartition::account_pod(std::shared_ptr<const plugins::PodInfo> pod) {
+  std::string id(plugins::pod_identity(*pod));
+  if (pod_node_.count(id) > 0) return;
+  const std::string& node_name = pod->spec().node_name;
+  if (node_info(node_name).add_pod(pod)) pod_node_[id] = node_name;
+}
+
+void NodePartition::forget_pod(const std::string& uid) {
+  auto it = pod_node_.find(uid);
+  if (it == pod_node_.end()) return;
+  auto node = nodes_.find(it->second);
+  if (node != nodes_.end()) {
+    node->second.remove_pod(uid);
+    if (node->second.node() == nullptr && node->second.pod_count() == 0) {
+      order_.erase(std::find(order_.begin(), order_.end(), node->first));
+      nodes_.erase(node);
+    }
+  }
+  pod_node_.erase(it);
+}
+
+FilterOutcome NodePartition::filter(const plugins::Framework& framework, const plugins::CycleState& state,
+                                    const plugins::PodInfo& pod, int64_t limit) {
+  FilterOutcome out;
+  out.nodes = static_cast<int64_t>(known_nodes_);
+  last_feasible_.clear();
+  const size_t n = order_.size();
+  size_t tried = 0;
+  for (; tried < n && static_cast<int64_t>(last_feasible_.size()) < limit; ++tried) {
+    const auto& name = order_[(next_start_ + tried) % n];
+    const plugins::NodeInfo& info = nodes_.at(name);
+    if (info.node() == nullptr) continue;
+    if (state.node_names && state.node_names->count(name) == 0) continue;  // excluded by a PreFilter
+    auto status = framework.run_filter(state, pod, info);
+    if (status.ok()) {
+      last_feasible_.push_back(&info);
+      out.feasible.push_back(name);
+    } else if (status.code == plugins::Code::error) {
+      out.error = true;
+      out.error_message = status.message();
+      break;
+    } else {
+      out.failures.add(status);
+      out.statuses.emplace_back(name, std::move(status));
+    }
+  }
+  if (n > 0) next_start_ = (next_start_ + tried) % n;
+  return out;
+}
+
+std::vector<plugins::NodeScore> NodePartition::score(const plugins::Framework& framework,
+                                                     const plugins::CycleState& state, const plugins::PodInfo& pod) {
+  std::vector<plugins::NodeScore> scores(last_feasible_.size());
+  for (size_t i = 0; i < last_feasible_.size(); ++i) {
+    framework.score_node(state, pod, *last_feasible_[i], scores[i]);
+    scores[i].node_name = last_feasible_[i]->name();
+  }
+  return scores;
+}
+
+plugins::PluginStatus NodePartition::reserve(const plugins::Framework& framework, plugins::CycleState& state,
+                                             const std::shared_ptr<const plugins::PodInfo>& pod,
+                                             const std::string& node_name) {
+  auto it = nodes_.find(node_name);
+  if (it == nodes_.end() || it->second.node() == nullptr)
+    return plugins::PluginStatus::unschedulable("node \"" + node_name + "\" is gone");
+  // The node may have changed since Filter (another event in between): check again.
+  auto status = framework.run_filter(state, *pod, it->second);
+  if (!status.ok()) return status;
+  status = framework.run_reserve(state, pod, it->second);
+  if (status.ok()) pod_node_[std::string(plugins::pod_identity(*pod))] = node_name;
+  return status;
+}
+
+void NodePartition::unreserve(const plugins::Framework& framework, plugins::CycleState& state,
+                              const plugins::PodInfo& pod, const std::string& node_name) {
+  auto it = nodes_.find(node_name);
+  std::string id(plugins::pod_identity(pod));
+  if (it == nodes_.end() || !it->second.has_pod(id)) return;
+  framework.run_unreserve(state, pod, it->second);
+  pod_node_.erase(id);
+}
+
+const plugins::NodeInfo* NodePartition::find(const std::string& name) const {
+  auto it = nodes_.find(name);
+  return it == nodes_.end() ? nullptr : &it->second;
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,91 @@
+#include "actors/queue_actor.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+// QueueSort: every profile shares one QueueSort plugin (the configuration
+// enforces it), so the framework of either pod gives the order.
+bool queue_sort_less(const SchedulingQueue<QueuedPod>::Entry& a, const SchedulingQueue<QueuedPod>::Entry& b) {
+  plugins::QueuedPodInfo qa{a.payload.pod.get(), a.added, a.attempts};
+  plugins::QueuedPodInfo qb{b.payload.pod.get(), b.added, b.attempts};
+  return a.payload.framework->less(qa, qb);
+}
+
+QueuedPodPtr handout(const SchedulingQueue<QueuedPod>::Entry& entry) {
+  auto pod = std::make_shared<QueuedPod>(entry.payload);
+  pod->attempts = entry.attempts;
+  pod->first_queued = entry.added;
+  return pod;
+}
+
+}  // namespace
+
+void queue_actor_state::serve_waiting(QueueClock::time_point now) {
+  while (!waiting.empty()) {
+    auto entry = queue->pop(now);
+    if (!entry) return;
+    auto promise = waiting.front();
+    waiting.erase(waiting.begin());
+    promise.deliver(handout(*entry));
+  }
+}
+
+void queue_actor_state::publish_sizes() {
+  if (!metrics) return;
+  metrics->set("scheduler_pending_pods", {"active"}, static_cast<double>(queue->active_size()));
+  metrics->set("scheduler_pending_pods", {"backoff"}, static_cast<double>(queue->backoff_size()));
+  metrics->set("scheduler_pending_pods", {"unschedulable"}, static_cast<double>(queue->unschedulable_size()));
+}
+
+queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_actor_state> self,
+                                          QueueActorSettings settings) {
+  self->state.queue = std::make_unique<SchedulingQueue<QueuedPod>>(queue_sort_less, settings.queue);
+  self->state.metrics = settings.metrics;
+  auto tick = settings.tick;
+  self->delayed_send(self, tick, atom::tick_v);
+  return {
+      [=](atom::enqueue, QueuedPodPtr pod) {
+        auto now = QueueClock::now();
+        bool known = self->state.queue->find(pod->pod->key) != nullptr;
+        self->state.queue->add(pod->pod->key, *pod, now);
+        if (self->state.metrics)
+          self->state.metrics->add("scheduler_queue_incoming_pods_total", {known ? "PodUpdate" : "PodAdd", "active"});
+        self->state.serve_waiting(now);
+      },
+      [=](atom::dequeue, const std::string& key) { self->state.queue->remove(key); },
+      [=](atom::pop) -> caf::result<QueuedPodPtr> {
+        auto entry = self->state.queue->pop(QueueClock::now());
+        if (entry) return handout(*entry);
+        auto promise = self->make_response_promise<QueuedPodPtr>();
+        self->state.waiting.push_back(promise);
+        return promise;
+      },
+      [=](atom::done, const std::string& key) { self->state.queue->done(key); },
+      [=](atom::failed, const std::string& key, const std::vector<std::string>& rejectors, bool error) {
+        auto now = QueueClock::now();
+        self->state.queue->failed(key, std::set<std::string>(rejectors.begin(), rejectors.end()), error, now);
+        self->state.serve_waiting(now);
+      },
+      [=](atom::cluster_event, uint8_t resource, uint32_t actions) {
+        plugins::ClusterEvent event{static_cast<plugins::EventResource>(resource), actions, "event"};
+        auto now = QueueClock::now();
+        self->state.queue->on_cluster_event(
+            [&](const SchedulingQueue<QueuedPod>::Entry& e) {
+              std::set<std::string> rejectors = e.rejected_by;
+              return e.payload.framework->event_may_help(event, rejectors);
+            },
+            now);
+        self->state.serve_waiting(now);
+      },
+      [=](atom::tick) {
+        auto now = QueueClock::now();
+        self->state.queue->flush(now);
+        self->state.serve_waiting(now);
+        self->state.publish_sizes();
+        self->delayed_send(self, tick, atom::tick_v);
+      },
+  };
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,72 @@
+#pragma once
+// QUEUE actor: owns the SchedulingQueue of every profile (kube-scheduler has
+// one queue for all profiles, ordered by their common QueueSort plugin). The
+// INFORMER adds, updates and removes pending pods; the SCHEDULING CYCLE pops
+// one at a time (a pop on an empty queue is answered when a pod arrives) and
+// reports how the attempt ended; cluster events move unschedulable pods back.
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/atoms.hpp"
+#include "actors/cycle_messages.hpp"
+#include "actors/metrics_registry.hpp"
+#include "actors/scheduling_queue.hpp"
+#include "plugins/framework/cluster_event.hpp"
+
+namespace troupe::actors {
+
+/// A pod handed to the cycle: the pod, the framework of its profile, and its history.
+struct QueuedPod {
+  PodInfoPtr pod;
+  std::shared_ptr<const plugins::Framework> framework;
+  int attempts = 0;  // failed attempts before this one
+  QueueClock::time_point first_queued;
+};
+using QueuedPodPtr = std::shared_ptr<const QueuedPod>;
+
+using queue_actor = caf::typed_actor<
+    // A pending pod of one of our profiles appeared or changed.
+    caf::reacts_to<atom::enqueue, QueuedPodPtr>,
+    // The pod is no longer pending (deleted, bound elsewhere): forget it.
+    caf::reacts_to<atom::dequeue, std::string>,
+    // The next pod to schedule; answered later if the queue is empty.
+    caf::replies_to<atom::pop>::with<QueuedPodPtr>,
+    // The popped pod was placed (bound).
+    caf::reacts_to<atom::done, std::string>,
+    // The popped pod could not be placed: the plugins that rejected it, and
+    // whether it was an internal error (then it always backs off).
+    caf::reacts_to<atom::failed, std::string, std::vector<std::string>, bool>,
+    // Something changed in the cluster: (resource, action bits) of plugins::ClusterEvent.
+    caf::reacts_to<atom::cluster_event, uint8_t, uint32_t>,
+    // INTERNAL: flush expired backoffs, publish queue sizes, re-arm.
+    caf::reacts_to<atom::tick>>;
+
+struct queue_actor_state {
+  std::unique_ptr<SchedulingQueue<QueuedPod>> queue;  // created with the actor's settings
+  std::vector<caf::typed_response_promise<QueuedPodPtr>> waiting;  // pops on an empty queue
+  std::shared_ptr<MetricsRegistry> metrics;
+
+  /// Answers waiting pops while pods are ready.
+  void serve_waiting(QueueClock::time_point now);
+  void publish_sizes();
+
+  static inline const char* name = "queue";
+};
+
+struct QueueActorSettings {
+  QueueSettings queue;
+  std::chrono::milliseconds tick{200};
+  std::shared_ptr<MetricsRegistry> metrics;
+};
+
+queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_actor_state> self,
+                                          QueueActorSettings settings);
+
+}  // namespace troupe::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::QueuedPodPtr)
