@@ -1,0 +1,216 @@
+#include "sim/object_store.hpp"
+
+#include <algorithm>
+
+namespace troupe::sim {
+
+namespace {
+
+constexpr int kMaxWriteRetries = 1000;
+
+std::shared_ptr<const std::string> bookmark_line(const ResourceInfo& resource, uint64_t rv, bool initial_end) {
+  std::string object = R"({"kind":")" + resource.kind + R"(","apiVersion":")" + resource.api_version() +
+                       R"(","metadata":{"resourceVersion":")" + std::to_string(rv) + "\"";
+  if (initial_end) object += R"(,"annotations":{"k8s.io/initial-events-end":"true"})";
+  object += "}}";
+  return std::make_shared<const std::string>(watch_event_line(EventType::bookmark, object));
+}
+
+}  // namespace
+
+void set_resource_version(rapidjson::Document& doc, uint64_t resource_version) {
+  auto& alloc = doc.GetAllocator();
+  if (!doc.IsObject()) doc.SetObject();
+  auto meta = doc.FindMember("metadata");
+  if (meta == doc.MemberEnd() || !meta->value.IsObject()) {
+    if (meta != doc.MemberEnd()) doc.RemoveMember(meta);
+    doc.AddMember("metadata", rapidjson::Value(rapidjson::kObjectType), alloc);
+    meta = doc.FindMember("metadata");
+  }
+  std::string text = std::to_string(resource_version);
+  rapidjson::Value value(text.c_str(), static_cast<rapidjson::SizeType>(text.size()), alloc);
+  auto rv = meta->value.FindMember("resourceVersion");
+  if (rv != meta->value.MemberEnd()) {
+    rv->value = std::move(value);
+  } else {
+    meta->value.AddMember("resourceVersion", std::move(value), alloc);
+  }
+}
+
+ObjectStore::ObjectStore(const ResourceRegistry& registry, StoreOptions options)
+    : registry_(registry), options_(options), objects_(registry.storage_count()), hub_(registry.storage_count()) {}
+
+uint64_t ObjectStore::resource_version() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return resource_version_;
+}
+
+ObjectPtr ObjectStore::find_locked(size_t storage, const std::string& key) const {
+  const auto& map = objects_.at(storage);
+  auto it = map.find(key);
+  return it == map.end() ? nullptr : it->second;
+}
+
+ObjectPtr ObjectStore::get(const ResourceInfo& resource, const std::string& ns, const std::string& name) const {
+  std::string key = ns + "/" + name;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return find_locked(resource.storage, key);
+}
+
+ObjectStore::Page ObjectStore::list(const ResourceInfo& resource, const ObjectFilter& filter, size_t limit,
+                                    const std::string& after_key) const {
+  Page page;
+  std::lock_guard<std::mutex> lock(mutex_);
+  page.resource_version = resource_version_;
+  const auto& map = objects_.at(resource.storage);
+  // Keys are "ns/name": one namespace is the contiguous range ["ns/", "ns0").
+  auto it = map.begin();
+  auto end = map.end();
+  if (!filter.ns.empty()) {
+    it = map.lower_bound(filter.ns + "/");
+    end = map.lower_bound(filter.ns + "0");
+  }
+  if (!after_key.empty()) {
+    auto resume = map.upper_bound(after_key);
+    bool resume_is_later = resume == map.end() || (it != map.end() && resume->first > it->first);
+    if (resume_is_later) it = resume;
+    if (it != map.end() && end != map.end() && it->first >= end->first) it = end;
+  }
+  for (; it != end; ++it) {
+    if (!filter.matches(*it->second)) continue;
+    if (limit > 0 && page.items.size() == limit) {
+      page.last_key = page.items.back()->key();
+      break;
+    }
+    page.items.push_back(it->second);
+  }
+  return page;
+}
+
+ObjectPtr ObjectStore::commit_locked(const ResourceInfo& resource, EventType type, rapidjson::Document& doc,
+                                     std::shared_ptr<StoredObject> object, const ObjectPtr& previous) {
+  uint64_t rv = ++resource_version_;
+  set_resource_version(doc, rv);
+  object->resource_version = rv;
+  object->json = to_json(doc);
+  ObjectPtr committed = std::move(object);
+  auto& map = objects_.at(resource.storage);
+  if (type == EventType::deleted) {
+    map.erase(committed->key());
+  } else {
+    map[committed->key()] = committed;
+  }
+  auto event = std::make_shared<StoreEvent>();
+  event->type = type;
+  event->resource_version = rv;
+  event->storage = resource.storage;
+  event->object = committed;
+  event->previous = previous;
+  record_locked(std::move(event));
+  return committed;
+}
+
+void ObjectStore::record_locked(EventPtr event) {
+  history_.push_back(event);
+  while (history_.size() > std::max<size_t>(options_.history_capacity, 1)) history_.pop_front();
+  hub_.publish(event);
+}
+
+ApiResult<ObjectPtr> ObjectStore::create(const ResourceInfo& resource, rapidjson::Document& doc) {
+  auto object = make_stored_object(resource, doc);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (find_locked(resource.storage, object->key())) return already_exists(resource, object->name);
+  return commit_locked(resource, EventType::added, doc, std::move(object), nullptr);
+}
+
+ApiResult<WriteResult> ObjectStore::modify(const ResourceInfo& resource, const std::string& ns,
+                                           const std::string& name, const ChangeFn& change) {
+  std::string key = ns + "/" + name;
+  for (int attempt = 0; attempt < kMaxWriteRetries; ++attempt) {
+    ObjectPtr current = get(resource, ns, name);
+    auto decided = change(current);
+    if (!decided.ok()) return decided.error();
+    Change& c = decided.value();
+    if (c.action == Change::Action::keep) return WriteResult{current, c.action};
+    auto object = make_stored_object(resource, c.doc);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (find_locked(resource.storage, key) != current) continue; // raced with another write: recompute
+    switch (c.action) {
+      case Change::Action::create:
+        if (current) return already_exists(resource, name);
+        return WriteResult{commit_locked(resource, EventType::added, c.doc, std::move(object), nullptr), c.action};
+      case Change::Action::replace:
+        if (!current) return not_found(resource, name);
+        return WriteResult{commit_locked(resource, EventType::modified, c.doc, std::move(object), current), c.action};
+      case Change::Action::remove:
+        if (!current) return not_found(resource, name);
+        return WriteResult{commit_locked(resource, EventType::deleted, c.doc, std::move(object), current), c.action};
+      case Change::Action::keep: break;
+    }
+  }
+  return internal_error("too many concurrent writes to " + resource.qualified_plural() + " \"" + name + "\"");
+}
+
+void ObjectStore::watch(const std::shared_ptr<Watcher>& watcher, std::optional<uint64_t> from,
+                        bool initial_end_bookmark) {
+  const ResourceInfo& resource = watcher->resource();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (from) {
+    if (*from > resource_version_) {
+      ApiError e = timeout_error("Too large resource version: " + std::to_string(*from) +
+                                 ", current: " + std::to_string(resource_version_));
+      watcher->finish(error_event_line(e.to_json()));
+      return;
+    }
+    uint64_t first = history_.empty() ? resource_version_ + 1 : history_.front()->resource_version;
+    if (*from + 1 < first) {
+      ApiError e = expired("too old resource version: " + std::to_string(*from) + " (" +
+                           std::to_string(first - 1) + ")");
+      watcher->finish(error_event_line(e.to_json()));
+      return;
+    }
+    // History resourceVersions are contiguous: every write records one event.
+    for (size_t i = static_cast<size_t>(*from + 1 - first); i < history_.size(); ++i) {
+      const auto& event = history_[i];
+      if (event->storage == resource.storage) watcher->deliver(event, false);
+    }
+  } else {
+    const auto& map = objects_.at(resource.storage);
+    for (const auto& [key, object] : map)
+      if (watcher->filter().matches(*object)) watcher->push({nullptr, object, EventType::added});
+    if (initial_end_bookmark) watcher->push({bookmark_line(resource, resource_version_, true), nullptr, EventType::bookmark});
+  }
+  hub_.add(watcher);
+}
+
+void ObjectStore::unwatch(const Watcher* watcher) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  hub_.remove(watcher);
+}
+
+void ObjectStore::bookmark(Watcher& watcher) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  watcher.push({bookmark_line(watcher.resource(), resource_version_, false), nullptr, EventType::bookmark});
+}
+
+size_t ObjectStore::watcher_count() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return hub_.watcher_count();
+}
+
+void ObjectStore::finish_watches() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  hub_.finish_all();
+}
+
+uint64_t ObjectStore::oldest_resumable() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return history_.empty() ? resource_version_ : history_.front()->resource_version - 1;
+}
+
+size_t ObjectStore::object_count(const ResourceInfo& resource) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return objects_.at(resource.storage).size();
+}
+
+}  // namespace troupe::sim

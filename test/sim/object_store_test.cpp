@@ -1,0 +1,315 @@
+#include <catch2/catch.hpp>
+
+#include <rapidjson/document.h>
+
+#include "sim/object_store.hpp"
+
+using namespace troupe::sim;
+
+namespace {
+
+const ResourceInfo& pods() { return *ResourceRegistry::standard().find("", "v1", "pods"); }
+
+rapidjson::Document pod(const std::string& ns, const std::string& name, const std::string& labels_json = "{}") {
+  rapidjson::Document d;
+  std::string text = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name + R"(","namespace":")" + ns +
+                     R"(","labels":)" + labels_json + R"(},"spec":{"containers":[{"name":"c","image":"i"}]}})";
+  d.Parse(text.c_str());
+  REQUIRE(d.IsObject());
+  return d;
+}
+
+ObjectPtr create(ObjectStore& store, const std::string& ns, const std::string& name, const std::string& labels = "{}") {
+  auto d = pod(ns, name, labels);
+  auto r = store.create(pods(), d);
+  REQUIRE(r.ok());
+  return r.value();
+}
+
+// Replaces the pod with a copy carrying one more annotation-free label change.
+ApiResult<WriteResult> relabel(ObjectStore& store, const std::string& ns, const std::string& name,
+                               const std::string& labels) {
+  return store.modify(pods(), ns, name, [&](const ObjectPtr& current) -> ApiResult<Change> {
+    if (!current) return not_found(pods(), name);
+    Change c;
+    c.action = Change::Action::replace;
+    c.doc = pod(ns, name, labels);
+    return c;
+  });
+}
+
+ApiResult<WriteResult> remove(ObjectStore& store, const std::string& ns, const std::string& name) {
+  return store.modify(pods(), ns, name, [&](const ObjectPtr& current) -> ApiResult<Change> {
+    if (!current) return not_found(pods(), name);
+    Change c;
+    c.action = Change::Action::remove;
+    c.doc.Parse(current->json.c_str());
+    return c;
+  });
+}
+
+std::vector<WatchItem> drain(Watcher& w, bool* finished = nullptr) {
+  std::vector<WatchItem> items;
+  bool done = w.take(items);
+  if (finished) *finished = done;
+  return items;
+}
+
+std::string rendered_type(const Watcher& w, const WatchItem& item) {
+  rapidjson::Document d;
+  auto line = w.render(item);
+  REQUIRE(!line.empty());
+  REQUIRE(line.back() == '\n');
+  d.Parse(line.c_str());
+  REQUIRE(d.IsObject());
+  return d["type"].GetString();
+}
+
+uint64_t rendered_rv(const Watcher& w, const WatchItem& item) {
+  rapidjson::Document d;
+  d.Parse(w.render(item).c_str());
+  return std::stoull(d["object"]["metadata"]["resourceVersion"].GetString());
+}
+
+}  // namespace
+
+TEST_CASE("every write bumps the one global resourceVersion", "[store]") {
+  ObjectStore store(ResourceRegistry::standard());
+  uint64_t start = store.resource_version();
+  auto a = create(store, "default", "a");
+  auto b = create(store, "default", "b");
+  CHECK(a->resource_version == start + 1);
+  CHECK(b->resource_version == start + 2);
+  CHECK(a->json.find(R"("resourceVersion":")" + std::to_string(start + 1) + "\"") != std::string::npos);
+  auto updated = relabel(store, "default", "a", R"({"x":"y"})");
+  REQUIRE(updated.ok());
+  CHECK(updated.value().object->resource_version == start + 3);
+  CHECK(updated.value().object->labels.at("x") == "y");
+  CHECK(store.get(pods(), "default", "a")->resource_version == start + 3);
+  auto removed = remove(store, "default", "b");
+  REQUIRE(removed.ok());
+  CHECK(removed.value().object->resource_version == start + 4);
+  CHECK(store.get(pods(), "default", "b") == nullptr);
+  CHECK(store.resource_version() == start + 4);
+}
+
+TEST_CASE("create refuses a taken name; modify reports missing objects", "[store]") {
+  ObjectStore store(ResourceRegistry::standard());
+  create(store, "default", "a");
+  auto again = pod("default", "a");
+  auto r = store.create(pods(), again);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == 409);
+  CHECK(r.error().reason == "AlreadyExists");
+  // Same name in another namespace is a different object.
+  create(store, "other", "a");
+  auto missing = relabel(store, "default", "nope", "{}");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == 404);
+}
+
+TEST_CASE("modify recomputes when another write got in between", "[store]") {
+  ObjectStore store(ResourceRegistry::standard());
+  create(store, "default", "a");
+  int calls = 0;
+  auto r = store.modify(pods(), "default", "a", [&](const ObjectPtr& current) -> ApiResult<Change> {
+    ++calls;
+    if (calls == 1) {
+      // Another writer commits while this change is being computed.
+      auto inner = relabel(store, "default", "a", R"({"by":"other"})");
+      REQUIRE(inner.ok());
+    }
+    Change c;
+    c.action = Change::Action::replace;
+    std::string by = current->labels.count("by") ? current->labels.at("by") : "none";
+    c.doc = pod("default", "a", R"({"seen":")" + by + R"("})");
+    return c;
+  });
+  REQUIRE(r.ok());
+  CHECK(calls == 2);
+  CHECK(r.value().object->labels.at("seen") == "other");
+}
+
+TEST_CASE("keep leaves the store untouched", "[store]") {
+  ObjectStore store(ResourceRegistry::standard());
+  auto a = create(store, "default", "a");
+  uint64_t rv = store.resource_version();
+  auto r = store.modify(pods(), "default", "a", [](const ObjectPtr&) -> ApiResult<Change> { return Change{}; });
+  REQUIRE(r.ok());
+  CHECK(r.value().object == a);
+  CHECK(store.resource_version() == rv);
+}
+
+TEST_CASE("list filters by namespace and labels, pages with a resume key", "[store]") {
+  ObjectStore store(ResourceRegistry::standard());
+  for (int i = 0; i < 5; ++i) create(store, "a", "p" + std::to_string(i), R"({"app":"web"})");
+  for (int i = 0; i < 3; ++i) create(store, "b", "p" + std::to_string(i), R"({"app":"db"})");
+  create(store, "aa", "p0"); // a namespace whose name extends "a"
+  ObjectFilter all;
+  CHECK(store.list(pods(), all).items.size() == 9);
+  ObjectFilter in_a;
+  in_a.ns = "a";
+  CHECK(store.list(pods(), in_a).items.size() == 5);
+  ObjectFilter web;
+  auto selector = troupe::parse_label_selector("app=web");
+  REQUIRE(selector.ok());
+  web.labels = selector.value();
+  CHECK(store.list(pods(), web).items.size() == 5);
+
+  // Pages of 2 over namespace "a": 2 + 2 + 1, each resuming after the last key.
+  std::vector<std::string> names;
+  std::string after;
+  int pages = 0;
+  do {
+    auto page = store.list(pods(), in_a, 2, after);
+    for (const auto& o : page.items) names.push_back(o->name);
+    after = page.last_key;
+    ++pages;
+  } while (!after.empty() && pages < 10);
+  CHECK(pages == 3);
+  CHECK(names == std::vector<std::string>{"p0", "p1", "p2", "p3", "p4"});
+  // A limit that exactly covers the rest leaves no resume key.
+  CHECK(store.list(pods(), in_a, 5).last_key.empty());
+}
+
+TEST_CASE("a watch without a resourceVersion gets the current state, then live events", "[store][watch]") {
+  ObjectStore store(ResourceRegistry::standard());
+  create(store, "default", "a");
+  create(store, "default", "b");
+  auto w = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
+  store.watch(w, std::nullopt);
+  auto initial = drain(*w);
+  REQUIRE(initial.size() == 2);
+  CHECK(rendered_type(*w, initial[0]) == "ADDED");
+  create(store, "default", "c");
+  REQUIRE(relabel(store, "default", "a", R"({"k":"v"})").ok());
+  REQUIRE(remove(store, "default", "b").ok());
+  auto live = drain(*w);
+  REQUIRE(live.size() == 3);
+  CHECK(rendered_type(*w, live[0]) == "ADDED");
+  CHECK(rendered_type(*w, live[1]) == "MODIFIED");
+  CHECK(rendered_type(*w, live[2]) == "DELETED");
+  CHECK(rendered_rv(*w, live[2]) == store.resource_version());
+  // Events to the same watcher share one serialized line.
+  auto w2 = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
+  store.watch(w2, store.resource_version());
+  create(store, "default", "d");
+  auto one = drain(*w);
+  auto two = drain(*w2);
+  REQUIRE(one.size() == 1);
+  REQUIRE(two.size() == 1);
+  CHECK(one[0].line.get() == two[0].line.get());
+}
+
+TEST_CASE("a watch resumes exactly after a resourceVersion and loses nothing", "[store][watch]") {
+  ObjectStore store(ResourceRegistry::standard());
+  std::vector<uint64_t> rvs;
+  for (int i = 0; i < 20; ++i) rvs.push_back(create(store, "default", "p" + std::to_string(i))->resource_version);
+  auto w = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
+  store.watch(w, rvs[9]);
+  auto items = drain(*w);
+  REQUIRE(items.size() == 10);
+  for (size_t i = 0; i < items.size(); ++i) CHECK(rendered_rv(*w, items[i]) == rvs[10 + i]);
+}
+
+TEST_CASE("a resourceVersion older than the history ends the watch with 410", "[store][watch]") {
+  StoreOptions options;
+  options.history_capacity = 5;
+  ObjectStore store(ResourceRegistry::standard(), options);
+  uint64_t start = store.resource_version();
+  for (int i = 0; i < 20; ++i) create(store, "default", "p" + std::to_string(i));
+  uint64_t oldest = store.oldest_resumable();
+  CHECK(oldest == store.resource_version() - 5);
+
+  auto ok = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
+  store.watch(ok, oldest);
+  CHECK(drain(*ok).size() == 5);
+
+  auto old = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
+  store.watch(old, start);
+  bool finished = false;
+  auto items = drain(*old, &finished);
+  CHECK(finished);
+  REQUIRE(items.size() == 1);
+  std::string line = old->render(items[0]);
+  CHECK(line.find(R"("type":"ERROR")") != std::string::npos);
+  CHECK(line.find(R"("code":410)") != std::string::npos);
+  CHECK(line.find("too old resource version: " + std::to_string(start) + " (" + std::to_string(oldest) + ")") !=
+        std::string::npos);
+
+  auto future = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
+  store.watch(future, store.resource_version() + 100);
+  items = drain(*future, &finished);
+  CHECK(finished);
+  REQUIRE(items.size() == 1);
+  CHECK(future->render(items[0]).find(R"("code":504)") != std::string::npos);
+}
+
+TEST_CASE("objects entering or leaving a selector are ADDED or DELETED for that watcher", "[store][watch]") {
+  ObjectStore store(ResourceRegistry::standard());
+  create(store, "default", "a", R"({"app":"web"})");
+  ObjectFilter web;
+  web.labels = troupe::parse_label_selector("app=web").value();
+  auto w = std::make_shared<Watcher>(pods(), web, 100);
+  store.watch(w, store.resource_version());
+  REQUIRE(relabel(store, "default", "a", R"({"app":"db"})").ok());   // leaves
+  REQUIRE(relabel(store, "default", "a", R"({"app":"db","x":"1"})").ok()); // unseen
+  REQUIRE(relabel(store, "default", "a", R"({"app":"web"})").ok());  // enters
+  auto items = drain(*w);
+  REQUIRE(items.size() == 2);
+  CHECK(rendered_type(*w, items[0]) == "DELETED");
+  CHECK(rendered_type(*w, items[1]) == "ADDED");
+}
+
+TEST_CASE("a watcher that falls too far behind is cut off with 410, others are not", "[store][watch]") {
+  ObjectStore store(ResourceRegistry::standard());
+  auto slow = std::make_shared<Watcher>(pods(), ObjectFilter{}, 3);
+  auto fast = std::make_shared<Watcher>(pods(), ObjectFilter{}, 3);
+  store.watch(slow, store.resource_version());
+  store.watch(fast, store.resource_version());
+  size_t fast_seen = 0;
+  for (int i = 0; i < 10; ++i) {
+    create(store, "default", "p" + std::to_string(i));
+    fast_seen += drain(*fast).size();
+  }
+  CHECK(fast_seen == 10);
+  bool finished = false;
+  auto items = drain(*slow, &finished);
+  CHECK(finished);
+  REQUIRE(items.size() == 1);
+  CHECK(slow->render(items[0]).find(R"("code":410)") != std::string::npos);
+  CHECK(store.watcher_count() == 1); // the cut-off watcher was dropped at the next event
+}
+
+TEST_CASE("bookmarks carry the current resourceVersion", "[store][watch]") {
+  ObjectStore store(ResourceRegistry::standard());
+  auto w = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
+  store.watch(w, std::nullopt, true);
+  auto items = drain(*w);
+  REQUIRE(items.size() == 1);
+  CHECK(w->render(items[0]).find("k8s.io/initial-events-end") != std::string::npos);
+  create(store, "default", "a");
+  drain(*w);
+  store.bookmark(*w);
+  items = drain(*w);
+  REQUIRE(items.size() == 1);
+  std::string line = w->render(items[0]);
+  CHECK(line == R"({"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":")" +
+                    std::to_string(store.resource_version()) + "\"}}}\n");
+}
+
+TEST_CASE("a second version of the same objects sees them with its own apiVersion", "[store][watch]") {
+  const auto& reg = ResourceRegistry::standard();
+  const auto& v2 = *reg.find("topology.node.k8s.io", "v1alpha2", "noderesourcetopologies");
+  const auto& v1 = *reg.find("topology.node.k8s.io", "v1alpha1", "noderesourcetopologies");
+  ObjectStore store(reg);
+  auto w = std::make_shared<Watcher>(v1, ObjectFilter{}, 100);
+  store.watch(w, store.resource_version());
+  rapidjson::Document d;
+  d.Parse(R"({"apiVersion":"topology.node.k8s.io/v1alpha2","kind":"NodeResourceTopology","metadata":{"name":"n1"},"zones":[]})");
+  REQUIRE(store.create(v2, d).ok());
+  REQUIRE(store.get(v1, "", "n1") != nullptr);
+  auto items = drain(*w);
+  REQUIRE(items.size() == 1);
+  CHECK(w->render(items[0]).find(R"("apiVersion":"topology.node.k8s.io/v1alpha1")") != std::string::npos);
+}
