@@ -121,18 +121,14 @@ void check_value_count(const LabelRequirement& r, const std::string& values_path
 
 }  // namespace
 
-Status check_requirement(const LabelRequirement& r, const std::string& path, RequirementRules rules) {
+Status check_requirement(const LabelRequirement& r, const std::string& path, bool validate_values) {
   std::string problems;
   if (Status key = validate_label_key(r.key); !key.ok())
     append(problems, invalid(child(path, "key"), quote(r.key), key.message()));
   bool gt_lt = r.op == LabelRequirement::Op::gt || r.op == LabelRequirement::Op::lt;
-  if (gt_lt && !rules.allow_gt_lt) {
-    append(problems, child(path, "operator") + ": Unsupported value: " + (r.op == LabelRequirement::Op::gt ? "\"Gt\"" : "\"Lt\"") +
-                         ": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\"");
-  }
   std::string values_path = child(path, "values");
   check_value_count(r, values_path, problems);
-  if (rules.validate_values && !gt_lt) {
+  if (validate_values && !gt_lt) {
     for (std::size_t i = 0; i < r.values.size(); ++i) {
       if (Status value = validate_label_value(r.values[i]); !value.ok())
         append(problems, invalid(values_path + "[" + std::to_string(i) + "]", quote(r.values[i]), value.message()));

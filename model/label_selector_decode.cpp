@@ -13,8 +13,15 @@ namespace troupe {
 namespace {
 
 using label_selector_detail::quote;
-using label_selector_detail::RequirementRules;
 using Op = LabelRequirement::Op;
+
+/// What the two structured forms allow: metav1.LabelSelectorRequirement has
+/// no Gt/Lt and its values are label values; NodeSelectorRequirement has Gt/Lt
+/// and its values are free strings.
+struct RequirementRules {
+  bool allow_gt_lt = true;
+  bool validate_values = true;
+};
 
 std::string child(const std::string& path, const char* name) { return path.empty() ? name : path + "." + name; }
 std::string index(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
@@ -87,7 +94,7 @@ Result<LabelRequirement> decode_requirement(const rapidjson::Value& json, const 
   }
   if ((requirement.op == Op::in || requirement.op == Op::not_in) && requirement.values.empty())
     return Error{child(path, "values") + ": Required value: must be specified when `operator` is 'In' or 'NotIn'"};
-  if (Status ok = label_selector_detail::check_requirement(requirement, path, rules); !ok.ok())
+  if (Status ok = label_selector_detail::check_requirement(requirement, path, rules.validate_values); !ok.ok())
     return Error{ok.message()};
   return requirement;
 }

@@ -14,19 +14,12 @@ namespace troupe::label_selector_detail {
 /// surrounding space, in range.
 bool parse_int64(std::string_view text, int64_t& out);
 
-/// Which operators a requirement may use, and whether its values must be
-/// valid label values: the three callers differ (query string, metav1
-/// LabelSelector, NodeSelectorRequirement).
-struct RequirementRules {
-  bool allow_gt_lt = true;
-  bool validate_values = true;
-};
-
 /// The checks of apimachinery's labels.NewRequirement: a valid key, the right
-/// number of values for the operator, integer values for Gt/Lt, valid label
-/// values. `path` prefixes the field names in the message ("" for the query
-/// string, "spec.selector.matchExpressions[0]" for objects).
-Status check_requirement(const LabelRequirement& requirement, const std::string& path, RequirementRules rules);
+/// number of values for the operator, integer values for Gt/Lt, and (when
+/// `validate_values`) valid label values. `path` prefixes the field names in
+/// the message ("" for the query string, "spec.selector.matchExpressions[0]"
+/// for objects).
+Status check_requirement(const LabelRequirement& requirement, const std::string& path, bool validate_values);
 
 /// Sorts by key (stable), as the API server does, so that to_string() is
 /// deterministic.

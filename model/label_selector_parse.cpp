@@ -183,7 +183,7 @@ class Parser {
                         ? parse_value_set(requirement.values)
                         : parse_exact_value(requirement.values);
     if (!values.ok()) return Error{values.message()};
-    if (Status valid = label_selector_detail::check_requirement(requirement, "", {}); !valid.ok())
+    if (Status valid = label_selector_detail::check_requirement(requirement, "", /*validate_values=*/true); !valid.ok())
       return Error{valid.message()};
     return requirement;
   }

@@ -6,6 +6,7 @@
 
 #include <rapidjson/document.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -307,4 +308,33 @@ TEST_CASE("label selector: labels_from_json reads string members only", "[label_
   CHECK(labels == Labels{{"app", "web"}, {"empty", ""}});
   auto not_object = parse_json("[1]");
   CHECK(troupe::labels_from_json(not_object).empty());
+}
+
+TEST_CASE("label selector: random token soup parses or fails cleanly, and round-trips", "[label_selector][fuzz]") {
+  // Seeded: every run sees the same 5000 inputs.
+  std::mt19937 rng(7);
+  const std::vector<std::string> tokens = {"a",  "b",  "x",  "in", "notin", "=",  "==", "!=",  "!",     "(", ")",
+                                           ",",  ">",  "<",  "1",  "-2",    " ",  "",   "a.b/c", "\xc3\xa9", "in)"};
+  const std::vector<Labels> label_sets = {{}, {{"a", "1"}}, {{"a", "b"}, {"x", "-2"}}, {{"b", ""}, {"in", "x"}},
+                                          {{"a.b/c", "in"}, {"x", "1"}}};
+  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  int parsed_count = 0;
+  for (int i = 0; i < 5000; ++i) {
+    std::string text;
+    std::size_t length = 1 + pick(8);
+    for (std::size_t t = 0; t < length; ++t) text += tokens[pick(tokens.size())];
+    auto parsed = troupe::parse_label_selector(text);
+    if (!parsed) {
+      if (parsed.message().empty()) FAIL("no message for '" << text << "'");
+      continue;
+    }
+    ++parsed_count;
+    auto reparsed = troupe::parse_label_selector(parsed->to_string());
+    if (!reparsed) FAIL("'" << text << "' printed as '" << parsed->to_string() << "' which does not parse");
+    if (reparsed->to_string() != parsed->to_string()) FAIL("round trip changed '" << parsed->to_string() << "'");
+    for (const auto& labels : label_sets) {
+      if (reparsed->matches(labels) != parsed->matches(labels)) FAIL("round trip changed matching of '" << text << "'");
+    }
+  }
+  CHECK(parsed_count > 200);
 }
