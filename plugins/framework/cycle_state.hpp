@@ -52,6 +52,8 @@ class CycleState {
   /// PreFilter restricted the candidates to these nodes (intersection of
   /// every PreFilter's answer); nullopt = all nodes.
   std::optional<std::set<std::string>> node_names;
+  /// The PreFilter plugins that restricted node_names, sorted.
+  std::vector<std::string> node_names_plugins;
 
  private:
   struct Slot {

@@ -164,6 +164,7 @@ bool Framework::event_may_help(const ClusterEvent& event, const std::set<std::st
 PluginStatus Framework::run_pre_filter(CycleState& state, const PodInfo& pod) const {
   state.skip_filter_mask = 0;
   state.node_names.reset();
+  state.node_names_plugins.clear();
   std::vector<std::string> restricting;
   for (auto* p : pre_filter_) {
     PreFilterResult result;
@@ -199,7 +200,18 @@ PluginStatus Framework::run_pre_filter(CycleState& state, const PodInfo& pod) co
       return with_plugin(PluginStatus::unresolvable(std::move(message)), p->name());
     }
   }
+  state.node_names_plugins = std::move(restricting);
+  std::sort(state.node_names_plugins.begin(), state.node_names_plugins.end());
   return {};
+}
+
+std::string Framework::excluded_by_pre_filter_reason(const CycleState& state) {
+  std::string reason = "node(s) didn't satisfy plugin(s) [";
+  for (size_t i = 0; i < state.node_names_plugins.size(); ++i) {
+    if (i > 0) reason += " ";
+    reason += state.node_names_plugins[i];
+  }
+  return reason + "]";
 }
 
 PluginStatus Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {

@@ -76,6 +76,10 @@ class Framework {
   /// Runs every PreFilter; records Skips and the node-name restriction in
   /// `state`. A rejection carries the plugin and is the FitError's message.
   PluginStatus run_pre_filter(CycleState& state, const PodInfo& pod) const;
+  /// The FitError reason for every node left out by PreFilter's node_names
+  /// (count it for total − |node_names| nodes):
+  /// "node(s) didn't satisfy plugin(s) [NodeAffinity]".
+  static std::string excluded_by_pre_filter_reason(const CycleState& state);
   /// Runs the Filters on one node; the first failure wins (with its reasons
   /// and plugin). Skipped plugins are not called. Allocation-free on success.
   PluginStatus run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const;

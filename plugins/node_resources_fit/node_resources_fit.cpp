@@ -129,7 +129,20 @@ bool NodeResourcesFit::ignored(const std::string& resource) const {
          args_.ignored_resource_groups.end();
 }
 
-PluginStatus NodeResourcesFit::filter(const CycleState&, const PodInfo& pod, const NodeInfo& node) const {
+/// The pod's non-zero scalar requests that are not ignored, in name order.
+struct NodeResourcesFit::CheckedScalars : StateData {
+  std::vector<std::pair<std::string, int64_t>> scalars;
+};
+
+PluginStatus NodeResourcesFit::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
+  CheckedScalars checked;
+  for (const auto& [name, amount] : pod.requests.scalars)
+    if (amount != 0 && !ignored(name)) checked.scalars.emplace_back(name, amount);
+  state.write(state_slot(), std::move(checked));
+  return {};
+}
+
+PluginStatus NodeResourcesFit::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
   // Reasons are only built for a node that fails: the common case allocates nothing.
   PluginStatus status;
   auto insufficient = [&status](std::string reason) {
@@ -144,9 +157,14 @@ PluginStatus NodeResourcesFit::filter(const CycleState&, const PodInfo& pod, con
   if (want.memory > 0 && want.memory > alloc.memory - used.memory) insufficient("Insufficient memory");
   if (want.ephemeral_storage > 0 && want.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage)
     insufficient("Insufficient ephemeral-storage");
-  for (const auto& [name, amount] : want.scalars) {
-    if (amount == 0 || ignored(name)) continue;
+  auto check = [&](const std::string& name, int64_t amount) {
     if (amount > alloc.scalar(name) - used.scalar(name)) insufficient("Insufficient " + name);
+  };
+  if (const auto* checked = state.read<CheckedScalars>(state_slot())) {
+    for (const auto& [name, amount] : checked->scalars) check(name, amount);
+  } else {  // PreFilter did not run (a direct call): classify here
+    for (const auto& [name, amount] : want.scalars)
+      if (amount != 0 && !ignored(name)) check(name, amount);
   }
   return status;
 }

@@ -45,7 +45,7 @@ struct NodeResourcesFitArgs {
 /// interpolated linearly (integer division) between points, flat outside.
 int64_t broken_linear(const std::vector<UtilizationShapePoint>& shape, int64_t utilization);
 
-class NodeResourcesFit final : public FilterPlugin, public ScorePlugin, public EnqueueExtensions {
+class NodeResourcesFit final : public PreFilterPlugin, public FilterPlugin, public ScorePlugin, public EnqueueExtensions {
  public:
   static constexpr const char* kName = names::kNodeResourcesFit;
   static constexpr const char* kTooManyPods = "Too many pods";
@@ -54,6 +54,9 @@ class NodeResourcesFit final : public FilterPlugin, public ScorePlugin, public E
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
 
   std::string_view name() const override { return kName; }
+  /// Picks, once per pod, the scalar requests the Filter checks (ignored
+  /// extended resources dropped), so Filter does no name classification.
+  PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
   /// Unschedulable with every insufficient resource as a reason
   /// ("Too many pods", "Insufficient cpu", "Insufficient nvidia.com/gpu", ...).
   PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
@@ -64,6 +67,7 @@ class NodeResourcesFit final : public FilterPlugin, public ScorePlugin, public E
 
  private:
   bool ignored(const std::string& resource) const;
+  struct CheckedScalars;
 
   NodeResourcesFitArgs args_;
   std::vector<ScoredResource> scored_;

@@ -215,6 +215,7 @@ TEST_CASE("PreFilter and Filter: skips, node restriction, first failure wins", "
     REQUIRE(fw.run_pre_filter(*state, *pod).ok());
     REQUIRE(state->node_names);
     CHECK(*state->node_names == std::set<std::string>{"good"});
+    CHECK(Framework::excluded_by_pre_filter_reason(*state) == "node(s) didn't satisfy plugin(s) [FakeFilter]");
   }
   SECTION("a PreFilter rejection carries the plugin; an error is wrapped") {
     auto state = fw.new_cycle_state();

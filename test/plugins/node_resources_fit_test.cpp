@@ -56,9 +56,15 @@ TEST_CASE("NodeResourcesFit Filter reports every insufficient resource", "[node_
   for (const auto& c : cases) {
     SECTION(c.name) {
       auto pod = PodBuilder("p").container(c.requests).info();
+      // Directly, and after PreFilter picked the scalars to check: the same answer.
       PluginStatus s = fit->filter(CycleState(), *pod, info);
       CHECK(s.reasons == c.reasons);
       CHECK(s.code == (c.reasons.empty() ? Code::success : Code::unschedulable));
+      CycleState state;
+      PreFilterResult result;
+      REQUIRE(fit->pre_filter(state, *pod, result).ok());
+      CHECK_FALSE(result.node_names);
+      CHECK(fit->filter(state, *pod, info).reasons == c.reasons);
     }
   }
   SECTION("too many pods comes first") {

@@ -31,7 +31,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"TaintToleration", {P::filter, P::score}, 3},
       {"NodeAffinity", {P::pre_filter, P::filter, P::pre_score, P::score}, 2},
       {"NodePorts", {P::pre_filter, P::filter}, 0},
-      {"NodeResourcesFit", {P::filter, P::score}, 1},
+      {"NodeResourcesFit", {P::pre_filter, P::filter, P::score}, 1},
       {"NodeResourcesBalancedAllocation", {P::pre_score, P::score}, 1},
       {"NodeResourcesFitPlus", {P::score}, 1},
       {"ScarceResourceAvoidance", {P::score}, 1},
@@ -64,7 +64,7 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
   auto frameworks = make_frameworks(*config);
   REQUIRE(frameworks);
   REQUIRE(frameworks->size() == 1);
-  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) == std::vector<std::string>{"NodeAffinity", "NodePorts"});
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) == std::vector<std::string>{"NodeAffinity", "NodePorts", "NodeResourcesFit"});
 }
 
 TEST_CASE("config/examples/default.yaml loads and equals the implicit default", "[registry]") {
