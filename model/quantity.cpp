@@ -1,5 +1,6 @@
 #include "model/quantity.hpp"
 
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <ostream>
@@ -194,6 +195,69 @@ NanoAmount round_up_scaled(std::string_view digits, int64_t power) {
   return {nano, false};
 }
 
+// 10^0 .. 10^38.
+constexpr std::array<u128, 39> kPowersOfTen = [] {
+  std::array<u128, 39> powers{};
+  powers[0] = 1;
+  for (size_t i = 1; i < powers.size(); ++i) powers[i] = powers[i - 1] * 10;
+  return powers;
+}();
+
+// A digit count that always fits a uint64.
+constexpr size_t kFastDigits = 19;
+
+NanoAmount checked(u128 nano) { return nano > kMaxMagnitude ? kTooLarge : NanoAmount{nano, false}; }
+
+// ceil(value / 10^places) for places >= 0.
+u128 divide_by_power_of_ten_rounding_up(u128 value, int64_t places) {
+  if (places >= static_cast<int64_t>(kPowersOfTen.size())) return value == 0 ? 0 : 1;
+  const u128 divisor = kPowersOfTen[static_cast<size_t>(places)];
+  return value / divisor + (value % divisor != 0 ? 1 : 0);
+}
+
+// The common case, numbers of at most 19 digits, in fixed-width arithmetic.
+NanoAmount to_nano_fast(uint64_t digits, int64_t fraction_digits, const SuffixMeaning& meaning) {
+  if (digits == 0) return {};
+  if (meaning.base == 2) {
+    // digits * 2^exponent * 10^(9 - fraction_digits); the shift is at most 60.
+    u128 scaled = digits;
+    if (fraction_digits <= 9) {
+      scaled *= kPowersOfTen[static_cast<size_t>(9 - fraction_digits)];  // below 10^28
+      if (scaled > (~static_cast<u128>(0) >> meaning.exponent)) return kTooLarge;
+      return checked(scaled << meaning.exponent);
+    }
+    return checked(divide_by_power_of_ten_rounding_up(scaled << meaning.exponent, fraction_digits - 9));
+  }
+  const int64_t power = 9 - fraction_digits + meaning.exponent;
+  if (power < 0) return checked(divide_by_power_of_ten_rounding_up(digits, -power));
+  u128 nano = 0;
+  if (power >= static_cast<int64_t>(kPowersOfTen.size()) ||
+      __builtin_mul_overflow(static_cast<u128>(digits), kPowersOfTen[static_cast<size_t>(power)], &nano))
+    return kTooLarge;
+  return checked(nano);
+}
+
+// The number's value in nano-units, rounded up; any length of digits.
+NanoAmount to_nano(const QuantityText& parts, const SuffixMeaning& meaning) {
+  const auto fraction_digits = static_cast<int64_t>(parts.fraction.size());
+  if (parts.integer.size() + parts.fraction.size() <= kFastDigits) {
+    uint64_t digits = 0;
+    for (char c : parts.integer) digits = digits * 10 + static_cast<uint64_t>(c - '0');
+    for (char c : parts.fraction) digits = digits * 10 + static_cast<uint64_t>(c - '0');
+    return to_nano_fast(digits, fraction_digits, meaning);
+  }
+  std::string digits;
+  digits.reserve(parts.integer.size() + parts.fraction.size());
+  digits.append(parts.integer).append(parts.fraction);
+  int64_t power = 9 - fraction_digits;
+  if (meaning.base == 10) {
+    power += meaning.exponent;
+  } else {
+    digits = multiply_by_power_of_two(digits, meaning.exponent);
+  }
+  return round_up_scaled(digits, power);
+}
+
 __int128 clamp_nano(__int128 nano) {
   if (nano > Quantity::kMaxNano) return Quantity::kMaxNano;
   if (nano < -Quantity::kMaxNano) return -Quantity::kMaxNano;
@@ -208,12 +272,19 @@ int64_t clamp_to_int64(__int128 value) {
 
 // nano / divisor, rounded away from zero (int64Amount.AsScaledInt64).
 int64_t divide_away_from_zero(__int128 nano, int64_t divisor) {
+  if (nano >= INT64_MIN && nano <= INT64_MAX) {  // 64-bit division is far cheaper
+    const auto narrow = static_cast<int64_t>(nano);
+    return narrow / divisor + (narrow % divisor == 0 ? 0 : (narrow > 0 ? 1 : -1));
+  }
   __int128 quotient = nano / divisor;
   if (nano % divisor != 0) quotient += nano > 0 ? 1 : -1;
   return clamp_to_int64(quotient);
 }
 
-void append_decimal(std::string& out, u128 value) {
+// The formatting helpers are templates so that the common magnitudes, which fit
+// 64 bits, avoid the slow 128-bit division routines.
+template <class Unsigned>
+void append_decimal(std::string& out, Unsigned value) {
   char buffer[40];
   int length = 0;
   do {
@@ -224,9 +295,10 @@ void append_decimal(std::string& out, u128 value) {
 }
 
 // Binary SI: the largest power of 1024 (up to Ei) that keeps an integer mantissa.
-void append_binary_si(std::string& out, u128 magnitude) {
+template <class Unsigned>
+void append_binary_si(std::string& out, Unsigned magnitude) {
   static constexpr std::string_view kSuffixes[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-  u128 units = magnitude / kNanoPerUnit;
+  Unsigned units = magnitude / kNanoPerUnit;
   size_t power = 0;
   while (power + 1 < std::size(kSuffixes) && units % 1024 == 0) {
     units /= 1024;
@@ -239,7 +311,8 @@ void append_binary_si(std::string& out, u128 magnitude) {
 // Decimal: the largest exponent of 1000 that keeps an integer mantissa. Decimal
 // SI stops at E (10^18): Kubernetes would print a bare mantissa with no suffix
 // beyond it, which reads back as a different value.
-void append_decimal_si_or_exponent(std::string& out, u128 magnitude, bool exponent_form) {
+template <class Unsigned>
+void append_decimal_si_or_exponent(std::string& out, Unsigned magnitude, bool exponent_form) {
   static constexpr std::string_view kSiSuffixes[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
   int exponent = -9;
   while (magnitude % 1000 == 0 && (exponent_form || exponent < 18)) {
@@ -255,6 +328,20 @@ void append_decimal_si_or_exponent(std::string& out, u128 magnitude, bool expone
   }
 }
 
+template <class Unsigned>
+void append_canonical(std::string& out, Unsigned magnitude, Quantity::Format format) {
+  // CanonicalizeBytes: binary SI only for whole values of at least 1Ki;
+  // anything else would round, so it is written as decimal SI.
+  if (format == Quantity::Format::binary_si &&
+      (magnitude < static_cast<Unsigned>(1024) * kNanoPerUnit || magnitude % kNanoPerUnit != 0))
+    format = Quantity::Format::decimal_si;
+  if (format == Quantity::Format::binary_si) {
+    append_binary_si(out, magnitude);
+  } else {
+    append_decimal_si_or_exponent(out, magnitude, format == Quantity::Format::decimal_exponent);
+  }
+}
+
 }  // namespace
 
 Result<Quantity> Quantity::parse(std::string_view text) {
@@ -264,16 +351,7 @@ Result<Quantity> Quantity::parse(std::string_view text) {
   if (!meaning) return parse_error(text, meaning.message());
   if (!parts.has_digits && digitless_is_numeric_error(*meaning)) return parse_error(text, kNumericWrong);
 
-  std::string digits;
-  digits.reserve(parts.integer.size() + parts.fraction.size());
-  digits.append(parts.integer).append(parts.fraction);
-  int64_t power = 9 - static_cast<int64_t>(parts.fraction.size());
-  if (meaning->base == 10) {
-    power += meaning->exponent;
-  } else {
-    digits = multiply_by_power_of_two(digits, meaning->exponent);
-  }
-  NanoAmount amount = round_up_scaled(digits, power);
+  NanoAmount amount = to_nano(parts, *meaning);
 
   Format format = meaning->format;
   if (format == Format::binary_si) {
@@ -311,16 +389,10 @@ std::string Quantity::to_string() const {
   const u128 magnitude = nano_ < 0 ? static_cast<u128>(-nano_) : static_cast<u128>(nano_);
   std::string out;
   if (nano_ < 0) out.push_back('-');
-  // CanonicalizeBytes: binary SI only for whole values of at least 1Ki;
-  // anything else would round, so it is written as decimal SI.
-  Format format = format_;
-  if (format == Format::binary_si &&
-      (magnitude < static_cast<u128>(1024) * kNanoPerUnit || magnitude % kNanoPerUnit != 0))
-    format = Format::decimal_si;
-  if (format == Format::binary_si) {
-    append_binary_si(out, magnitude);
+  if (magnitude <= UINT64_MAX) {
+    append_canonical(out, static_cast<uint64_t>(magnitude), format_);
   } else {
-    append_decimal_si_or_exponent(out, magnitude, format == Format::decimal_exponent);
+    append_canonical(out, magnitude, format_);
   }
   return out;
 }
