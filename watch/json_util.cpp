@@ -1,13 +1,42 @@
 #include "watch/json_util.hpp"
 
+#include <algorithm>
+
 #include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 namespace troupe::watch {
 
+namespace {
+
+// A document together with the pool it allocates from; shared_ptr's aliasing
+// constructor hands out the document while the pair stays one allocation.
+struct PooledDocument {
+  explicit PooledDocument(std::size_t chunk) : pool(chunk), document(&pool) {}
+  rapidjson::MemoryPoolAllocator<> pool;
+  rapidjson::Document document;
+};
+
+// Pool bytes a parsed value needs, roughly: its text (strings are copied)
+// plus room for the 16-byte value nodes.
+std::size_t pool_bytes_for_text(std::size_t text_bytes) { return std::max<std::size_t>(1024, text_bytes + text_bytes / 2); }
+
+}  // namespace
+
+std::shared_ptr<rapidjson::Document> make_document(std::size_t initial_pool_bytes) {
+  auto pooled = std::make_shared<PooledDocument>(std::max<std::size_t>(256, initial_pool_bytes));
+  return std::shared_ptr<rapidjson::Document>(pooled, &pooled->document);
+}
+
+std::shared_ptr<rapidjson::Document> copy_document(const rapidjson::Value& value) {
+  auto doc = make_document(4096);
+  doc->CopyFrom(value, doc->GetAllocator());
+  return doc;
+}
+
 Result<std::shared_ptr<rapidjson::Document>> parse_document(std::string_view text) {
-  auto doc = std::make_shared<rapidjson::Document>();
+  auto doc = make_document(pool_bytes_for_text(text.size()));
   // Iterative parsing: a hostile or broken server cannot overflow the stack
   // with deep nesting.
   doc->Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());

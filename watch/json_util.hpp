@@ -17,8 +17,17 @@
 
 namespace troupe::watch {
 
-/// Parses one JSON value. Errors read "invalid JSON at offset 12: Missing a colon …".
+/// An empty document whose memory pool starts at `initial_pool_bytes`.
+/// RapidJSON's default pool chunk is 64 KiB per document; a reflector keeps
+/// one document per object alive, so 10,000 pods would pin 640 MB.
+std::shared_ptr<rapidjson::Document> make_document(std::size_t initial_pool_bytes);
+
+/// Parses one JSON value into a document sized for it. Errors read
+/// "invalid JSON at offset 12: Missing a colon …".
 Result<std::shared_ptr<rapidjson::Document>> parse_document(std::string_view text);
+
+/// A deep copy of `value` as a document of its own (one item of a list).
+std::shared_ptr<rapidjson::Document> copy_document(const rapidjson::Value& value);
 
 /// The value at the path of object keys, or nullptr if a step is missing or not an object.
 const rapidjson::Value* find_path(const rapidjson::Value& root, std::initializer_list<const char*> keys);

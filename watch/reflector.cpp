@@ -40,8 +40,7 @@ namespace {
 // List items usually lack kind/apiVersion (only the list carries them); watch
 // objects have both. Filling them in gives consumers one shape.
 ObjectPtr make_item(const rapidjson::Value& item, const std::string& kind, const std::string& api_version) {
-  auto doc = std::make_shared<rapidjson::Document>();
-  doc->CopyFrom(item, doc->GetAllocator());
+  auto doc = copy_document(item);
   auto& alloc = doc->GetAllocator();
   if (!doc->HasMember("kind") && !kind.empty()) doc->AddMember("kind", rapidjson::Value(kind.c_str(), alloc), alloc);
   if (!doc->HasMember("apiVersion") && !api_version.empty())
