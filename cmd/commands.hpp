@@ -14,5 +14,8 @@ struct Command {
 };
 
 int run_version(int argc, char** argv);
+int run_apiserver(int argc, char** argv);
+int run_demo(int argc, char** argv);
+int run_scheduler(int argc, char** argv);
 
 }  // namespace troupe::cmd

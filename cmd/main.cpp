@@ -12,6 +12,9 @@ using troupe::cmd::Command;
 // Add a line here when a subcommand is added.
 const Command kCommands[] = {
     {"version", troupe::cmd::run_version, "print the troupe version"},
+    {"apiserver", troupe::cmd::run_apiserver, "serve an in-memory Kubernetes-compatible API"},
+    {"scheduler", troupe::cmd::run_scheduler, "run the secondary scheduler"},
+    {"demo", troupe::cmd::run_demo, "start the API server with a sample cluster and show it"},
 };
 
 void print_usage() {

@@ -1,0 +1,165 @@
+#include "actors/informer_actor.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "actors/partitioning.hpp"
+#include "actors/pod_routing.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+using Self = informer_actor::stateful_pointer<informer_state>;
+using plugins::ActionType;
+
+bool same_taints(const std::vector<Taint>& a, const std::vector<Taint>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].key != b[i].key || a[i].value != b[i].value || a[i].effect != b[i].effect) return false;
+  return true;
+}
+
+bool same_conditions(const std::vector<Condition>& a, const std::vector<Condition>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].type != b[i].type || a[i].status != b[i].status) return false;
+  return true;
+}
+
+const node_actor& owner(Self self, const std::string& node) {
+  auto& nodes = self->state.deps.nodes;
+  return nodes[partition_of(node, nodes.size())];
+}
+
+void cluster_event(Self self, plugins::EventResource resource, uint32_t actions) {
+  if (actions == 0) return;
+  self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(resource), actions);
+}
+
+void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  auto& known = self->state.nodes;
+  if (type == watch::EventType::deleted) {
+    std::string name = read_pod_identity(*object).name;  // metadata.name, whatever the kind
+    known.erase(name);
+    self->send(owner(self, name), atom::delete_node_v, name);
+    cluster_event(self, plugins::EventResource::node, ActionType::kDelete);
+    return;
+  }
+  auto node = decode_node(object);
+  if (!node) {
+    spdlog::warn("informer ignores a node that does not decode: {}", node.message());
+    return;
+  }
+  auto ptr = std::make_shared<const Node>(std::move(*node));
+  auto before = known.find(ptr->meta.name);
+  uint32_t actions = before == known.end() ? ActionType::kAdd : node_update_actions(*before->second, *ptr);
+  known[ptr->meta.name] = ptr;
+  self->send(owner(self, ptr->meta.name), atom::upsert_node_v, NodePtr(ptr));
+  cluster_event(self, plugins::EventResource::node, actions);
+}
+
+void report_malformed(Self self, const PodIdentity& id, const std::string& message) {
+  // Our own status patch changes the pod's resourceVersion: report each
+  // problem once per pod, not once per version.
+  auto& reported = self->state.reported;
+  auto it = reported.find(id.key());
+  if (it != reported.end() && it->second == id.uid + "\n" + message) return;
+  reported[id.key()] = id.uid + "\n" + message;
+  auto report = std::make_shared<FailureReport>();
+  report->ns = id.namespace_name;
+  report->name = id.name;
+  report->uid = id.uid;
+  report->resource_version = id.resource_version;
+  report->profile = id.scheduler_name;
+  report->reason = "Unschedulable";
+  report->message = "invalid pod: " + message;
+  self->send(self->state.deps.writer, atom::report_v, FailureReportPtr(std::move(report)));
+  spdlog::warn("informer: pod {} is invalid: {}", id.key(), message);
+}
+
+void forget_bound(Self self, const std::string& uid) {
+  auto& bound = self->state.bound_pods;
+  auto it = bound.find(uid);
+  if (it == bound.end()) return;
+  self->send(owner(self, it->second), atom::pod_gone_v, uid);
+  bound.erase(it);
+  cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
+}
+
+void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  PodIdentity id = read_pod_identity(*object);
+  if (type == watch::EventType::deleted) {
+    self->send(self->state.deps.queue, atom::dequeue_v, id.key());
+    forget_bound(self, id.uid);
+    self->state.reported.erase(id.key());
+    return;
+  }
+  auto& frameworks = self->state.deps.frameworks;
+  std::set<std::string> ours;
+  for (const auto& [name, _] : frameworks) ours.insert(name);
+  switch (route_pod(id, ours)) {
+    case PodRoute::ignore: return;
+    case PodRoute::forget:
+      self->send(self->state.deps.queue, atom::dequeue_v, id.key());
+      forget_bound(self, id.uid);
+      return;
+    case PodRoute::node: {
+      self->send(self->state.deps.queue, atom::dequeue_v, id.key());
+      if (self->state.bound_pods.count(id.uid) > 0) return;  // already accounted
+      auto pod = decode_pod(object);
+      if (!pod) {
+        // Bound by someone else with a spec we cannot read: nothing to account.
+        spdlog::warn("informer cannot account bound pod {}: {}", id.key(), pod.message());
+        return;
+      }
+      self->state.bound_pods[id.uid] = id.node_name;
+      self->send(owner(self, id.node_name), atom::pod_bound_v, PodInfoPtr(plugins::PodInfo::make(std::move(*pod))));
+      return;
+    }
+    case PodRoute::queue: {
+      auto pod = decode_pod(object);
+      if (!pod) return report_malformed(self, id, pod.message());
+      auto queued = std::make_shared<QueuedPod>();
+      queued->pod = plugins::PodInfo::make(std::move(*pod));
+      queued->framework = frameworks.at(id.scheduler_name);
+      self->send(self->state.deps.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+uint32_t node_update_actions(const Node& before, const Node& after) {
+  uint32_t actions = 0;
+  if (before.status.allocatable != after.status.allocatable) actions |= ActionType::kUpdateNodeAllocatable;
+  if (before.meta.labels != after.meta.labels) actions |= ActionType::kUpdateNodeLabel;
+  if (!same_taints(before.spec.taints, after.spec.taints) || before.spec.unschedulable != after.spec.unschedulable)
+    actions |= ActionType::kUpdateNodeTaint;
+  if (!same_conditions(before.status.conditions, after.status.conditions))
+    actions |= ActionType::kUpdateNodeCondition;
+  if (before.meta.annotations != after.meta.annotations) actions |= ActionType::kUpdateNodeAnnotation;
+  return actions;
+}
+
+informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
+  self->state.deps = std::move(deps);
+  return {
+      [=](atom::watch_event, ObjectEventPtr event) {
+        if (auto& m = self->state.deps.metrics)
+          m->add("troupe_watch_events_total", {event->resource, watch::to_string(event->type)});
+        if (event->resource == "nodes") return on_node(self, event->type, event->object);
+        if (event->resource == "pods") return on_pod(self, event->type, event->object);
+      },
+      [=](atom::synced, const std::string& resource) {
+        auto& st = self->state;
+        st.synced.insert(resource);
+        if (st.synced.size() < st.deps.resources.size()) return;
+        if (st.deps.ready && !st.deps.ready->exchange(true))
+          spdlog::info("informer: every resource is synced; scheduling can start");
+        if (!st.deps.may_schedule || st.deps.may_schedule->load()) self->send(st.deps.cycle, atom::start_v);
+      },
+  };
+}
+
+}  // namespace troupe::actors

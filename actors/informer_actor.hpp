@@ -1,0 +1,66 @@
+#pragma once
+// INFORMER actor: where watch events enter the actor world. Reflector threads
+// anon_send every node and pod event here; the informer decodes each object
+// once and routes it: nodes to the NODE actor owning them, pods bound to a
+// node to that node's actor (whoever scheduled them), pending pods of our
+// profiles to the QUEUE, and changes that may help waiting pods to the QUEUE
+// as cluster events. A pod that cannot be decoded is reported on that pod
+// alone (PodScheduled=False + FailedScheduling) and never reaches a plugin.
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/api_writer.hpp"
+#include "actors/atoms.hpp"
+#include "actors/cycle_actor.hpp"
+#include "actors/messages.hpp"
+#include "actors/node_actor.hpp"
+#include "actors/queue_actor.hpp"
+
+namespace troupe::actors {
+
+using informer_actor = caf::typed_actor<
+    // A watch event from a reflector thread.
+    caf::reacts_to<atom::watch_event, ObjectEventPtr>,
+    // The reflector of this resource has delivered a complete list.
+    caf::reacts_to<atom::synced, std::string>>;
+
+struct InformerDeps {
+  std::vector<node_actor> nodes;
+  queue_actor queue;
+  api_writer_actor writer;
+  cycle_actor cycle;
+  /// schedulerName -> the framework of that profile.
+  std::map<std::string, std::shared_ptr<const plugins::Framework>> frameworks;
+  /// Resources whose reflectors must sync before scheduling starts.
+  std::set<std::string> resources;
+  std::shared_ptr<MetricsRegistry> metrics;
+  /// Set once every reflector synced (read by /readyz on another thread).
+  std::shared_ptr<std::atomic<bool>> ready;
+  /// False while waiting to be leader: sync, but do not start the cycle.
+  std::shared_ptr<std::atomic<bool>> may_schedule;
+};
+
+struct informer_state {
+  InformerDeps deps;
+  std::set<std::string> synced;
+  std::unordered_map<std::string, NodePtr> nodes;             // by name, for update diffs
+  std::unordered_map<std::string, std::string> bound_pods;    // uid -> node
+  std::unordered_map<std::string, std::string> reported;      // key -> "uid\nmessage" already reported as malformed
+
+  static inline const char* name = "informer";
+};
+
+informer_actor::behavior_type informer_actor_fn(informer_actor::stateful_pointer<informer_state> self,
+                                                InformerDeps deps);
+
+/// Which ActionType bits a node update carries (kube-scheduler's nodeSchedulingPropertiesChange).
+uint32_t node_update_actions(const Node& before, const Node& after);
+
+}  // namespace troupe::actors

@@ -1,0 +1,278 @@
+#include "actors/scheduler_runtime.hpp"
+
+#include <unistd.h>
+
+#include <random>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "actors/api_writer.hpp"
+#include "actors/atoms.hpp"
+#include "actors/cycle_actor.hpp"
+#include "actors/http_endpoint.hpp"
+#include "actors/informer_actor.hpp"
+#include "actors/leader_election.hpp"
+#include "actors/node_actor.hpp"
+#include "actors/queue_actor.hpp"
+#include "plugins/registry.hpp"
+#include "watch/api_client.hpp"
+#include "watch/lease_client.hpp"
+#include "watch/reflector.hpp"
+#include "watch/task_pool.hpp"
+#include "watch/time_format.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+struct RuntimeConfig : caf::actor_system_config {
+  explicit RuntimeConfig(size_t threads) {
+    add_message_types<caf::id_block::troupe_atoms>();
+    set("scheduler.max-threads", threads);
+    set("logger.verbosity", caf::atom("quiet"));
+  }
+};
+
+std::string default_identity() {
+  char host[256] = {0};
+  gethostname(host, sizeof(host) - 1);
+  std::mt19937_64 rng(std::random_device{}());
+  char suffix[17];
+  std::snprintf(suffix, sizeof(suffix), "%016llx", static_cast<unsigned long long>(rng()));
+  return std::string(host) + "_" + suffix;
+}
+
+/// LeaseBackend over the watch layer's lease calls.
+class ApiLeaseBackend : public LeaseBackend {
+ public:
+  ApiLeaseBackend(std::shared_ptr<watch::ApiClient> api, std::string ns, std::string name)
+      : api_(std::move(api)), ns_(std::move(ns)), name_(std::move(name)) {}
+
+  Result<std::optional<LeaseRecord>> get() override {
+    auto r = watch::get_lease(*api_, ns_, name_);
+    if (r.api.code == 404) return std::optional<LeaseRecord>{};
+    if (!r.api.ok || !r.lease) return Error{r.api.message};
+    return std::optional<LeaseRecord>{from_watch(*r.lease)};
+  }
+  Result<LeaseRecord> create(const LeaseRecord& record) override { return done(watch::create_lease(*api_, to_watch(record))); }
+  Result<LeaseRecord> update(const LeaseRecord& record) override { return done(watch::update_lease(*api_, to_watch(record))); }
+
+ private:
+  Result<LeaseRecord> done(const watch::LeaseResult& r) {
+    if (!r.api.ok || !r.lease) return Error{r.api.message};
+    return from_watch(*r.lease);
+  }
+  static LeaseRecord from_watch(const watch::LeaseRecord& l) {
+    return {l.holder_identity, l.lease_duration_seconds, l.acquire_time, l.renew_time, l.lease_transitions,
+            l.resource_version};
+  }
+  watch::LeaseRecord to_watch(const LeaseRecord& r) const {
+    watch::LeaseRecord l;
+    l.ns = ns_;
+    l.name = name_;
+    l.holder_identity = r.holder_identity;
+    l.lease_duration_seconds = r.lease_duration_seconds;
+    l.acquire_time = r.acquire_time;
+    l.renew_time = r.renew_time;
+    l.lease_transitions = r.lease_transitions;
+    l.resource_version = r.resource_version;
+    return l;
+  }
+  std::shared_ptr<watch::ApiClient> api_;
+  std::string ns_, name_;
+};
+
+template <class D>
+std::chrono::milliseconds ms(D d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
+}  // namespace
+
+struct SchedulerRuntime::Impl {
+  SchedulerOptions options;
+  std::shared_ptr<MetricsRegistry> metrics = std::make_shared<MetricsRegistry>();
+  std::unique_ptr<RuntimeConfig> caf_config;
+  std::unique_ptr<caf::actor_system> system;
+  std::shared_ptr<watch::ApiClient> api;
+  std::shared_ptr<watch::TaskPool> io;
+  std::vector<std::unique_ptr<watch::Reflector>> reflectors;
+  std::vector<node_actor> nodes;
+  queue_actor queue;
+  api_writer_actor writer;
+  cycle_actor cycle;
+  informer_actor informer;
+  std::shared_ptr<std::atomic<bool>> ready = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<bool>> may_schedule = std::make_shared<std::atomic<bool>>(true);
+  std::atomic<bool> lost_leadership{false};
+  std::atomic<bool> stopping{false};
+  std::thread election_thread;
+  HttpEndpoint endpoint;
+  bool stopped = false;
+
+  Status start();
+  void start_reflector(const std::string& resource, const std::string& path, const std::string& field_selector);
+  void run_election();
+  HttpReply serve(const HttpRequest& request);
+  void stop();
+};
+
+Status SchedulerRuntime::Impl::start() {
+  const auto& cfg = options.config;
+  if (options.identity.empty()) options.identity = default_identity();
+  declare_scheduler_metrics(*metrics);
+
+  watch::HttpClientOptions http_options;
+  http_options.max_connections = static_cast<size_t>(std::max(4, cfg.troupe.bind_concurrency + 4));
+  auto http = watch::HttpClient::create(options.cluster, http_options);
+  if (!http) return Error{"cannot reach the API server: " + http.message()};
+  api = std::make_shared<watch::ApiClient>(*http, watch::RateLimits{cfg.client_connection.qps, cfg.client_connection.burst});
+  io = std::make_shared<watch::TaskPool>(static_cast<size_t>(std::max(1, cfg.troupe.bind_concurrency)), "api-writes");
+
+  auto frameworks = plugins::make_frameworks(cfg);
+  if (!frameworks) return Error{frameworks.message()};
+  std::map<std::string, std::shared_ptr<const plugins::Framework>> by_name;
+  for (auto& f : *frameworks) {
+    auto shared = std::make_shared<const plugins::Framework>(std::move(f));
+    by_name[shared->profile_name()] = shared;
+  }
+
+  size_t threads = cfg.troupe.worker_threads > 0 ? static_cast<size_t>(cfg.troupe.worker_threads)
+                                                 : std::max(2u, std::thread::hardware_concurrency());
+  size_t partitions = cfg.troupe.node_partitions > 0 ? static_cast<size_t>(cfg.troupe.node_partitions) : threads;
+  caf_config = std::make_unique<RuntimeConfig>(threads);
+  system = std::make_unique<caf::actor_system>(*caf_config);
+
+  for (size_t i = 0; i < partitions; ++i) nodes.push_back(system->spawn(node_actor_fn));
+  QueueActorSettings queue_settings;
+  queue_settings.queue.initial_backoff = std::chrono::seconds(cfg.pod_initial_backoff_seconds);
+  queue_settings.queue.max_backoff = std::chrono::seconds(cfg.pod_max_backoff_seconds);
+  queue_settings.metrics = metrics;
+  queue = system->spawn(queue_actor_fn, queue_settings);
+  writer = system->spawn(api_writer, ApiWriterDeps{api, io, metrics, options.identity});
+  cycle = system->spawn(cycle_actor_fn,
+                        CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score, std::random_device{}()});
+
+  may_schedule->store(!cfg.leader_election.leader_elect);
+  InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods"}, metrics, ready, may_schedule};
+  informer = system->spawn(informer_actor_fn, informer_deps);
+
+  if (!options.metrics_address.empty()) {
+    auto served = endpoint.start(options.metrics_address, [this](const HttpRequest& r) { return serve(r); });
+    if (!served) return served;
+  }
+  start_reflector("nodes", "/api/v1/nodes", "");
+  // As kube-scheduler's pod informer: finished pods hold nothing.
+  start_reflector("pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed");
+  if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });
+  spdlog::info("scheduler started: {} profile(s), {} node partition(s), {} thread(s), identity {}", by_name.size(),
+               partitions, threads, options.identity);
+  return {};
+}
+
+void SchedulerRuntime::Impl::start_reflector(const std::string& resource, const std::string& path,
+                                             const std::string& field_selector) {
+  watch::ReflectorOptions ro;
+  ro.name = resource;
+  ro.path = path;
+  ro.field_selector = field_selector;
+  auto target = informer;
+  watch::ReflectorCallbacks callbacks;
+  callbacks.on_event = [target, resource](watch::EventType type, watch::ObjectPtr object) {
+    caf::anon_send(target, atom::watch_event_v,
+                   ObjectEventPtr(std::make_shared<ObjectEvent>(ObjectEvent{resource, type, std::move(object)})));
+  };
+  callbacks.on_synced = [target, resource] { caf::anon_send(target, atom::synced_v, resource); };
+  callbacks.on_error = [resource](const std::string& message) { spdlog::warn("reflector {}: {}", resource, message); };
+  reflectors.push_back(std::make_unique<watch::Reflector>(api, ro, callbacks));
+  reflectors.back()->start();
+}
+
+void SchedulerRuntime::Impl::run_election() {
+  const auto& le = options.config.leader_election;
+  ElectionSettings settings{options.identity, ms(le.lease_duration), ms(le.renew_deadline), ms(le.retry_period)};
+  ApiLeaseBackend backend(api, le.resource_namespace, le.resource_name);
+  LeaderElector elector(settings, backend, [] { return watch::format_micro_time(std::chrono::system_clock::now()); });
+  bool was_leading = false;
+  while (!stopping.load()) {
+    bool leading = elector.step(ElectionClock::now());
+    if (leading && !was_leading) {
+      spdlog::info("leader election: {} became leader of {}/{}", options.identity, le.resource_namespace,
+                   le.resource_name);
+      may_schedule->store(true);
+      if (ready->load()) caf::anon_send(cycle, atom::start_v);
+    }
+    if (!leading && was_leading) {
+      spdlog::error("leader election: {} stopped leading", options.identity);
+      lost_leadership = true;
+      may_schedule->store(false);
+      return;
+    }
+    was_leading = leading;
+    // client-go jitters the retry by up to 1.2x while not leading.
+    auto wait = settings.retry_period;
+    for (auto waited = std::chrono::milliseconds(0); waited < wait && !stopping.load();
+         waited += std::chrono::milliseconds(50))
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
+  std::string path = request.target.substr(0, request.target.find('?'));
+  if (path == "/metrics")
+    return {200, "text/plain; version=0.0.4; charset=utf-8", metrics->render()};
+  if (path == "/healthz" || path == "/livez")
+    return lost_leadership ? HttpReply{500, "text/plain", "[-]leaderElection failed: lost the lease\n"}
+                           : HttpReply{200, "text/plain", "ok"};
+  if (path == "/readyz")
+    return ready->load() ? HttpReply{200, "text/plain", "ok"}
+                         : HttpReply{500, "text/plain", "[-]informer-sync failed: reason withheld\n"};
+  return {404, "text/plain", "404 page not found\n"};
+}
+
+void SchedulerRuntime::Impl::stop() {
+  if (stopped) return;
+  stopped = true;
+  stopping = true;
+  for (auto& r : reflectors) r->stop();
+  if (election_thread.joinable()) election_thread.join();
+  endpoint.stop();
+  if (system) {
+    for (auto& n : nodes) caf::anon_send_exit(n, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(queue, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(cycle, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(informer, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(writer, caf::exit_reason::user_shutdown);
+  }
+  if (io) io->shutdown();
+  if (api) api->shutdown();
+  nodes.clear();
+  queue = nullptr;
+  cycle = nullptr;
+  informer = nullptr;
+  writer = nullptr;
+  system.reset();  // waits for the actors to finish
+}
+
+Result<std::unique_ptr<SchedulerRuntime>> SchedulerRuntime::start(SchedulerOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->options = std::move(options);
+  auto status = impl->start();
+  if (!status) {
+    impl->stop();
+    return Error{status.message()};
+  }
+  return std::unique_ptr<SchedulerRuntime>(new SchedulerRuntime(std::move(impl)));
+}
+
+SchedulerRuntime::SchedulerRuntime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SchedulerRuntime::~SchedulerRuntime() { stop(); }
+void SchedulerRuntime::stop() { impl_->stop(); }
+bool SchedulerRuntime::ready() const { return impl_->ready->load(); }
+bool SchedulerRuntime::leading() const { return impl_->may_schedule->load(); }
+bool SchedulerRuntime::healthy() const { return !impl_->lost_leadership.load(); }
+unsigned short SchedulerRuntime::metrics_port() const { return impl_->endpoint.port(); }
+MetricsRegistry& SchedulerRuntime::metrics() { return *impl_->metrics; }
+
+}  // namespace troupe::actors

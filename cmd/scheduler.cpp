@@ -1,0 +1,86 @@
+// `troupe scheduler`: the secondary scheduler (see actors/scheduler_runtime.hpp).
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "actors/scheduler_runtime.hpp"
+#include "cmd/commands.hpp"
+#include "cmd/flags.hpp"
+#include "plugins/registry.hpp"
+
+namespace troupe::cmd {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+const std::vector<FlagSpec> kFlags = {
+    {"config", true, "KubeSchedulerConfiguration file (default: one profile 'troupe-scheduler', every plugin)"},
+    {"kubeconfig", true, "kubeconfig file (default: $KUBECONFIG, in-cluster, then ~/.kube/config)"},
+    {"metrics-bind-address", true, "address for /metrics, /healthz, /readyz (default: the profile's troupe.bindAddress, 0.0.0.0:10259)"},
+    {"leader-elect", true, "override leaderElection.leaderElect (true/false)"},
+    {"log-level", true, "trace, debug, info, warn, error (default info)"},
+    {"help", false, "show this help"},
+};
+
+Result<config::SchedulerConfiguration> load_config(const Flags& flags) {
+  if (flags.has("config")) return plugins::load_scheduler_configuration(flags.get("config"));
+  return plugins::parse_scheduler_configuration(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
+}
+
+}  // namespace
+
+int run_scheduler(int argc, char** argv) {
+  auto flags = Flags::parse(argc, argv, 1, kFlags);
+  if (!flags) {
+    std::fprintf(stderr, "troupe scheduler: %s\n", flags.message().c_str());
+    return 2;
+  }
+  if (flags->has("help")) {
+    std::printf("%s", Flags::usage("scheduler", "Run the secondary scheduler.", kFlags).c_str());
+    return 0;
+  }
+  auto level = spdlog::level::from_str(flags->get("log-level", "info"));
+  spdlog::set_level(level);
+
+  auto config = load_config(*flags);
+  if (!config) {
+    std::fprintf(stderr, "troupe scheduler: invalid configuration: %s\n", config.message().c_str());
+    return 2;
+  }
+  if (flags->has("leader-elect")) config->leader_election.leader_elect = flags->get("leader-elect") == "true";
+  std::string kubeconfig = flags->get("kubeconfig", config->client_connection.kubeconfig);
+  auto cluster = watch::resolve_config(kubeconfig);
+  if (!cluster) {
+    std::fprintf(stderr, "troupe scheduler: %s\n", cluster.message().c_str());
+    return 2;
+  }
+
+  actors::SchedulerOptions options;
+  options.config = std::move(*config);
+  options.cluster = std::move(*cluster);
+  options.metrics_address = flags->get("metrics-bind-address", "0.0.0.0:10259");
+  auto runtime = actors::SchedulerRuntime::start(std::move(options));
+  if (!runtime) {
+    std::fprintf(stderr, "troupe scheduler: %s\n", runtime.message().c_str());
+    return 1;
+  }
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::printf("troupe scheduler running; metrics on port %u\n", (*runtime)->metrics_port());
+  std::fflush(stdout);
+  while (!g_stop && (*runtime)->healthy()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  bool lost = !(*runtime)->healthy();
+  (*runtime)->stop();
+  if (lost) {
+    std::fprintf(stderr, "troupe scheduler: lost leadership, exiting\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace troupe::cmd
