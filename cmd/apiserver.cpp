@@ -1,0 +1,141 @@
+// troupe apiserver: the embedded, in-memory, Kubernetes-compatible API server.
+#include <csignal>
+#include <cstdio>
+#include <string>
+
+#include <pthread.h>
+
+#include "cmd/commands.hpp"
+#include "cmd/flags.hpp"
+#include "sim/api_server.hpp"
+#include "sim/loader.hpp"
+
+namespace troupe::cmd {
+
+namespace {
+
+const char* kSummary =
+    "Serves an in-memory Kubernetes API (core pods/nodes/namespaces/events/configmaps, bindings, evictions,\n"
+    "leases, PodDisruptionBudgets, ReplicaSets and the Koordinator, NodeResourceTopology and scheduler-plugins\n"
+    "CRDs) that kubectl and client libraries can use. Prints the URL on stdout once ready; stops on\n"
+    "SIGINT/SIGTERM. Nothing is persisted.";
+
+std::vector<FlagSpec> specs() {
+  return {
+      {"listen", true, "HOST:PORT to listen on (default 127.0.0.1:0: a free port)"},
+      {"write-kubeconfig", true, "write a kubeconfig for this server to FILE once it is ready"},
+      {"tls", false, "serve HTTPS with a self-signed CA generated at start (its CA goes into the kubeconfig)"},
+      {"token", true, "require 'Authorization: Bearer T' on every request but health checks (401 otherwise)"},
+      {"load", true, "create the objects in a YAML/JSON FILE or every such file in DIR (repeatable)"},
+      {"threads", true, "HTTP worker threads (default 2)"},
+      {"history", true, "events kept for watch resume (default 200000)"},
+      {"watch-queue", true, "events a watcher may fall behind before it is cut off with 410 (default 200000)"},
+      {"max-body", true, "largest request body in bytes (default 3145728; larger gets 413)"},
+      {"help", false, "show this help"},
+  };
+}
+
+Result<std::pair<std::string, uint16_t>> parse_listen(const std::string& text) {
+  auto colon = text.rfind(':');
+  if (colon == std::string::npos) return Error{"--listen " + text + ": expected HOST:PORT, e.g. 127.0.0.1:6443"};
+  std::string host = text.substr(0, colon);
+  std::string port = text.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.empty()) host = "0.0.0.0";
+  char* end = nullptr;
+  unsigned long value = std::strtoul(port.c_str(), &end, 10);
+  if (port.empty() || *end != '\0' || value > 65535) return Error{"--listen " + text + ": the port must be 0-65535"};
+  return std::make_pair(host, static_cast<uint16_t>(value));
+}
+
+Result<size_t> parse_count(const Flags& flags, const std::string& name, size_t fallback) {
+  if (!flags.has(name)) return fallback;
+  std::string text = flags.get(name);
+  char* end = nullptr;
+  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value == 0) return Error{"--" + name + " " + text + ": expected a positive integer"};
+  return static_cast<size_t>(value);
+}
+
+}  // namespace
+
+int run_apiserver(int argc, char** argv) {
+  auto parsed = Flags::parse(argc, argv, 1, specs());
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "troupe apiserver: %s\n\n%s", parsed.message().c_str(),
+                 Flags::usage("apiserver", kSummary, specs()).c_str());
+    return 2;
+  }
+  const Flags& flags = parsed.value();
+  if (flags.has("help")) {
+    std::printf("%s", Flags::usage("apiserver", kSummary, specs()).c_str());
+    return 0;
+  }
+  if (!flags.positional().empty()) {
+    std::fprintf(stderr, "troupe apiserver: unexpected argument '%s'\n", flags.positional()[0].c_str());
+    return 2;
+  }
+  sim::ApiServerOptions options;
+  auto listen = parse_listen(flags.get("listen", "127.0.0.1:0"));
+  auto threads = parse_count(flags, "threads", options.threads);
+  auto history = parse_count(flags, "history", options.store.history_capacity);
+  auto queue = parse_count(flags, "watch-queue", options.store.watch_queue_limit);
+  auto max_body = parse_count(flags, "max-body", options.max_body_bytes);
+  for (const auto* r : {&threads, &history, &queue, &max_body}) {
+    if (!r->ok()) {
+      std::fprintf(stderr, "troupe apiserver: %s\n", r->message().c_str());
+      return 2;
+    }
+  }
+  if (!listen.ok()) {
+    std::fprintf(stderr, "troupe apiserver: %s\n", listen.message().c_str());
+    return 2;
+  }
+  options.host = listen->first;
+  options.port = listen->second;
+  options.tls = flags.has("tls");
+  options.token = flags.get("token");
+  options.threads = threads.value();
+  options.store.history_capacity = history.value();
+  options.store.watch_queue_limit = queue.value();
+  options.max_body_bytes = max_body.value();
+
+  // The worker threads inherit a mask without SIGINT/SIGTERM; this thread waits for them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  sim::ApiServer server(options);
+  for (const auto& path : flags.get_all("load")) {
+    auto loaded = sim::load_path(server.handler(), path);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "troupe apiserver: %s\n", loaded.message().c_str());
+      return 1;
+    }
+    std::fprintf(stderr, "troupe apiserver: loaded %zu objects from %s\n", loaded.value(), path.c_str());
+  }
+  Status started = server.start();
+  if (!started.ok()) {
+    std::fprintf(stderr, "troupe apiserver: %s\n", started.message().c_str());
+    return 1;
+  }
+  if (flags.has("write-kubeconfig")) {
+    Status written = server.write_kubeconfig(flags.get("write-kubeconfig"));
+    if (!written.ok()) {
+      std::fprintf(stderr, "troupe apiserver: %s\n", written.message().c_str());
+      return 1;
+    }
+  }
+  std::printf("%s\n", server.url().c_str());
+  std::fflush(stdout);
+
+  int received = 0;
+  sigwait(&signals, &received);
+  std::fprintf(stderr, "troupe apiserver: %s received, shutting down\n", received == SIGINT ? "SIGINT" : "SIGTERM");
+  server.stop();
+  return 0;
+}
+
+}  // namespace troupe::cmd

@@ -1,0 +1,510 @@
+// Request dispatch and the plain verbs: get, list, create, update (PUT),
+// patch, delete and deletecollection, with kube-apiserver's preconditions,
+// status-subresource rules and error bodies.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "model/json_patch.hpp"
+#include "sim/api_handler.hpp"
+#include "sim/base64.hpp"
+#include "sim/object_rules.hpp"
+
+namespace troupe::sim {
+
+namespace {
+
+constexpr int kGenerateNameAttempts = 8;
+
+const char* kBuiltinPatchTypes =
+    "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, "
+    "application/apply-patch+yaml";
+const char* kCustomPatchTypes = "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
+
+enum class PatchType { merge, json, strategic };
+
+std::string media_type(const std::string& content_type) {
+  std::string out;
+  for (char c : content_type) {
+    if (c == ';') break;
+    if (c != ' ' && c != '\t') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+ApiError patch_failed(const std::string& message) {
+  ApiError e;
+  e.code = 422;
+  e.reason = "Invalid";
+  e.message = message;
+  return e;
+}
+
+std::string name_mismatch(const std::string& object_name, const std::string& url_name) {
+  return "the name of the object (" + object_name + ") does not match the name on the URL (" + url_name + ")";
+}
+
+const char* kNamespaceMismatch = "the namespace of the provided object does not match the namespace sent on the request";
+
+// Continue tokens: base64 of {"rv":N,"start":"<last key>"}.
+std::string encode_continue(uint64_t rv, const std::string& last_key) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("rv"), w.Uint64(rv);
+  w.Key("start"), w.String(last_key);
+  w.EndObject();
+  return base64_encode({buffer.GetString(), buffer.GetSize()});
+}
+
+struct ContinueToken {
+  uint64_t rv = 0;
+  std::string start;
+};
+
+std::optional<ContinueToken> decode_continue(const std::string& token) {
+  auto raw = base64_decode(token);
+  if (!raw) return std::nullopt;
+  rapidjson::Document d;
+  d.Parse(raw->c_str(), raw->size());
+  if (d.HasParseError() || !d.IsObject()) return std::nullopt;
+  auto rv = d.FindMember("rv");
+  auto start = d.FindMember("start");
+  if (rv == d.MemberEnd() || !rv->value.IsUint64() || start == d.MemberEnd() || !start->value.IsString())
+    return std::nullopt;
+  return ContinueToken{rv->value.GetUint64(), start->value.GetString()};
+}
+
+// Replaces the status of `old` by the one in `incoming` (absent: removed): a
+// status subresource write changes nothing else.
+void take_status(const rapidjson::Value& incoming, rapidjson::Document& target) {
+  auto& alloc = target.GetAllocator();
+  target.RemoveMember("status");
+  auto status = incoming.FindMember("status");
+  if (status != incoming.MemberEnd()) target.AddMember("status", rapidjson::Value(status->value, alloc), alloc);
+}
+
+// keep when nothing changed (no new resourceVersion, like etcd3's
+// GuaranteedUpdate); remove when the last finalizer of a deleted object went.
+ApiResult<Change> finish_change(const rapidjson::Value& old, Change change) {
+  if (same_object(old, change.doc)) {
+    change.action = Change::Action::keep;
+    return change;
+  }
+  auto meta = old.FindMember("metadata");
+  bool deleting = meta != old.MemberEnd() && meta->value.IsObject() && meta->value.HasMember("deletionTimestamp") &&
+                  !meta->value["deletionTimestamp"].IsNull();
+  change.action = deleting && !has_finalizers(change.doc) ? Change::Action::remove : Change::Action::replace;
+  return change;
+}
+
+ApiResult<rapidjson::Document> parse_current(const ObjectPtr& current) {
+  rapidjson::Document doc;
+  doc.Parse(current->json.data(), current->json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return internal_error("stored object is not valid JSON");
+  return doc;
+}
+
+}  // namespace
+
+ApiResponse error_response(const ApiError& error) {
+  ApiResponse r;
+  r.status = error.code;
+  r.body = error.to_json();
+  r.retry_after_seconds = error.retry_after_seconds;
+  return r;
+}
+
+ApiResponse ApiHandler::object_response(const ResourceInfo& r, const ObjectPtr& object, int status) const {
+  ApiResponse response;
+  response.status = status;
+  response.body = object_json_as(r, *object);
+  return response;
+}
+
+ApiResponse ApiHandler::handle(const ApiRequest& request) {
+  ParsedPath path = parse_path(request.path);
+  if (path.kind == RouteKind::not_found) return error_response(path_not_found());
+  if (path.kind != RouteKind::resource) return discovery(path, request);
+  return resource_request(path, request);
+}
+
+ApiResponse ApiHandler::resource_request(const ParsedPath& path, const ApiRequest& request) {
+  const ResourceInfo* found = registry_.find(path.group, path.version, path.plural);
+  if (!found) return error_response(path_not_found());
+  const ResourceInfo& r = *found;
+  if (!path.ns.empty() && !r.namespaced) return error_response(path_not_found());
+  if (r.namespaced && path.ns.empty() && !path.name.empty()) return error_response(path_not_found());
+  const std::string& method = request.method;
+  auto not_allowed = [&] { return error_response(method_not_allowed(method, r.kind)); };
+
+  bool watching = path.watch_prefix;
+  if (auto it = request.query.find("watch"); it != request.query.end() && !watching) {
+    auto value = parse_go_bool(it->second);
+    if (!value) return error_response(bad_request("invalid value for watch: \"" + it->second + "\""));
+    watching = *value;
+  }
+  if (path.watch_prefix && method != "GET") return not_allowed();
+
+  if (!path.subresource.empty()) {
+    const SubresourceInfo* sub = r.find_subresource(path.subresource);
+    if (!sub || watching) return error_response(path_not_found());
+    if (sub->name == "status") {
+      if (method == "GET") return get(r, path);
+      if (method == "PUT") return update(r, path, request, true);
+      if (method == "PATCH") return patch(r, path, request, true);
+      return not_allowed();
+    }
+    if (method != "POST") return not_allowed();
+    if (sub->name == "binding") return bind(path, request, false);
+    if (sub->name == "eviction") return evict(path, request);
+    return error_response(path_not_found());
+  }
+  if (r.plural == "bindings" && r.group.empty()) {
+    if (method == "POST" && path.name.empty() && !path.ns.empty()) return bind(path, request, true);
+    return not_allowed();
+  }
+  if (path.name.empty()) {
+    if (method == "GET" || method == "HEAD") return watching ? watch(r, path, request) : list(r, path, request);
+    if (method == "POST") return r.namespaced && path.ns.empty() ? not_allowed() : create(r, path, request);
+    if (method == "DELETE") return remove_collection(r, path, request);
+    return not_allowed();
+  }
+  if (method == "GET" || method == "HEAD") return watching ? watch(r, path, request) : get(r, path);
+  if (method == "PUT") return update(r, path, request, false);
+  if (method == "PATCH") return patch(r, path, request, false);
+  if (method == "DELETE") return remove(r, path, request);
+  return not_allowed();
+}
+
+ApiResponse ApiHandler::get(const ResourceInfo& r, const ParsedPath& path) {
+  ObjectPtr object = store_.get(r, path.ns, path.name);
+  if (!object) return error_response(not_found(r, path.name));
+  return object_response(r, object, 200);
+}
+
+ApiResult<ObjectFilter> request_filter(const ResourceInfo& r, const std::string& ns, const ApiRequest& request) {
+  ObjectFilter filter;
+  filter.ns = ns;
+  if (auto it = request.query.find("labelSelector"); it != request.query.end() && !it->second.empty()) {
+    auto parsed = parse_label_selector(it->second);
+    if (!parsed.ok()) return bad_request("unable to parse requirement: " + parsed.message());
+    filter.labels = std::move(parsed.value());
+  }
+  if (auto it = request.query.find("fieldSelector"); it != request.query.end() && !it->second.empty()) {
+    auto parsed = parse_field_selector(it->second, r.kind);
+    if (!parsed.ok()) return bad_request(parsed.message());
+    filter.fields = std::move(parsed.value());
+  }
+  return filter;
+}
+
+ApiResponse ApiHandler::list(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
+  auto filter = request_filter(r, path.ns, request);
+  if (!filter.ok()) return error_response(filter.error());
+  size_t limit = 0;
+  if (auto it = request.query.find("limit"); it != request.query.end() && !it->second.empty()) {
+    auto value = parse_non_negative_int(it->second);
+    if (!value) return error_response(bad_request("invalid value for limit: \"" + it->second + "\""));
+    limit = static_cast<size_t>(*value);
+  }
+  std::optional<ContinueToken> token;
+  if (auto it = request.query.find("continue"); it != request.query.end() && !it->second.empty()) {
+    token = decode_continue(it->second);
+    if (!token) return error_response(bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"));
+  }
+  auto page = store_.list(r, filter.value(), limit, token ? token->start : "");
+  // Later pages report the first page's resourceVersion: a watch from there
+  // replays everything that changed meanwhile, so nothing is missed.
+  uint64_t rv = token ? token->rv : page.resource_version;
+
+  std::string body;
+  size_t size = 256;
+  for (const auto& o : page.items) size += o->json.size() + 1;
+  body.reserve(size);
+  body += R"({"kind":")" + r.list_kind() + R"(","apiVersion":")" + r.api_version() +
+          R"(","metadata":{"resourceVersion":")" + std::to_string(rv) + "\"";
+  if (!page.last_key.empty()) body += R"(,"continue":")" + encode_continue(rv, page.last_key) + "\"";
+  body += R"(},"items":[)";
+  for (size_t i = 0; i < page.items.size(); ++i) {
+    if (i) body += ',';
+    if (r.storage_version) {
+      body += page.items[i]->json;
+    } else {
+      body += object_json_as(r, *page.items[i]);
+    }
+  }
+  body += "]}";
+  ApiResponse response;
+  response.body = std::move(body);
+  return response;
+}
+
+ApiResult<ObjectPtr> ApiHandler::create_object(const ResourceInfo& r, const std::string& url_ns,
+                                               rapidjson::Document& doc, bool keep_status) {
+  if (auto e = check_and_fill_type(r, doc)) return *e;
+  auto& alloc = doc.GetAllocator();
+  rapidjson::Value& meta = metadata_of(doc);
+  std::string ns;
+  if (r.namespaced) {
+    std::string body_ns = string_at(meta, "namespace");
+    if (!url_ns.empty() && !body_ns.empty() && body_ns != url_ns) return bad_request(kNamespaceMismatch);
+    ns = !url_ns.empty() ? url_ns : (!body_ns.empty() ? body_ns : "default");
+    set_string(meta, "namespace", ns, alloc);
+  } else {
+    meta.RemoveMember("namespace");
+  }
+  std::string generate_name = string_at(meta, "generateName");
+  bool generated = string_at(meta, "name").empty() && !generate_name.empty();
+  for (int attempt = 0; attempt < kGenerateNameAttempts; ++attempt) {
+    if (generated) set_string(metadata_of(doc), "name", generate_name + random_name_suffix(), alloc);
+    if (auto e = validate_object(r, doc)) return *e;
+    if (r.namespaced) {
+      const ResourceInfo& namespaces = *registry_.find("", "v1", "namespaces");
+      if (!store_.get(namespaces, "", ns)) return not_found(namespaces, ns);
+    }
+    prepare_for_create(r, doc, keep_status);
+    auto created = store_.create(r, doc);
+    if (created.ok() || !generated || created.error().reason != "AlreadyExists") return created;
+  }
+  return already_exists(r, string_at(metadata_of(doc), "name"));
+}
+
+ApiResponse ApiHandler::create(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
+  auto doc = parse_body_object(request.body, request.content_type);
+  if (!doc.ok()) return error_response(doc.error());
+  auto created = create_object(r, path.ns, doc.value(), false);
+  if (!created.ok()) return error_response(created.error());
+  return object_response(r, created.value(), 201);
+}
+
+ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request,
+                               bool status_only) {
+  auto parsed = parse_body_object(request.body, request.content_type);
+  if (!parsed.ok()) return error_response(parsed.error());
+  rapidjson::Document& body = parsed.value();
+  if (auto e = check_and_fill_type(r, body)) return error_response(*e);
+  rapidjson::Value& meta = metadata_of(body);
+  std::string body_name = string_at(meta, "name");
+  if (body_name != path.name) return error_response(bad_request(name_mismatch(body_name, path.name)));
+  if (r.namespaced) {
+    std::string body_ns = string_at(meta, "namespace");
+    if (!body_ns.empty() && body_ns != path.ns) return error_response(bad_request(kNamespaceMismatch));
+    set_string(meta, "namespace", path.ns, body.GetAllocator());
+  } else {
+    meta.RemoveMember("namespace");
+  }
+  std::string body_rv = string_at(meta, "resourceVersion");
+  const ResourceInfo& namespaces = *registry_.find("", "v1", "namespaces");
+
+  auto result = store_.modify(r, path.ns, path.name, [&](const ObjectPtr& current) -> ApiResult<Change> {
+    Change change;
+    change.doc.CopyFrom(body, change.doc.GetAllocator());
+    if (!current) {
+      if (status_only || !r.create_on_update) return not_found(r, path.name);
+      if (auto e = validate_object(r, change.doc)) return *e;
+      if (r.namespaced && !store_.get(namespaces, "", path.ns)) return not_found(namespaces, path.ns);
+      prepare_for_create(r, change.doc, false);
+      change.action = Change::Action::create;
+      return change;
+    }
+    if (!body_rv.empty() && body_rv != std::to_string(current->resource_version))
+      return optimistic_lock_conflict(r, path.name);
+    if (body_rv.empty() && !r.unconditional_update && !status_only)
+      return invalid(r, path.name, {invalid_field("metadata.resourceVersion", "0x0", "must be specified for an update")});
+    auto old = parse_current(current);
+    if (!old.ok()) return old.error();
+    if (status_only) {
+      change.doc.CopyFrom(old.value(), change.doc.GetAllocator());
+      take_status(body, change.doc);
+    } else {
+      prepare_for_update(r, old.value(), change.doc);
+      if (auto e = validate_object(r, change.doc)) return *e;
+    }
+    return finish_change(old.value(), std::move(change));
+  });
+  if (!result.ok()) return error_response(result.error());
+  return object_response(r, result.value().object, result.value().action == Change::Action::create ? 201 : 200);
+}
+
+ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request,
+                              bool status_only) {
+  std::string type = media_type(request.content_type);
+  PatchType patch_type;
+  if (type == "application/merge-patch+json") {
+    patch_type = PatchType::merge;
+  } else if (type == "application/json-patch+json") {
+    patch_type = PatchType::json;
+  } else if (type == "application/strategic-merge-patch+json" && r.builtin) {
+    patch_type = PatchType::strategic;
+  } else if (type == "application/apply-patch+yaml") {
+    return error_response(unsupported_media_type(
+        "application/json-patch+json, application/merge-patch+json" +
+        std::string(r.builtin ? ", application/strategic-merge-patch+json" : "") +
+        " (server-side apply is not supported by this server)"));
+  } else {
+    return error_response(unsupported_media_type(r.builtin ? kBuiltinPatchTypes : kCustomPatchTypes));
+  }
+  rapidjson::Document patch_doc;
+  patch_doc.Parse(request.body.data(), request.body.size());
+  if (patch_doc.HasParseError())
+    return error_response(bad_request("the patch is not valid JSON: error at offset " +
+                                      std::to_string(patch_doc.GetErrorOffset())));
+  if (patch_type == PatchType::json && !patch_doc.IsArray())
+    return error_response(bad_request("a JSON patch must be an array of operations"));
+  if (patch_type != PatchType::json && !patch_doc.IsObject())
+    return error_response(bad_request("a merge patch must be a JSON object"));
+
+  auto result = store_.modify(r, path.ns, path.name, [&](const ObjectPtr& current) -> ApiResult<Change> {
+    if (!current) return not_found(r, path.name);
+    auto old = parse_current(current);
+    if (!old.ok()) return old.error();
+    Change change;
+    change.doc.CopyFrom(old.value(), change.doc.GetAllocator());
+    auto& alloc = change.doc.GetAllocator();
+    Status applied = patch_type == PatchType::merge  ? apply_merge_patch(change.doc, patch_doc, alloc)
+                     : patch_type == PatchType::json ? apply_json_patch(change.doc, patch_doc, alloc)
+                                                     : apply_strategic_merge_patch(change.doc, patch_doc, r.kind, alloc);
+    if (!applied.ok()) return patch_failed(applied.message());
+    if (!change.doc.IsObject()) return patch_failed("the patched object is not a JSON object");
+    std::string patched_rv = string_at(change.doc, "metadata", "resourceVersion");
+    if (!patched_rv.empty() && patched_rv != std::to_string(current->resource_version))
+      return optimistic_lock_conflict(r, path.name);
+    std::string patched_name = string_at(change.doc, "metadata", "name");
+    if (patched_name != path.name) return bad_request(name_mismatch(patched_name, path.name));
+    if (string_at(change.doc, "metadata", "namespace") != path.ns) return bad_request(kNamespaceMismatch);
+    if (auto e = check_and_fill_type(r, change.doc)) return *e;
+    if (status_only) {
+      rapidjson::Document patched;
+      patched.CopyFrom(change.doc, patched.GetAllocator());
+      change.doc.CopyFrom(old.value(), change.doc.GetAllocator());
+      take_status(patched, change.doc);
+    } else {
+      prepare_for_update(r, old.value(), change.doc);
+      if (auto e = validate_object(r, change.doc)) return *e;
+    }
+    return finish_change(old.value(), std::move(change));
+  });
+  if (!result.ok()) return error_response(result.error());
+  return object_response(r, result.value().object, 200);
+}
+
+ApiResult<WriteResult> ApiHandler::delete_object(const ResourceInfo& r, const std::string& ns,
+                                                 const std::string& name, const rapidjson::Value* options) {
+  std::string want_uid, want_rv;
+  if (options && options->IsObject()) {
+    want_uid = string_at(*options, "preconditions", "uid");
+    want_rv = string_at(*options, "preconditions", "resourceVersion");
+  }
+  return store_.modify(r, ns, name, [&](const ObjectPtr& current) -> ApiResult<Change> {
+    if (!current) return not_found(r, name);
+    if (!want_uid.empty() && want_uid != current->uid)
+      return conflict(r.plural, r.group, name,
+                      "Precondition failed: UID in precondition: " + want_uid + ", UID in object meta: " + current->uid);
+    std::string rv = std::to_string(current->resource_version);
+    if (!want_rv.empty() && want_rv != rv)
+      return conflict(r.plural, r.group, name,
+                      "Precondition failed: ResourceVersion in precondition: " + want_rv +
+                          ", ResourceVersion in object meta: " + rv);
+    auto doc = parse_current(current);
+    if (!doc.ok()) return doc.error();
+    Change change;
+    change.doc = std::move(doc.value());
+    if (has_finalizers(change.doc)) {
+      // Finalizers hold the object: mark it deleted, remove it when the last goes.
+      if (current->being_deleted) return change; // keep
+      rapidjson::Value& meta = metadata_of(change.doc);
+      set_string(meta, "deletionTimestamp", now_rfc3339(), change.doc.GetAllocator());
+      meta.RemoveMember("deletionGracePeriodSeconds");
+      meta.AddMember("deletionGracePeriodSeconds", 0, change.doc.GetAllocator());
+      change.action = Change::Action::replace;
+      return change;
+    }
+    change.action = Change::Action::remove;
+    return change;
+  });
+}
+
+ApiResponse ApiHandler::remove(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
+  rapidjson::Document options;
+  if (!request.body.empty()) {
+    options.Parse(request.body.data(), request.body.size());
+    if (options.HasParseError() || !options.IsObject())
+      return error_response(bad_request("the body of a DELETE must be a DeleteOptions JSON object"));
+  }
+  bool is_namespace = r.kind == "Namespace" && r.group.empty();
+  if (is_namespace) {
+    if (path.name == "default" || path.name == "kube-system" || path.name == "kube-public")
+      return error_response(forbidden(r, path.name, "this namespace may not be deleted"));
+    if (!store_.get(r, "", path.name)) return error_response(not_found(r, path.name));
+    // The namespace controller's job, done at once: delete what the namespace holds.
+    std::vector<bool> done(registry_.storage_count(), false);
+    for (const auto& res : registry_.resources()) {
+      if (!res.namespaced || done[res.storage]) continue;
+      done[res.storage] = true;
+      ObjectFilter in_ns;
+      in_ns.ns = path.name;
+      for (const auto& o : store_.list(res, in_ns).items) (void)delete_object(res, o->ns, o->name, nullptr);
+    }
+  }
+  auto result = delete_object(r, path.ns, path.name, options.IsObject() ? &options : nullptr);
+  if (!result.ok()) return error_response(result.error());
+  const WriteResult& w = result.value();
+  if (w.action != Change::Action::remove) return object_response(r, w.object, 202); // finalizers pending
+  if (r.delete_returns_object) return object_response(r, w.object, 200);
+  ApiResponse response;
+  response.body = deleted_status(r, path.name, w.object->uid);
+  return response;
+}
+
+ApiResponse ApiHandler::remove_collection(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
+  if (r.kind == "Namespace" && r.group.empty()) return error_response(method_not_allowed("deletecollection", r.kind));
+  auto filter = request_filter(r, path.ns, request);
+  if (!filter.ok()) return error_response(filter.error());
+  auto page = store_.list(r, filter.value());
+  std::string items;
+  for (const auto& o : page.items) {
+    auto deleted = delete_object(r, o->ns, o->name, nullptr);
+    if (!deleted.ok()) continue; // deleted meanwhile
+    if (!items.empty()) items += ',';
+    items += object_json_as(r, *deleted.value().object);
+  }
+  ApiResponse response;
+  response.body = R"({"kind":")" + r.list_kind() + R"(","apiVersion":")" + r.api_version() +
+                  R"(","metadata":{"resourceVersion":")" + std::to_string(store_.resource_version()) +
+                  R"("},"items":[)" + items + "]}";
+  return response;
+}
+
+void ApiHandler::create_system_namespaces() {
+  const ResourceInfo& namespaces = *registry_.find("", "v1", "namespaces");
+  for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    if (store_.get(namespaces, "", name)) continue;
+    rapidjson::Document doc;
+    doc.Parse((std::string(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")") + name + "\"}}").c_str());
+    (void)create_object(namespaces, "", doc, false);
+  }
+}
+
+ApiResult<ObjectPtr> ApiHandler::create_loaded_object(rapidjson::Document& doc) {
+  if (!doc.IsObject()) return bad_request("an object must be a JSON/YAML mapping");
+  std::string api_version = string_at(doc, "apiVersion");
+  std::string kind = string_at(doc, "kind");
+  const ResourceInfo* r = registry_.find_by_kind(api_version, kind);
+  if (!r) return bad_request("no served resource has apiVersion \"" + api_version + "\" and kind \"" + kind + "\"");
+  std::string ns;
+  if (r->namespaced) {
+    ns = string_at(doc, "metadata", "namespace");
+    if (ns.empty()) ns = "default";
+    const ResourceInfo& namespaces = *registry_.find("", "v1", "namespaces");
+    if (!store_.get(namespaces, "", ns)) {
+      rapidjson::Document ns_doc;
+      ns_doc.Parse(R"({"apiVersion":"v1","kind":"Namespace","metadata":{}})");
+      set_string(ns_doc["metadata"], "name", ns, ns_doc.GetAllocator());
+      auto made = create_object(namespaces, "", ns_doc, false);
+      if (!made.ok() && made.error().reason != "AlreadyExists") return made.error();
+    }
+  }
+  return create_object(*r, ns, doc, true);
+}
+
+}  // namespace troupe::sim

@@ -1,0 +1,185 @@
+#include "sim/sample_cluster.hpp"
+
+#include "sim/loader.hpp"
+
+namespace troupe::sim {
+
+namespace {
+
+// Kept as YAML so it reads like the manifests an operator would apply.
+const char* kSampleCluster = R"YAML(
+apiVersion: v1
+kind: Namespace
+metadata: {name: team-a, labels: {team: a}}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: cpu-1
+  labels: {kubernetes.io/hostname: cpu-1, topology.kubernetes.io/zone: zone-a, node.kubernetes.io/instance-type: c6.8xlarge}
+spec: {}
+status:
+  capacity: {cpu: "32", memory: 128Gi, pods: "110"}
+  allocatable: {cpu: "31", memory: 125Gi, pods: "110"}
+  conditions: [{type: Ready, status: "True", reason: KubeletReady}]
+  addresses: [{type: InternalIP, address: 10.0.0.11}, {type: Hostname, address: cpu-1}]
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: cpu-2
+  labels: {kubernetes.io/hostname: cpu-2, topology.kubernetes.io/zone: zone-b, node.kubernetes.io/instance-type: c6.4xlarge, workload: batch}
+spec:
+  taints: [{key: dedicated, value: batch, effect: NoSchedule}]
+status:
+  capacity: {cpu: "16", memory: 64Gi, pods: "110"}
+  allocatable: {cpu: "15", memory: 61Gi, pods: "110"}
+  conditions: [{type: Ready, status: "True", reason: KubeletReady}]
+  addresses: [{type: InternalIP, address: 10.0.0.12}, {type: Hostname, address: cpu-2}]
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: gpu-a100-1
+  labels:
+    kubernetes.io/hostname: gpu-a100-1
+    topology.kubernetes.io/zone: zone-a
+    node.koordinator.sh/gpu-model: A100
+    node.koordinator.sh/gpu-vendor: nvidia
+    node.koordinator.sh/gpu-driver-version: "535.104"
+spec: {}
+status:
+  capacity:
+    cpu: "64"
+    memory: 512Gi
+    pods: "110"
+    nvidia.com/gpu: "4"
+    koordinator.sh/gpu-core: "400"
+    koordinator.sh/gpu-memory: 320Gi
+    koordinator.sh/gpu-memory-ratio: "400"
+    koordinator.sh/rdma: "200"
+  allocatable:
+    cpu: "62"
+    memory: 500Gi
+    pods: "110"
+    nvidia.com/gpu: "4"
+    koordinator.sh/gpu-core: "400"
+    koordinator.sh/gpu-memory: 320Gi
+    koordinator.sh/gpu-memory-ratio: "400"
+    koordinator.sh/rdma: "200"
+  conditions: [{type: Ready, status: "True", reason: KubeletReady}]
+  addresses: [{type: InternalIP, address: 10.0.1.21}, {type: Hostname, address: gpu-a100-1}]
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: gpu-t4-1
+  labels:
+    kubernetes.io/hostname: gpu-t4-1
+    topology.kubernetes.io/zone: zone-b
+    node.koordinator.sh/gpu-model: T4
+    node.koordinator.sh/gpu-vendor: nvidia
+spec:
+  taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]
+status:
+  capacity:
+    cpu: "16"
+    memory: 64Gi
+    pods: "110"
+    nvidia.com/gpu: "2"
+    koordinator.sh/gpu-core: "200"
+    koordinator.sh/gpu-memory: 32Gi
+    koordinator.sh/gpu-memory-ratio: "200"
+  allocatable:
+    cpu: "15"
+    memory: 60Gi
+    pods: "110"
+    nvidia.com/gpu: "2"
+    koordinator.sh/gpu-core: "200"
+    koordinator.sh/gpu-memory: 32Gi
+    koordinator.sh/gpu-memory-ratio: "200"
+  conditions: [{type: Ready, status: "True", reason: KubeletReady}]
+  addresses: [{type: InternalIP, address: 10.0.1.22}, {type: Hostname, address: gpu-t4-1}]
+---
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Device
+metadata: {name: gpu-a100-1, labels: {node.koordinator.sh/gpu-model: A100, node.koordinator.sh/gpu-vendor: nvidia}}
+spec:
+  devices:
+  - {type: gpu, id: GPU-a100-0, minor: 0, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci0000:00, busID: "0000:0b:00.0"}}
+  - {type: gpu, id: GPU-a100-1, minor: 1, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci0000:00, busID: "0000:0c:00.0"}}
+  - {type: gpu, id: GPU-a100-2, minor: 2, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci0000:80, busID: "0000:8b:00.0"}}
+  - {type: gpu, id: GPU-a100-3, minor: 3, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci0000:80, busID: "0000:8c:00.0"}}
+  - {type: rdma, id: "0000:1f:00.0", minor: 0, health: true, resources: {koordinator.sh/rdma: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci0000:00, busID: "0000:1f:00.0"}}
+  - {type: rdma, id: "0000:9f:00.0", minor: 1, health: true, resources: {koordinator.sh/rdma: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci0000:80, busID: "0000:9f:00.0"}}
+---
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Device
+metadata: {name: gpu-t4-1, labels: {node.koordinator.sh/gpu-model: T4, node.koordinator.sh/gpu-vendor: nvidia}}
+spec:
+  devices:
+  - {type: gpu, id: GPU-t4-0, minor: 0, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 16Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci0000:00, busID: "0000:3b:00.0"}}
+  - {type: gpu, id: GPU-t4-1, minor: 1, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 16Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci0000:00, busID: "0000:3c:00.0"}}
+---
+apiVersion: topology.node.k8s.io/v1alpha1
+kind: NodeResourceTopology
+metadata: {name: gpu-a100-1}
+topologyPolicies: [None]
+zones:
+- {name: node-0, type: Node, resources: [{name: cpu, capacity: "32", allocatable: "31", available: "31"}, {name: memory, capacity: 256Gi, allocatable: 250Gi, available: 250Gi}]}
+- {name: node-1, type: Node, resources: [{name: cpu, capacity: "32", allocatable: "31", available: "31"}, {name: memory, capacity: 256Gi, allocatable: 250Gi, available: 250Gi}]}
+---
+apiVersion: scheduling.sigs.k8s.io/v1alpha1
+kind: PodGroup
+metadata: {name: training, namespace: team-a}
+spec: {minMember: 2, scheduleTimeoutSeconds: 60}
+---
+apiVersion: scheduling.sigs.k8s.io/v1alpha1
+kind: ElasticQuota
+metadata: {name: team-a, namespace: team-a}
+spec: {min: {cpu: "16", memory: 64Gi}, max: {cpu: "64", memory: 256Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-0, namespace: default, labels: {app: web}}
+spec:
+  nodeName: cpu-1
+  schedulerName: default-scheduler
+  containers: [{name: web, image: nginx, resources: {requests: {cpu: "2", memory: 4Gi}}}]
+status:
+  phase: Running
+  conditions: [{type: PodScheduled, status: "True"}, {type: Ready, status: "True"}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: default, labels: {app: web}}
+spec:
+  nodeName: cpu-2
+  schedulerName: default-scheduler
+  tolerations: [{key: dedicated, operator: Equal, value: batch, effect: NoSchedule}]
+  containers: [{name: web, image: nginx, resources: {requests: {cpu: "2", memory: 4Gi}}}]
+status:
+  phase: Running
+  conditions: [{type: PodScheduled, status: "True"}, {type: Ready, status: "True"}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: inference, namespace: team-a, labels: {app: inference}}
+spec:
+  schedulerName: troupe
+  containers: [{name: model, image: inference:1, resources: {requests: {cpu: "4", memory: 16Gi, koordinator.sh/gpu-core: "50", koordinator.sh/gpu-memory-ratio: "50"}, limits: {koordinator.sh/gpu-core: "50", koordinator.sh/gpu-memory-ratio: "50"}}}]
+status: {phase: Pending}
+)YAML";
+
+}  // namespace
+
+const std::string& sample_cluster_yaml() {
+  static const std::string text = kSampleCluster;
+  return text;
+}
+
+Result<size_t> load_sample_cluster(ApiHandler& handler) {
+  return load_text(handler, sample_cluster_yaml(), "sample cluster");
+}
+
+}  // namespace troupe::sim
