@@ -1,0 +1,204 @@
+"""kubectl against `troupe apiserver`: discovery, create/apply/get/list with
+label and field selectors, the three patch types, delete and `get -w`, for core
+objects and every custom resource kind, over plain HTTP and over TLS with a token."""
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from helpers import MANIFESTS, ApiServer, kubectl, kubectl_binary, minimal_pod  # noqa: E402
+
+CRD_MANIFESTS = [
+    # file, resource name for kubectl, namespaced
+    ("device.yaml", "devices.scheduling.koordinator.sh", False, "node-e2e"),
+    ("reservation.yaml", "reservations.scheduling.koordinator.sh", False, "reserve-e2e"),
+    ("podmigrationjob.yaml", "podmigrationjobs.scheduling.koordinator.sh", False, "pmj-e2e"),
+    ("noderesourcetopology.yaml", "noderesourcetopologies.topology.node.k8s.io", False, "node-e2e"),
+    ("podgroup.yaml", "podgroups.scheduling.sigs.k8s.io", True, "gang-e2e"),
+    ("elasticquota.yaml", "elasticquotas.scheduling.sigs.k8s.io", True, "quota-e2e"),
+    ("nodemetric.yaml", "nodemetrics.slo.koordinator.sh", False, "node-e2e"),
+]
+
+
+def get_json(server, *args):
+    return json.loads(kubectl(server, "get", *args, "-o", "json").stdout)
+
+
+class KubectlPlainHttp(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if kubectl_binary() is None:
+            raise unittest.SkipTest("no kubectl on this machine")
+        cls.server = ApiServer().start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def test_discovery_lists_every_served_resource(self):
+        out = kubectl(self.server, "api-resources").stdout
+        for name in ["pods", "nodes", "namespaces", "events", "configmaps", "leases", "poddisruptionbudgets",
+                     "devices", "reservations", "podmigrationjobs", "noderesourcetopologies", "podgroups",
+                     "elasticquotas", "nodemetrics"]:
+            self.assertIn(name, out)
+        version = kubectl(self.server, "version", "-o", "json", check=False).stdout
+        self.assertIn("v1.30.0-troupe", version)
+        namespaces = [n["metadata"]["name"] for n in get_json(self.server, "namespaces")["items"]]
+        self.assertIn("default", namespaces)
+        self.assertIn("kube-system", namespaces)
+
+    def test_core_objects_round_trip(self):
+        kubectl(self.server, "apply", "--validate=false", "-f", os.path.join(MANIFESTS, "core.yaml"))
+        pods = get_json(self.server, "pods", "-l", "app=web")
+        self.assertEqual([p["metadata"]["name"] for p in pods["items"]], ["web"])
+        pod = pods["items"][0]
+        self.assertEqual(pod["status"]["phase"], "Pending")
+        self.assertTrue(pod["metadata"]["uid"])
+        self.assertTrue(pod["metadata"]["creationTimestamp"])
+        self.assertEqual(get_json(self.server, "pods", "-l", "app=db")["items"], [])
+        by_field = get_json(self.server, "pods", "-A", "--field-selector", "spec.schedulerName=troupe")
+        self.assertEqual(len(by_field["items"]), 1)
+        unscheduled = get_json(self.server, "pods", "--field-selector", "spec.nodeName=")
+        self.assertEqual(len(unscheduled["items"]), 1)
+        self.assertEqual(get_json(self.server, "pods", "--field-selector", "spec.nodeName=elsewhere")["items"], [])
+        bad = kubectl(self.server, "get", "pods", "--field-selector", "foo.bar=x", check=False)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("not a known field selector", bad.stderr)
+
+        # Strategic merge: the env list merges by name.
+        kubectl(self.server, "patch", "pod", "web", "-p",
+                '{"spec":{"containers":[{"name":"web","env":[{"name":"B","value":"2"}]}]}}')
+        env = get_json(self.server, "pod", "web")["spec"]["containers"][0]["env"]
+        self.assertEqual(sorted(e["name"] for e in env), ["A", "B"])
+        # Merge patch and JSON patch.
+        kubectl(self.server, "patch", "pod", "web", "--type", "merge", "-p", '{"metadata":{"labels":{"tier":"back"}}}')
+        kubectl(self.server, "patch", "pod", "web", "--type", "json", "-p",
+                '[{"op":"add","path":"/metadata/annotations","value":{"note":"hi"}}]')
+        pod = get_json(self.server, "pod", "web")
+        self.assertEqual(pod["metadata"]["labels"]["tier"], "back")
+        self.assertEqual(pod["metadata"]["annotations"]["note"], "hi")
+        # A re-apply of a changed manifest patches the live object.
+        node = get_json(self.server, "node", "node-e2e")
+        self.assertEqual(node["spec"]["taints"][0]["key"], "dedicated")
+        kubectl(self.server, "label", "node", "node-e2e", "extra=yes")
+        self.assertEqual(get_json(self.server, "nodes", "-l", "extra=yes")["items"][0]["metadata"]["name"], "node-e2e")
+        cm = get_json(self.server, "configmap", "settings")
+        self.assertEqual(cm["data"]["mode"], "fast")
+        with open(os.path.join(MANIFESTS, "core.yaml")) as f:
+            manifest = f.read().replace("mode: fast", "mode: slow")
+        kubectl(self.server, "apply", "--validate=false", "-f", "-", input=manifest)
+        self.assertEqual(get_json(self.server, "configmap", "settings")["data"]["mode"], "slow")
+
+        kubectl(self.server, "delete", "pod", "web")
+        gone = kubectl(self.server, "get", "pod", "web", check=False)
+        self.assertNotEqual(gone.returncode, 0)
+        self.assertIn("NotFound", gone.stderr)
+        kubectl(self.server, "delete", "-f", os.path.join(MANIFESTS, "core.yaml"), "--ignore-not-found")
+        self.assertEqual(get_json(self.server, "configmaps")["items"], [])
+
+    def test_every_custom_resource_kind(self):
+        for manifest, resource, namespaced, name in CRD_MANIFESTS:
+            with self.subTest(resource=resource):
+                path = os.path.join(MANIFESTS, manifest)
+                kubectl(self.server, "apply", "--validate=false", "-f", path)
+                obj = get_json(self.server, resource, name)
+                self.assertEqual(obj["metadata"]["name"], name)
+                if namespaced:
+                    self.assertEqual(obj["metadata"]["namespace"], "default")
+                else:
+                    self.assertNotIn("namespace", obj["metadata"])
+                listed = get_json(self.server, resource)
+                self.assertEqual([o["metadata"]["name"] for o in listed["items"]], [name])
+                kubectl(self.server, "patch", resource, name, "--type", "merge", "-p",
+                        '{"metadata":{"labels":{"patched":"merge"}}}')
+                kubectl(self.server, "patch", resource, name, "--type", "json", "-p",
+                        '[{"op":"add","path":"/metadata/labels/json","value":"yes"}]')
+                labels = get_json(self.server, resource, name)["metadata"]["labels"]
+                self.assertEqual(labels["patched"], "merge")
+                self.assertEqual(labels["json"], "yes")
+                self.assertEqual(len(get_json(self.server, resource, "-l", "patched=merge")["items"]), 1)
+                strategic = kubectl(self.server, "patch", resource, name, "-p", '{"metadata":{"labels":{"x":"y"}}}',
+                                    check=False)
+                self.assertNotEqual(strategic.returncode, 0)
+                self.assertIn("the body of the request was in an unknown format", strategic.stderr)
+                kubectl(self.server, "apply", "--validate=false", "-f", path)  # unchanged re-apply
+                kubectl(self.server, "delete", "-f", path)
+                self.assertEqual(get_json(self.server, resource)["items"], [])
+
+    def test_get_watch_prints_new_objects(self):
+        cmd = [kubectl_binary(), "--kubeconfig", self.server.kubeconfig, "--cache-dir",
+               os.path.join(self.server.dir, "watch-cache"), "get", "configmaps", "-w", "-o", "name"]
+        watcher = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=dict(os.environ, HOME=self.server.dir))
+        lines = []
+        reader = threading.Thread(target=lambda: [lines.append(l.strip()) for l in watcher.stdout])
+        reader.daemon = True
+        reader.start()
+        try:
+            deadline = time.time() + 30
+            created = 0
+            while time.time() < deadline and len([l for l in lines if "watched-" in l]) < 2:
+                if created < 2:
+                    time.sleep(1)  # let the watch start before writing
+                    for i in range(2):
+                        self.server.request("POST", "/api/v1/namespaces/default/configmaps",
+                                            {"apiVersion": "v1", "kind": "ConfigMap",
+                                             "metadata": {"name": "watched-%d" % i}})
+                    created = 2
+                time.sleep(0.2)
+            self.assertIn("configmap/watched-0", lines)
+            self.assertIn("configmap/watched-1", lines)
+        finally:
+            watcher.kill()
+            watcher.wait()
+            reader.join(5)
+            watcher.stdout.close()
+            watcher.stderr.close()
+
+
+class KubectlTlsWithToken(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if kubectl_binary() is None:
+            raise unittest.SkipTest("no kubectl on this machine")
+        cls.server = ApiServer(tls=True, token="s3cret-token").start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def test_kubectl_over_tls_with_the_written_kubeconfig(self):
+        self.assertTrue(self.server.url.startswith("https://"))
+        kubectl(self.server, "apply", "--validate=false", "-f", os.path.join(MANIFESTS, "device.yaml"))
+        devices = get_json(self.server, "devices")
+        self.assertEqual(devices["items"][0]["metadata"]["name"], "node-e2e")
+        kubectl(self.server, "create", "namespace", "tls-ns")
+        self.assertEqual(get_json(self.server, "namespace", "tls-ns")["status"]["phase"], "Active")
+
+    def test_wrong_or_missing_token_is_401(self):
+        status, body, _ = self.server.request("GET", "/api/v1/pods", headers={"Authorization": "Bearer wrong"})
+        self.assertEqual(status, 401)
+        self.assertEqual(body["reason"], "Unauthorized")
+        token = self.server.token
+        self.server.token = None
+        try:
+            status, body, _ = self.server.request("GET", "/api/v1/namespaces")
+            self.assertEqual(status, 401)
+            status, body, _ = self.server.request("GET", "/healthz")
+            self.assertEqual((status, body), (200, "ok"))
+        finally:
+            self.server.token = token
+        bad = subprocess.run([kubectl_binary(), "--server", self.server.url, "--insecure-skip-tls-verify",
+                              "--token", "nope", "get", "pods"], capture_output=True, text=True, timeout=60,
+                             env=dict(os.environ, HOME=self.server.dir))
+        self.assertNotEqual(bad.returncode, 0)
+        output = bad.stderr + bad.stdout
+        self.assertTrue("Unauthorized" in output or "provide credentials" in output, output)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
