@@ -227,16 +227,32 @@ PluginStatus Framework::run_filter(const CycleState& state, const PodInfo& pod, 
 
 PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& pod,
                                             const NodeStatuses& statuses) const {
-  PostFilterResult last;
-  last.status = PluginStatus(Code::unschedulable);
+  // kube-scheduler's RunPostFilterPlugins: the first success or unresolvable
+  // answer wins; otherwise every plugin's reasons, the first rejector named.
+  PostFilterResult result;
+  std::vector<std::string> reasons;
+  std::string rejector;
   for (auto* p : post_filter_) {
     PostFilterResult r = p->post_filter(state, pod, statuses);
-    r.status.plugin = std::string(p->name());
-    if (r.status.ok()) return r;
-    if (r.status.code == Code::error) return r;
-    if (!r.message.empty() || last.message.empty()) last = std::move(r);
+    if (r.status.ok() || r.status.code == Code::unschedulable_and_unresolvable) {
+      r.status.plugin = std::string(p->name());
+      if (r.message.empty()) r.message = r.status.message();
+      return r;
+    }
+    if (!r.status.is_rejection()) {
+      PostFilterResult error;
+      error.status = as_error(std::move(r.status), p->name(), "PostFilter");
+      error.message = error.status.message();
+      return error;
+    }
+    if (r.nominated_node) result.nominated_node = r.nominated_node;
+    reasons.insert(reasons.end(), r.status.reasons.begin(), r.status.reasons.end());
+    if (rejector.empty()) rejector = std::string(p->name());
   }
-  return last;
+  result.status = PluginStatus(Code::unschedulable, std::move(reasons));
+  result.status.plugin = std::move(rejector);
+  result.message = result.status.message();
+  return result;
 }
 
 PluginStatus Framework::run_pre_score(CycleState& state, const PodInfo& pod,

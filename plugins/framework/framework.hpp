@@ -83,7 +83,9 @@ class Framework {
   /// Runs the Filters on one node; the first failure wins (with its reasons
   /// and plugin). Skipped plugins are not called. Allocation-free on success.
   PluginStatus run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const;
-  /// PostFilter plugins in order until one succeeds. No plugin: unschedulable, no message.
+  /// PostFilter plugins in order until one succeeds (or is unresolvable);
+  /// otherwise Unschedulable with every reason, `message` = the reasons
+  /// joined (the FitError suffix). No plugin: unschedulable, empty message.
   PostFilterResult run_post_filter(CycleState& state, const PodInfo& pod, const NodeStatuses& statuses) const;
   /// Runs PreScore; a Skip excludes that plugin's Score for this pod.
   PluginStatus run_pre_score(CycleState& state, const PodInfo& pod,

@@ -77,7 +77,9 @@ using NodeStatuses = std::vector<std::pair<std::string, PluginStatus>>;
 struct PostFilterResult {
   PluginStatus status;                     // success: the pod may fit after nominating
   std::optional<std::string> nominated_node;
-  std::string message;                     // appended to the FitError ("preemption: ...")
+  /// Appended to the FitError ("preemption: 0/5 nodes are available: ...");
+  /// the Framework fills it from the status reasons when a plugin leaves it empty.
+  std::string message;
 };
 
 /// Runs when no node fits (preemption). Interface only for now.

@@ -2,6 +2,7 @@
 
 #include "config/scheduler_config.hpp"
 #include "plugins/common/args.hpp"
+#include "plugins/framework/fit_error.hpp"
 #include "plugins/framework/framework.hpp"
 #include "plugins/framework/normalize_score.hpp"
 #include "plugins/priority_sort/priority_sort.hpp"
@@ -112,6 +113,31 @@ class Waiter : public PermitPlugin, public BindPlugin {
   }
 };
 
+/// PostFilter that nominates the node named by the pod label "nominate", else rejects.
+class Nominator : public PostFilterPlugin {
+ public:
+  explicit Nominator(std::string name = "Nominator") : name_(std::move(name)) {}
+  std::string_view name() const override { return name_; }
+  PostFilterResult post_filter(CycleState&, const PodInfo& pod, const NodeStatuses& statuses) const override {
+    PostFilterResult r;
+    auto it = pod.meta().labels.find("nominate");
+    if (it != pod.meta().labels.end()) {
+      r.nominated_node = it->second;
+      return r;
+    }
+    r.status = PluginStatus::unschedulable(name_ + ": " + std::to_string(statuses.size()) + " nodes, none helps");
+    return r;
+  }
+
+ private:
+  std::string name_;
+};
+
+class SecondNominator : public Nominator {
+ public:
+  SecondNominator() : Nominator("SecondNominator") {}
+};
+
 class CatchAllBinder : public BindPlugin {
  public:
   std::string_view name() const override { return "CatchAllBinder"; }
@@ -132,6 +158,8 @@ Registry test_registry() {
   REQUIRE(r.add("RawScore", factory<RawScore>(), true, 3));
   REQUIRE(r.add("Waiter", factory<Waiter>(), true, 0));
   REQUIRE(r.add("CatchAllBinder", factory<CatchAllBinder>(), true, 0));
+  REQUIRE(r.add("Nominator", factory<Nominator>(), true, 0));
+  REQUIRE(r.add("SecondNominator", factory<SecondNominator>(), true, 0));
   return r;
 }
 
@@ -363,4 +391,21 @@ TEST_CASE("the queue order is PrioritySort's", "[framework]") {
   CHECK(fw.less({low.get(), t0, 0}, {low.get(), t1, 0}));  // same priority: first queued first
   CHECK_FALSE(fw.less({low.get(), t1, 0}, {low.get(), t0, 0}));
   CHECK_FALSE(fw.less({low.get(), t0, 0}, {low.get(), t0, 0}));
+}
+
+TEST_CASE("PostFilter: the first success wins, otherwise every reason is kept", "[framework]") {
+  Registry registry = test_registry();
+  Framework fw = make_framework(registry);
+  auto state = fw.new_cycle_state();
+  NodeStatuses statuses = {{"a", PluginStatus::unschedulable("x")}, {"b", PluginStatus::unschedulable("y")}};
+  PostFilterResult nominated = fw.run_post_filter(*state, *pod_with_labels({{"nominate", "b"}}), statuses);
+  CHECK(nominated.status.ok());
+  CHECK(nominated.status.plugin == "Nominator");
+  CHECK(nominated.nominated_node == std::optional<std::string>("b"));
+  PostFilterResult rejected = fw.run_post_filter(*state, *pod_with_labels({}), statuses);
+  CHECK(rejected.status.code == Code::unschedulable);
+  CHECK(rejected.status.plugin == "Nominator");
+  CHECK(rejected.message == "Nominator: 2 nodes, none helps, SecondNominator: 2 nodes, none helps");
+  CHECK(fit_error_message(2, {{"x", 1}, {"y", 1}}, rejected.message) ==
+        "0/2 nodes are available: 1 x, 1 y. Nominator: 2 nodes, none helps, SecondNominator: 2 nodes, none helps.");
 }
