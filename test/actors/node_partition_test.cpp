@@ -1,0 +1,140 @@
+#include <catch2/catch.hpp>
+
+#include "actors/node_partition.hpp"
+#include "plugins/registry.hpp"
+#include "test/plugins/builders.hpp"
+
+using namespace troupe;
+using namespace troupe::actors;
+using namespace troupe::plugins;
+using namespace troupe::plugins::testing;
+
+namespace {
+
+std::shared_ptr<const Framework> default_framework() {
+  auto config = plugins::parse_scheduler_configuration(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
+  REQUIRE(config.ok());
+  auto frameworks = plugins::make_frameworks(*config);
+  REQUIRE(frameworks.ok());
+  return std::make_shared<const Framework>(std::move(frameworks->front()));
+}
+
+std::shared_ptr<const Node> node(const std::string& name, const std::string& cpu) {
+  return std::make_shared<const Node>(NodeBuilder(name).allocatable({{"cpu", cpu}, {"memory", "8Gi"}, {"pods", "110"}}).node());
+}
+
+std::shared_ptr<const PodInfo> pod(const std::string& name, const std::string& cpu, const std::string& node_name = "") {
+  auto b = PodBuilder(name).uid("uid-" + name).container({{"cpu", cpu}});
+  if (!node_name.empty()) b.node_name(node_name);
+  return PodInfo::make(b.pod());
+}
+
+struct Cycle {
+  std::shared_ptr<const Framework> framework;
+  std::unique_ptr<CycleState> state;
+  std::shared_ptr<const PodInfo> pod;
+
+  Cycle(std::shared_ptr<const Framework> f, std::shared_ptr<const PodInfo> p)
+      : framework(std::move(f)), state(framework->new_cycle_state()), pod(std::move(p)) {
+    REQUIRE(framework->run_pre_filter(*state, *pod).ok());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("filter finds the nodes that fit and counts why the others do not") {
+  auto fw = default_framework();
+  struct Case { std::string cpu; std::vector<std::string> feasible; int64_t insufficient_cpu; };
+  std::vector<Case> cases = {
+      {"1", {"a", "b", "c"}, 0},
+      {"3", {"b", "c"}, 1},
+      {"5", {"c"}, 2},
+      {"9", {}, 3},
+  };
+  for (const auto& c : cases) {
+    NodePartition part;
+    part.upsert_node(node("a", "2"));
+    part.upsert_node(node("b", "4"));
+    part.upsert_node(node("c", "8"));
+    Cycle cycle(fw, pod("p", c.cpu));
+    auto out = part.filter(*fw, *cycle.state, *cycle.pod, 100);
+    CHECK(out.nodes == 3);
+    CHECK(out.feasible == c.feasible);
+    auto counts = out.failures.counts();
+    CHECK(counts["Insufficient cpu"] == c.insufficient_cpu);
+    CHECK(out.statuses.size() == static_cast<size_t>(c.insufficient_cpu));
+  }
+}
+
+TEST_CASE("filter stops at the feasible-node budget and resumes where it stopped") {
+  auto fw = default_framework();
+  NodePartition part;
+  for (auto n : {"n0", "n1", "n2", "n3", "n4"}) part.upsert_node(node(n, "4"));
+  Cycle cycle(fw, pod("p", "1"));
+  CHECK(part.filter(*fw, *cycle.state, *cycle.pod, 2).feasible == std::vector<std::string>{"n0", "n1"});
+  CHECK(part.filter(*fw, *cycle.state, *cycle.pod, 2).feasible == std::vector<std::string>{"n2", "n3"});
+  CHECK(part.filter(*fw, *cycle.state, *cycle.pod, 2).feasible == std::vector<std::string>{"n4", "n0"});
+  auto scores = part.score(*fw, *cycle.state, *cycle.pod);
+  REQUIRE(scores.size() == 2);
+  CHECK(scores[0].node_name == "n4");
+  CHECK(scores[1].node_name == "n0");
+}
+
+TEST_CASE("reserve accounts the pod, unreserve is its exact inverse, and a full node rejects at reserve") {
+  auto fw = default_framework();
+  NodePartition part;
+  part.upsert_node(node("a", "2"));
+  Cycle first(fw, pod("p1", "1500m"));
+  Cycle second(fw, pod("p2", "1"));
+  REQUIRE(part.filter(*fw, *second.state, *second.pod, 10).feasible.size() == 1);  // fits before p1 lands
+
+  REQUIRE(part.reserve(*fw, *first.state, first.pod, "a").ok());
+  CHECK(part.find("a")->requested().milli_cpu == 1500);
+  CHECK(part.pod_count() == 1);
+  // Filter said yes for p2 earlier, but p1 took the room: reserve re-checks.
+  auto late = part.reserve(*fw, *second.state, second.pod, "a");
+  CHECK_FALSE(late.ok());
+  CHECK(late.message() == "Insufficient cpu");
+
+  part.unreserve(*fw, *first.state, *first.pod, "a");
+  CHECK(part.find("a")->requested().milli_cpu == 0);
+  CHECK(part.pod_count() == 0);
+  CHECK(part.reserve(*fw, *second.state, second.pod, "a").ok());
+  CHECK_FALSE(part.reserve(*fw, *second.state, second.pod, "gone").ok());
+}
+
+TEST_CASE("a bound pod is accounted once, whether it was reserved here or seen first on the watch") {
+  auto fw = default_framework();
+  NodePartition part;
+  part.upsert_node(node("a", "4"));
+  Cycle c(fw, pod("p", "1"));
+  REQUIRE(part.reserve(*fw, *c.state, c.pod, "a").ok());
+  part.account_pod(pod("p", "1", "a"));  // the binding, observed on the watch
+  CHECK(part.find("a")->requested().milli_cpu == 1000);
+  part.account_pod(pod("q", "2", "a"));  // bound by another scheduler
+  CHECK(part.find("a")->requested().milli_cpu == 3000);
+  part.forget_pod("uid-p");
+  part.forget_pod("uid-p");  // twice is harmless
+  CHECK(part.find("a")->requested().milli_cpu == 2000);
+}
+
+TEST_CASE("pods may arrive before their node, and a deleted node keeps its pods' accounting") {
+  auto fw = default_framework();
+  NodePartition part;
+  part.account_pod(pod("early", "3", "late-node"));
+  CHECK(part.node_count() == 0);
+  Cycle c(fw, pod("p", "2"));
+  CHECK(part.filter(*fw, *c.state, *c.pod, 10).feasible.empty());  // no node object: nothing to place on
+
+  part.upsert_node(node("late-node", "4"));
+  CHECK(part.node_count() == 1);
+  CHECK(part.filter(*fw, *c.state, *c.pod, 10).feasible.empty());  // 3 of 4 cpus already taken
+  part.delete_node("late-node");
+  CHECK(part.node_count() == 0);
+  part.upsert_node(node("late-node", "4"));
+  CHECK(part.find("late-node")->requested().milli_cpu == 3000);
+  part.forget_pod("uid-early");
+  part.delete_node("late-node");
+  CHECK(part.nodes().empty());
+}
