@@ -20,7 +20,7 @@ void on_signal(int) { g_stop = 1; }
 const std::vector<FlagSpec> kFlags = {
     {"config", true, "KubeSchedulerConfiguration file (default: one profile 'troupe-scheduler', every plugin)"},
     {"kubeconfig", true, "kubeconfig file (default: $KUBECONFIG, in-cluster, then ~/.kube/config)"},
-    {"metrics-bind-address", true, "address for /metrics, /healthz, /readyz (default: the profile's troupe.bindAddress, 0.0.0.0:10259)"},
+    {"metrics-bind-address", true, "address for /metrics, /healthz, /readyz (default: troupe.bindAddress of the config, 0.0.0.0:10259)"},
     {"leader-elect", true, "override leaderElection.leaderElect (true/false)"},
     {"log-level", true, "trace, debug, info, warn, error (default info)"},
     {"help", false, "show this help"},
@@ -63,7 +63,7 @@ int run_scheduler(int argc, char** argv) {
   actors::SchedulerOptions options;
   options.config = std::move(*config);
   options.cluster = std::move(*cluster);
-  options.metrics_address = flags->get("metrics-bind-address", "0.0.0.0:10259");
+  options.metrics_address = flags->get("metrics-bind-address", options.config.troupe.bind_address);
   auto runtime = actors::SchedulerRuntime::start(std::move(options));
   if (!runtime) {
     std::fprintf(stderr, "troupe scheduler: %s\n", runtime.message().c_str());
