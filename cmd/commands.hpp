@@ -16,6 +16,7 @@ struct Command {
 int run_version(int argc, char** argv);
 int run_apiserver(int argc, char** argv);
 int run_demo(int argc, char** argv);
+int run_bench_apiserver(int argc, char** argv);
 int run_scheduler(int argc, char** argv);
 
 }  // namespace troupe::cmd

@@ -15,6 +15,7 @@ const Command kCommands[] = {
     {"apiserver", troupe::cmd::run_apiserver, "serve an in-memory Kubernetes-compatible API"},
     {"scheduler", troupe::cmd::run_scheduler, "run the secondary scheduler"},
     {"demo", troupe::cmd::run_demo, "start the API server with a sample cluster and show it"},
+    {"bench-apiserver", troupe::cmd::run_bench_apiserver, "measure the embedded API server's creates/bindings/watch rates"},
 };
 
 void print_usage() {
