@@ -16,7 +16,8 @@
 // Threading: each Reflector runs on its own thread. Callbacks are invoked on
 // that thread, one at a time, in order; they must be quick and must not block
 // (forward with caf::anon_send). start() and stop() may be called from any
-// thread except from inside a callback.
+// thread; stop() from inside a callback only requests the stop (the thread ends
+// after the callback returns). Never destroy a Reflector from its own callback.
 
 #include <atomic>
 #include <chrono>
@@ -71,7 +72,8 @@ class Reflector {
   /// after stop() diffs the new list against what was known before.
   void start();
   /// Cancels the current request or wait and joins the thread. Prompt: it does
-  /// not wait for a watch or list to finish.
+  /// not wait for a watch or list to finish. Called from a callback, it does
+  /// not join (it cannot); the loop ends when the callback returns.
   void stop();
 
   bool running() const;
