@@ -44,9 +44,9 @@ std::shared_ptr<rapidjson::Document> copy_document(const rapidjson::Value& value
 const char* json_type_name(const rapidjson::Value& value);
 
 /// Follows object keys from `root`; nullptr when a step is missing or the
-/// value on the way is not an object. find(pod, "metadata", "name").
+/// value on the way is not an object. find_path(pod, "metadata", "name").
 template <class... Keys>
-const rapidjson::Value* find(const rapidjson::Value& root, const Keys&... keys) {
+const rapidjson::Value* find_path(const rapidjson::Value& root, const Keys&... keys) {
   const rapidjson::Value* at = &root;
   auto step = [&at](std::string_view key) {
     if (at == nullptr || !at->IsObject()) {
@@ -63,14 +63,14 @@ const rapidjson::Value* find(const rapidjson::Value& root, const Keys&... keys) 
 /// The string at the path, or `fallback` when it is missing or not a string.
 template <class... Keys>
 std::string get_string(const rapidjson::Value& root, const Keys&... keys) {
-  const rapidjson::Value* v = find(root, keys...);
+  const rapidjson::Value* v = find_path(root, keys...);
   return v != nullptr && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
 }
 
 /// The integer at the path, or nullopt when missing or not an integer.
 template <class... Keys>
 std::optional<int64_t> get_int(const rapidjson::Value& root, const Keys&... keys) {
-  const rapidjson::Value* v = find(root, keys...);
+  const rapidjson::Value* v = find_path(root, keys...);
   if (v == nullptr || !v->IsInt64()) return std::nullopt;
   return v->GetInt64();
 }
@@ -78,7 +78,7 @@ std::optional<int64_t> get_int(const rapidjson::Value& root, const Keys&... keys
 /// The boolean at the path, or nullopt when missing or not a boolean.
 template <class... Keys>
 std::optional<bool> get_bool(const rapidjson::Value& root, const Keys&... keys) {
-  const rapidjson::Value* v = find(root, keys...);
+  const rapidjson::Value* v = find_path(root, keys...);
   if (v == nullptr || !v->IsBool()) return std::nullopt;
   return v->GetBool();
 }

@@ -140,6 +140,7 @@ class JsonWriter {
 
   template <class Fn>
   void enter(const char* key, bool keep_empty, Fn&& fn) {
+    if (!current_->IsObject()) current_->SetObject();
     auto found = current_->FindMember(key);
     const bool existed = found != current_->MemberEnd() && found->value.IsObject();
     const bool was_null = found != current_->MemberEnd() && found->value.IsNull();

@@ -45,7 +45,7 @@ TEST_CASE("leases decode MicroTime and keep a released holder", "[lease]") {
   REQUIRE(out.ok());
   CHECK(get_string(**out, "spec", "renewTime") == "2026-11-21T23:37:32.000000Z");
   CHECK(get_string(**out, "spec", "acquireTime") == "2026-11-21T23:00:00.000000Z");
-  REQUIRE(find(**out, "spec", "holderIdentity") != nullptr);
+  REQUIRE(find_path(**out, "spec", "holderIdentity") != nullptr);
   CHECK(get_string(**out, "spec", "holderIdentity") == "");
 
   Lease fresh;
@@ -177,7 +177,7 @@ TEST_CASE("pod disruption budgets decode int-or-percent and the selector", "[pod
   pdb.status.disrupted_pods["web-1"] = *parse_timestamp("2026-03-01T10:05:00Z");
   auto out = parse_json(encode(pdb));
   REQUIRE(out.ok());
-  CHECK(find(**out, "status", "disruptionsAllowed") == nullptr);
+  CHECK(find_path(**out, "status", "disruptionsAllowed") == nullptr);
   CHECK(get_string(**out, "status", "disruptedPods", "web-1") == "2026-03-01T10:05:00Z");
   CHECK(get_string(**out, "status", "disruptedPods", "web-0") == "2026-03-01T10:00:00Z");
 

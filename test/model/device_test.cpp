@@ -89,7 +89,7 @@ TEST_CASE("encode of a device keeps conditions, allocations and annotations", "[
   REQUIRE(devices.Size() == 3);
   CHECK(devices[1]["health"].GetBool());
   CHECK(devices[1]["conditions"].IsArray());
-  CHECK(find(**out, "status", "allocations") != nullptr);
+  CHECK(find_path(**out, "status", "allocations") != nullptr);
 
   Device fresh;
   fresh.meta.name = "node-x";

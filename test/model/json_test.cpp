@@ -74,8 +74,8 @@ TEST_CASE("getters follow paths and never fail on wrong types", "[json]") {
   CHECK_FALSE(get_int(v, "metadata", "name").has_value());
   CHECK(get_bool(v, "spec", "unschedulable") == true);
   CHECK_FALSE(get_bool(v, "spec", "list").has_value());
-  CHECK(find(v, "spec", "list") != nullptr);
-  CHECK(find(v, "spec", "nothing") == nullptr);
+  CHECK(find_path(v, "spec", "list") != nullptr);
+  CHECK(find_path(v, "spec", "nothing") == nullptr);
   auto scalar = parse_json("7");
   REQUIRE(scalar);
   CHECK(get_string(**scalar, "anything") == "");

@@ -65,12 +65,12 @@ TEST_CASE("a new report rewrites usage and keeps device detail", "[node_metric]"
   CHECK(get_string(**out, "status", "updateTime") == "2026-03-01T10:01:00Z");
   CHECK(get_string(**out, "status", "nodeMetric", "nodeUsage", "resources", "cpu") == "20");
   CHECK(get_string(**out, "status", "nodeMetric", "nodeUsage", "resources", "memory") == "61215948Ki");
-  CHECK(find(**out, "status", "nodeMetric", "nodeUsage", "devices") != nullptr);
+  CHECK(find_path(**out, "status", "nodeMetric", "nodeUsage", "devices") != nullptr);
   const auto& usage = (**out)["status"]["nodeMetric"]["aggregatedNodeUsages"][0]["usage"];
   CHECK(usage.HasMember("avg"));
   CHECK_FALSE(usage.HasMember("p90"));
-  CHECK(find(**out, "status", "podsMetric") == nullptr);
-  CHECK(find(**out, "status", "prodReclaimableMetric") != nullptr);
+  CHECK(find_path(**out, "status", "podsMetric") == nullptr);
+  CHECK(find_path(**out, "status", "prodReclaimableMetric") != nullptr);
 }
 
 TEST_CASE("decode_node_metric errors name the field", "[node_metric]") {

@@ -72,7 +72,7 @@ TEST_CASE("encode of a node keeps what it does not model", "[node]") {
   node.status.allocatable["koordinator.sh/gpu-memory"] = *Quantity::parse("640Gi");
   auto out = parse_json(encode(node));
   REQUIRE(out.ok());
-  CHECK(find(**out, "spec", "unschedulable") == nullptr);
+  CHECK(find_path(**out, "spec", "unschedulable") == nullptr);
   CHECK((**out)["spec"]["taints"].Size() == 1);
   CHECK(get_string(**out, "spec", "podCIDR") == "10.244.3.0/24");
   CHECK(get_string(**out, "status", "allocatable", "koordinator.sh/gpu-memory") == "640Gi");

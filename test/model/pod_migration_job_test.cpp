@@ -73,15 +73,15 @@ TEST_CASE("advancing a migration job rewrites only its status", "[pod_migration_
   auto out = parse_json(encode(job));
   REQUIRE(out.ok());
   CHECK(get_string(**out, "status", "phase") == "Succeeded");
-  CHECK(find(**out, "status", "reason") == nullptr);
+  CHECK(find_path(**out, "status", "reason") == nullptr);
   CHECK(get_string(**out, "status", "message") == "migrated");
   CHECK(get_int(**out, "spec", "deleteOptions", "gracePeriodSeconds") == 30);
-  CHECK(find(**out, "spec", "reservationOptions", "preemptionOptions") != nullptr);
+  CHECK(find_path(**out, "spec", "reservationOptions", "preemptionOptions") != nullptr);
 
   job.spec.reservation_options->preemption_options.reset();
   auto without = parse_json(encode(job));
   REQUIRE(without.ok());
-  CHECK(find(**without, "spec", "reservationOptions", "preemptionOptions") == nullptr);
+  CHECK(find_path(**without, "spec", "reservationOptions", "preemptionOptions") == nullptr);
 }
 
 TEST_CASE("decode_pod_migration_job needs a podRef", "[pod_migration_job]") {

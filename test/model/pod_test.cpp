@@ -169,7 +169,7 @@ TEST_CASE("encode writes changed fields and keeps unknown ones", "[pod]") {
   REQUIRE(out);
   const auto& doc = **out;
   CHECK(get_string(doc, "spec", "nodeName") == "node-7");
-  CHECK(find(doc, "status", "nominatedNodeName") == nullptr);
+  CHECK(find_path(doc, "status", "nominatedNodeName") == nullptr);
   CHECK(get_string(doc, "metadata", "annotations", "scheduling.koordinator.sh/device-allocated") == "{}");
   CHECK(get_string(doc, "spec", "containers") == "");
   const auto& app = doc["spec"]["containers"][0];
@@ -178,7 +178,7 @@ TEST_CASE("encode writes changed fields and keeps unknown ones", "[pod]") {
   CHECK(get_string(app, "image") == "shop/web:4.2");
   CHECK(doc["spec"]["tolerations"].Size() == 1);
   CHECK(get_string(doc, "spec", "dnsPolicy") == "ClusterFirst");
-  CHECK(find(doc, "metadata", "managedFields") != nullptr);
+  CHECK(find_path(doc, "metadata", "managedFields") != nullptr);
   // And it decodes again to the changed view.
   Pod again = must_decode(to_json(doc));
   CHECK(again.spec.node_name == "node-7");
