@@ -29,6 +29,12 @@ using JsonPtr = std::shared_ptr<const rapidjson::Document>;
 /// comparing) far from the stack limit whatever a client sends.
 inline constexpr int kMaxJsonDepth = 512;
 
+/// A new, empty (null) document whose memory pool grows in chunks of
+/// `chunk_bytes`. RapidJSON's default chunk is 64 KiB, which every cached
+/// object would pay for; views of thousands of pods need documents sized to
+/// their content.
+std::shared_ptr<rapidjson::Document> make_document(size_t chunk_bytes = 4096);
+
 /// Parses one JSON value (surrounding whitespace allowed). Errors give the
 /// byte offset and RapidJSON's text: "invalid JSON at offset 12: Missing a
 /// colon after a name of object member."

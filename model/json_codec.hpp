@@ -58,7 +58,7 @@ Result<T> decode_object_text(std::string_view text, KindInfo info) {
 /// or, for a view built in code (no raw), {"apiVersion", "kind", ...fields}.
 template <class T>
 std::shared_ptr<JsonDocument> encode_document(const T& x, KindInfo info) {
-  auto doc = std::make_shared<JsonDocument>();
+  auto doc = make_document();
   if (x.raw) {
     doc->CopyFrom(*x.raw, doc->GetAllocator());
   } else {

@@ -111,3 +111,23 @@ TEST_CASE("copy_document makes an independent document", "[json]") {
   list->reset();
   CHECK(get_string(*item, "metadata", "name") == "b");
 }
+
+TEST_CASE("documents reserve memory in proportion to their content", "[json]") {
+  // RapidJSON's default pool chunk is 64 KiB per document; cached objects
+  // must not pay that (150k pods would hold 9.6 GB).
+  std::string pod = R"({"metadata":{"name":"p","labels":{"app":"web"}},"spec":{"containers":[)";
+  for (int i = 0; i < 10; ++i) pod += std::string(i ? "," : "") + R"({"name":"c)" + std::to_string(i) + R"(","image":"x"})";
+  pod += "]}}";
+  auto parsed = parse_json(pod);
+  REQUIRE(parsed.ok());
+  CHECK((*parsed)->GetAllocator().Capacity() <= 2 * pod.size() + 512);
+  CHECK((*parsed)->GetAllocator().Size() > 0);
+  auto copy = copy_document(**parsed);
+  CHECK(copy->GetAllocator().Capacity() <= 8192);
+  CHECK(json_equal(*copy, **parsed));
+  auto empty = make_document(256);
+  CHECK(empty->IsNull());
+  empty->SetObject();
+  empty->AddMember("k", "v", empty->GetAllocator());
+  CHECK(to_json(*empty) == R"({"k":"v"})");
+}
