@@ -36,6 +36,9 @@ class FailureHistogram {
   int64_t rejected_nodes_ = 0;
 };
 
+/// kube-scheduler's ErrNoNodesAvailable: the message when the cluster has no node at all.
+inline constexpr const char* kNoNodesAvailableMessage = "no nodes available to schedule pods";
+
 /// "0/<total> nodes are available: <count> <reason>, ... ." with the
 /// "<count> <reason>" strings sorted as strings (Go's sort.Strings, so
 /// "10 x" comes before "2 y"), then " <post_filter_message>." when PostFilter spoke.
