@@ -41,7 +41,7 @@ class JsonReader {
  public:
   static constexpr bool reading = true;
 
-  /// `root` must be a JSON object and must outlive the reader.
+  /// `root` must outlive the reader; a root that is not an object reads as empty.
   explicit JsonReader(const rapidjson::Value& root, std::string root_path = "");
 
   // --- leaf fields -------------------------------------------------------
