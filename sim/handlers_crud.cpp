@@ -187,7 +187,7 @@ ApiResult<ObjectFilter> request_filter(const ResourceInfo& r, const std::string&
   filter.ns = ns;
   if (auto it = request.query.find("labelSelector"); it != request.query.end() && !it->second.empty()) {
     auto parsed = parse_label_selector(it->second);
-    if (!parsed.ok()) return bad_request("unable to parse requirement: " + parsed.message());
+    if (!parsed.ok()) return bad_request(parsed.message());
     filter.labels = std::move(parsed.value());
   }
   if (auto it = request.query.find("fieldSelector"); it != request.query.end() && !it->second.empty()) {

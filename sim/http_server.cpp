@@ -80,6 +80,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     auto& req = parser_->get();
     keep_alive_ = req.keep_alive();
     version_ = req.version();
+    head_request_ = req.method() == http::verb::head;
     ApiRequest request;
     request.method = std::string(req.method_string());
     std::string_view target(req.target().data(), req.target().size());
@@ -106,9 +107,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     response_.set(http::field::content_type, r.content_type);
     response_.set(http::field::cache_control, "no-cache, private");
     if (r.retry_after_seconds > 0) response_.set(http::field::retry_after, std::to_string(r.retry_after_seconds));
-    response_.body() = std::move(r.body);
     response_.keep_alive(keep_alive_);
-    response_.prepare_payload();
+    if (head_request_) {
+      response_.content_length(r.body.size()); // HEAD: the length of what GET would send, no body
+    } else {
+      response_.body() = std::move(r.body);
+      response_.prepare_payload();
+    }
     http::async_write(stream_, response_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       if (!ec && self->discard_rest_) return self->discard_rest();
       if (ec || !self->keep_alive_) return self->close();
@@ -132,6 +137,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // A request that cannot be parsed: answer with a Status and hang up.
   void fail_request(const ApiError& error) {
     keep_alive_ = false;
+    head_request_ = false;
     discard_rest_ = true;
     version_ = 11;
     respond(error_response(error));
@@ -240,6 +246,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
   bool keep_alive_ = false;
+  bool head_request_ = false;
   unsigned version_ = 11;
 
   std::shared_ptr<Watcher> watcher_;

@@ -1,0 +1,268 @@
+#include <catch2/catch.hpp>
+
+#include <rapidjson/document.h>
+
+#include "sim/api_handler.hpp"
+#include "sim/base64.hpp"
+#include "sim/kubeconfig_writer.hpp"
+#include "sim/loader.hpp"
+#include "sim/object_rules.hpp"
+#include "sim/sample_cluster.hpp"
+#include "sim/yaml_json.hpp"
+
+using namespace troupe::sim;
+
+namespace {
+
+struct Fixture {
+  ObjectStore store{ResourceRegistry::standard()};
+  ApiHandler handler{store};
+  Fixture() { handler.create_system_namespaces(); }
+
+  ApiResponse call(const std::string& method, const std::string& target, const std::string& body = "",
+                   const std::string& content_type = "application/json") {
+    ApiRequest r;
+    r.method = method;
+    auto q = target.find('?');
+    r.path = target.substr(0, q);
+    if (q != std::string::npos) r.query = parse_query(target.substr(q + 1));
+    r.body = body;
+    r.content_type = content_type;
+    return handler.handle(r);
+  }
+};
+
+rapidjson::Document json(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  REQUIRE_FALSE(d.HasParseError());
+  return d;
+}
+
+const std::string kPod = R"({"metadata":{"name":"p","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i","env":[{"name":"A","value":"1"}]}]}})";
+
+}  // namespace
+
+TEST_CASE("handlers answer requests with kube-apiserver's codes and reasons", "[handlers]") {
+  Fixture f;
+  REQUIRE(f.call("POST", "/api/v1/namespaces/default/pods", kPod).status == 201);
+  struct Case {
+    const char* method;
+    const char* target;
+    std::string body;
+    const char* content_type;
+    int status;
+    const char* reason; // empty for success
+  };
+  const Case cases[] = {
+      {"GET", "/api/v1/namespaces/default/pods/p", "", "", 200, ""},
+      {"GET", "/api/v1/namespaces/default/pods/q", "", "", 404, "NotFound"},
+      {"GET", "/api/v1/pods/p", "", "", 404, "NotFound"}, // an item needs its namespace
+      {"GET", "/api/v1/namespaces/default/nodes", "", "", 404, "NotFound"},
+      {"GET", "/api/v2/pods", "", "", 404, "NotFound"},
+      {"GET", "/api/v1/namespaces/default/pods/p/log", "", "", 404, "NotFound"},
+      {"POST", "/api/v1/pods", kPod, "application/json", 405, "MethodNotAllowed"},
+      {"POST", "/api/v1/namespaces/default/pods", kPod, "application/json", 409, "AlreadyExists"},
+      {"POST", "/api/v1/namespaces/default/pods", "{", "application/json", 400, "BadRequest"},
+      {"POST", "/api/v1/namespaces/other/pods", R"({"metadata":{"name":"x","namespace":"default"},"spec":{"containers":[{"name":"c"}]}})", "application/json", 400, "BadRequest"},
+      {"POST", "/api/v1/namespaces/default/pods", R"({"apiVersion":"v2","metadata":{"name":"x"}})", "application/json", 400, "BadRequest"},
+      {"POST", "/api/v1/namespaces/default/pods", R"({"metadata":{"name":"x"},"spec":{"containers":[]}})", "application/json", 422, "Invalid"},
+      {"POST", "/api/v1/namespaces", R"({"metadata":{"name":"has.dot"}})", "application/json", 422, "Invalid"},
+      {"POST", "/api/v1/namespaces/default/configmaps", "metadata:\n  name: from-yaml\ndata: {a: b}\n", "application/yaml", 201, ""},
+      {"PUT", "/api/v1/namespaces/default/configmaps/from-yaml", R"({"metadata":{"name":"other"}})", "application/json", 400, "BadRequest"},
+      {"PUT", "/api/v1/namespaces/default/configmaps/nope", R"({"metadata":{"name":"nope"}})", "application/json", 404, "NotFound"},
+      {"PUT", "/apis/coordination.k8s.io/v1/namespaces/default/leases/l", R"({"metadata":{"name":"l"},"spec":{"holderIdentity":"a"}})", "application/json", 201, ""},
+      {"PUT", "/apis/scheduling.koordinator.sh/v1alpha1/devices/d", R"({"metadata":{"name":"d"}})", "application/json", 404, "NotFound"},
+      {"PATCH", "/api/v1/namespaces/default/pods/p", R"({"metadata":{"labels":{"x":"y"}}})", "application/strategic-merge-patch+json", 200, ""},
+      {"PATCH", "/api/v1/namespaces/default/pods/p", R"([{"op":"test","path":"/metadata/name","value":"zzz"}])", "application/json-patch+json", 422, "Invalid"},
+      {"PATCH", "/api/v1/namespaces/default/pods/p", R"({"metadata":{"name":"renamed"}})", "application/merge-patch+json", 400, "BadRequest"},
+      {"PATCH", "/api/v1/namespaces/default/pods/p", "{}", "application/apply-patch+yaml", 415, "UnsupportedMediaType"},
+      {"PATCH", "/api/v1/namespaces/default/pods/zz", "{}", "application/merge-patch+json", 404, "NotFound"},
+      {"DELETE", "/api/v1/namespaces", "", "", 405, "MethodNotAllowed"},
+      {"DELETE", "/api/v1/namespaces/default", "", "", 403, "Forbidden"},
+      {"POST", "/api/v1/namespaces/default/pods/p/binding", R"({"metadata":{"name":"p"},"target":{}})", "application/json", 422, "Invalid"},
+      {"POST", "/api/v1/namespaces/default/pods/p/binding", R"({"metadata":{"name":"p","uid":"wrong"},"target":{"name":"n"}})", "application/json", 409, "Conflict"},
+      {"POST", "/api/v1/namespaces/default/bindings", R"({"metadata":{"name":"p"},"target":{"name":"n1"}})", "application/json", 201, ""},
+      {"GET", "/api/v1/namespaces/default/bindings", "", "", 405, "MethodNotAllowed"},
+      {"GET", "/healthz", "", "", 200, ""},
+      {"GET", "/openapi/v3", "", "", 404, "NotFound"},
+      {"GET", "/apis/policy", "", "", 200, ""},
+      {"GET", "/apis/topology.node.k8s.io/v1alpha2", "", "", 200, ""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.method << " " << c.target << " " << c.body);
+    auto r = f.call(c.method, c.target, c.body, c.content_type);
+    CHECK(r.status == c.status);
+    if (std::string(c.reason).empty()) continue;
+    auto body = json(r.body);
+    CHECK(std::string(body["kind"].GetString()) == "Status");
+    CHECK(std::string(body["reason"].GetString()) == c.reason);
+    CHECK(body["code"].GetInt() == c.status);
+  }
+  // The binding through the legacy collection took effect.
+  auto pod = json(f.call("GET", "/api/v1/namespaces/default/pods/p").body);
+  CHECK(std::string(pod["spec"]["nodeName"].GetString()) == "n1");
+}
+
+TEST_CASE("create fills server-owned metadata and defaults", "[handlers]") {
+  Fixture f;
+  auto r = f.call("POST", "/api/v1/namespaces/default/pods",
+                  R"({"metadata":{"generateName":"web-"},"spec":{"containers":[{"name":"c"}]},"status":{"phase":"Running"}})");
+  REQUIRE(r.status == 201);
+  auto pod = json(r.body);
+  CHECK(std::string(pod["apiVersion"].GetString()) == "v1");
+  CHECK(std::string(pod["kind"].GetString()) == "Pod");
+  std::string name = pod["metadata"]["name"].GetString();
+  CHECK(name.size() == 9);
+  CHECK(name.rfind("web-", 0) == 0);
+  CHECK(std::string(pod["metadata"]["namespace"].GetString()) == "default");
+  CHECK(std::string(pod["metadata"]["uid"].GetString()).size() == 36);
+  CHECK(pod["metadata"].HasMember("creationTimestamp"));
+  CHECK(std::string(pod["spec"]["schedulerName"].GetString()) == "default-scheduler");
+  CHECK(std::string(pod["status"]["phase"].GetString()) == "Pending"); // the client cannot create a Running pod
+  // Cluster-scoped objects lose a namespace they were given.
+  auto node = json(f.call("POST", "/api/v1/nodes", R"({"metadata":{"name":"n","namespace":"x"},"status":{"capacity":{"cpu":"4"}}})").body);
+  CHECK_FALSE(node["metadata"].HasMember("namespace"));
+  CHECK(std::string(node["status"]["capacity"]["cpu"].GetString()) == "4"); // nodes keep their status
+}
+
+TEST_CASE("updates keep status and system metadata; status writes keep everything else", "[handlers]") {
+  Fixture f;
+  auto created = json(f.call("POST", "/api/v1/namespaces/default/pods", kPod).body);
+  std::string uid = created["metadata"]["uid"].GetString();
+  std::string rv = created["metadata"]["resourceVersion"].GetString();
+  // PUT with a new status and uid: both ignored.
+  auto put = f.call("PUT", "/api/v1/namespaces/default/pods/p",
+                    R"({"metadata":{"name":"p","uid":"forged","resourceVersion":")" + rv +
+                        R"(","labels":{"v":"2"}},"spec":{"containers":[{"name":"c"}]},"status":{"phase":"Running"}})");
+  REQUIRE(put.status == 200);
+  auto pod = json(put.body);
+  CHECK(std::string(pod["metadata"]["uid"].GetString()) == uid);
+  CHECK(std::string(pod["status"]["phase"].GetString()) == "Pending");
+  CHECK(pod["metadata"]["generation"].GetInt() == 2); // the spec changed
+  // The same PUT again is a conflict: its resourceVersion is stale now.
+  CHECK(f.call("PUT", "/api/v1/namespaces/default/pods/p",
+               R"({"metadata":{"name":"p","resourceVersion":")" + rv + R"("},"spec":{"containers":[{"name":"c"}]}})")
+            .status == 409);
+  // Status subresource: only status changes.
+  auto status = f.call("PATCH", "/api/v1/namespaces/default/pods/p/status",
+                       R"({"metadata":{"labels":{"ignored":"yes"}},"status":{"phase":"Running"}})",
+                       "application/merge-patch+json");
+  REQUIRE(status.status == 200);
+  pod = json(status.body);
+  CHECK(std::string(pod["status"]["phase"].GetString()) == "Running");
+  CHECK_FALSE(pod["metadata"]["labels"].HasMember("ignored"));
+  // A no-op patch commits nothing.
+  uint64_t before = f.store.resource_version();
+  CHECK(f.call("PATCH", "/api/v1/namespaces/default/pods/p", R"({"metadata":{"labels":{"v":"2"}}})",
+               "application/merge-patch+json").status == 200);
+  CHECK(f.store.resource_version() == before);
+}
+
+TEST_CASE("finalizers hold a deleted object until the last one is removed", "[handlers]") {
+  Fixture f;
+  REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps",
+                 R"({"metadata":{"name":"held","finalizers":["example.com/keep"]}})").status == 201);
+  auto deleting = f.call("DELETE", "/api/v1/namespaces/default/configmaps/held");
+  CHECK(deleting.status == 202);
+  CHECK(json(deleting.body)["metadata"].HasMember("deletionTimestamp"));
+  CHECK(f.call("GET", "/api/v1/namespaces/default/configmaps/held").status == 200);
+  CHECK(f.call("PATCH", "/api/v1/namespaces/default/configmaps/held", R"({"metadata":{"finalizers":null}})",
+               "application/merge-patch+json").status == 200);
+  CHECK(f.call("GET", "/api/v1/namespaces/default/configmaps/held").status == 404);
+}
+
+TEST_CASE("list pages carry continue tokens and the first page's resourceVersion", "[handlers]") {
+  Fixture f;
+  for (int i = 0; i < 5; ++i)
+    REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps",
+                   R"({"metadata":{"name":"c)" + std::to_string(i) + R"("}})").status == 201);
+  std::vector<std::string> names;
+  std::string token;
+  std::string first_rv;
+  int pages = 0;
+  do {
+    auto r = f.call("GET", "/api/v1/namespaces/default/configmaps?limit=2" + (token.empty() ? "" : "&continue=" + token));
+    REQUIRE(r.status == 200);
+    auto list = json(r.body);
+    CHECK(std::string(list["kind"].GetString()) == "ConfigMapList");
+    if (first_rv.empty()) first_rv = list["metadata"]["resourceVersion"].GetString();
+    CHECK(std::string(list["metadata"]["resourceVersion"].GetString()) == first_rv);
+    for (const auto& item : list["items"].GetArray()) names.push_back(item["metadata"]["name"].GetString());
+    token = list["metadata"].HasMember("continue") ? list["metadata"]["continue"].GetString() : "";
+    // Tokens are base64 and may contain '+', '/', '='; a client URL-encodes them.
+    std::string encoded;
+    for (char c : token) encoded += (c == '+' ? "%2B" : c == '/' ? "%2F" : c == '=' ? "%3D" : std::string(1, c));
+    token = encoded;
+    if (pages == 0)
+      REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"c9"}})").status == 201);
+  } while (!token.empty() && ++pages < 10);
+  CHECK(names == std::vector<std::string>{"c0", "c1", "c2", "c3", "c4", "c9"});
+}
+
+TEST_CASE("deleting a namespace deletes what it holds", "[handlers]") {
+  Fixture f;
+  REQUIRE(f.call("POST", "/api/v1/namespaces", R"({"metadata":{"name":"team"}})").status == 201);
+  REQUIRE(f.call("POST", "/api/v1/namespaces/team/pods", kPod).status == 201);
+  REQUIRE(f.call("DELETE", "/api/v1/namespaces/team").status == 200);
+  CHECK(f.call("GET", "/api/v1/namespaces/team/pods/p").status == 404);
+  CHECK(f.call("POST", "/api/v1/namespaces/team/pods", kPod).status == 404);
+}
+
+TEST_CASE("YAML converts to JSON with YAML 1.2 core scalar types", "[loader]") {
+  auto docs = yaml_to_json_documents("a: 1\nb: '1'\nc: true\nd: ~\ne: 1.5\nf: abc\ng: [x, 2]\nh: 0x1F\ni: yes\n---\n---\nk: v\n");
+  REQUIRE(docs.ok());
+  REQUIRE(docs->size() == 2);
+  const auto& d = (*docs)[0];
+  CHECK(d["a"].IsInt64());
+  CHECK(d["b"].IsString());
+  CHECK(d["c"].IsBool());
+  CHECK(d["d"].IsNull());
+  CHECK(d["e"].IsDouble());
+  CHECK(std::string(d["f"].GetString()) == "abc");
+  CHECK(d["g"].IsArray());
+  CHECK(d["h"].GetInt64() == 31);
+  CHECK(std::string(d["i"].GetString()) == "yes");
+  auto bad = yaml_to_json_documents("a: [1, 2\n");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.message().find("line") != std::string::npos);
+}
+
+TEST_CASE("the loader creates Lists, keeps status and creates missing namespaces", "[loader]") {
+  Fixture f;
+  auto loaded = load_text(f.handler, R"({"apiVersion":"v1","kind":"List","items":[
+      {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"new-ns"},"spec":{"nodeName":"n","containers":[{"name":"c"}]},"status":{"phase":"Running"}},
+      {"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Reservation","metadata":{"name":"r"},"spec":{"owners":[{}]},"status":{"phase":"Available"}}]})",
+                          "inline");
+  REQUIRE(loaded.ok());
+  CHECK(loaded.value() == 2);
+  auto pod = json(f.call("GET", "/api/v1/namespaces/new-ns/pods/p").body);
+  CHECK(std::string(pod["status"]["phase"].GetString()) == "Running");
+  auto r = json(f.call("GET", "/apis/scheduling.koordinator.sh/v1alpha1/reservations/r").body);
+  CHECK(std::string(r["status"]["phase"].GetString()) == "Available");
+  auto unknown = load_text(f.handler, "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n", "svc.yaml");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.message().find("svc.yaml") != std::string::npos);
+  auto sample = load_sample_cluster(f.handler);
+  REQUIRE(sample.ok());
+  CHECK(f.store.object_count(*ResourceRegistry::standard().find("", "v1", "nodes")) == 4);
+}
+
+TEST_CASE("small helpers", "[rules]") {
+  for (const char* ok : {"a", "node-1", "gpu.a100-1", "x1.y2"}) CHECK(is_dns_subdomain(ok));
+  for (const char* bad : {"", "-a", "a-", "A", "a..b", "a_b", ".a"}) CHECK_FALSE(is_dns_subdomain(bad));
+  CHECK(is_dns_label("team-a"));
+  CHECK_FALSE(is_dns_label("team.a"));
+  for (std::string s : {"", "f", "fo", "foo", "foob", "fooba", "foobar"}) CHECK(base64_decode(base64_encode(s)) == s);
+  CHECK(base64_encode("foobar") == "Zm9vYmFy");
+  CHECK_FALSE(base64_decode("Zm9v!mFy").has_value());
+  KubeconfigSpec spec;
+  spec.server = "https://127.0.0.1:1234";
+  spec.ca_pem = "PEM";
+  spec.token = "t";
+  std::string yaml = kubeconfig_yaml(spec);
+  CHECK(yaml.find("server: \"https://127.0.0.1:1234\"") != std::string::npos);
+  CHECK(yaml.find("certificate-authority-data: " + base64_encode("PEM")) != std::string::npos);
+  CHECK(yaml.find("token: \"t\"") != std::string::npos);
+  CHECK(new_uid() != new_uid());
+}
