@@ -28,8 +28,8 @@ std::vector<FlagSpec> specs() {
       {"token", true, "require 'Authorization: Bearer T' on every request but health checks (401 otherwise)"},
       {"load", true, "create the objects in a YAML/JSON FILE or every such file in DIR (repeatable)"},
       {"threads", true, "HTTP worker threads (default 2)"},
-      {"history", true, "events kept for watch resume (default 200000)"},
-      {"watch-queue", true, "events a watcher may fall behind before it is cut off with 410 (default 200000)"},
+      {"history", true, "events kept for watch resume (default 50000)"},
+      {"watch-queue", true, "events a watcher may fall behind before it is cut off with 410 (default 50000)"},
       {"max-body", true, "largest request body in bytes (default 3145728; larger gets 413)"},
       {"help", false, "show this help"},
   };

@@ -30,8 +30,10 @@
 namespace troupe::sim {
 
 struct StoreOptions {
-  size_t history_capacity = 200000;   // events kept for watch resume
-  size_t watch_queue_limit = 200000;  // live events a watcher may fall behind before it is cut off
+  // Each retained event pins one version of an object (~1-4 KiB for a pod),
+  // so the history is bounded by count; 50,000 is minutes of a busy cluster.
+  size_t history_capacity = 50000;   // events kept for watch resume
+  size_t watch_queue_limit = 50000;  // live events a watcher may fall behind before it is cut off
 };
 
 /// What a read-modify-write decided to do with the current object.
