@@ -124,12 +124,12 @@ class ApiServer:
         return http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=timeout)
 
     def ca_pem(self):
+        """The CA from the written kubeconfig (certificate-authority-data), or None."""
         import base64
-        import yaml
+        import re
         with open(self.kubeconfig) as f:
-            config = yaml.safe_load(f)
-        data = config["clusters"][0]["cluster"].get("certificate-authority-data")
-        return base64.b64decode(data).decode() if data else None
+            match = re.search(r"certificate-authority-data:\s*(\S+)", f.read())
+        return base64.b64decode(match.group(1)).decode() if match else None
 
     def request(self, method, path, body=None, content_type="application/json", headers=None):
         """Returns (status, parsed JSON or text, response headers)."""

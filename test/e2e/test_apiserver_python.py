@@ -7,6 +7,7 @@ import threading
 import time
 import unittest
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from helpers import ApiServer, minimal_pod  # noqa: E402
 

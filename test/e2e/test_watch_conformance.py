@@ -14,6 +14,7 @@ import time
 import unittest
 import urllib.parse
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from helpers import ApiServer, minimal_pod  # noqa: E402
 
