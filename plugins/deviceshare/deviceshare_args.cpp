@@ -1,0 +1,112 @@
+#include "plugins/deviceshare/deviceshare_args.hpp"
+
+#include "config/yaml_fields.hpp"
+#include "model/resource_names.hpp"
+
+namespace troupe::plugins::deviceshare {
+
+using config::FieldError;
+namespace rn = resource_names;
+
+namespace {
+
+ScoringStrategy read_strategy(const YAML::Node& strategy, const std::string& path) {
+  std::string type;
+  config::read_optional(strategy, path, "type", type);
+  if (type == "LeastAllocated") return ScoringStrategy::least_allocated;
+  if (type == "MostAllocated") return ScoringStrategy::most_allocated;
+  // Koordinator: "scoring strategy <type> is not supported".
+  throw FieldError(config::child_path(path, "type"),
+                   "Unsupported value: \"" + type + "\": supported values: \"LeastAllocated\", \"MostAllocated\"");
+}
+
+std::vector<WeightedResource> read_resources(const YAML::Node& list, const std::string& path) {
+  std::vector<WeightedResource> out;
+  if (config::is_absent(list)) return out;
+  config::expect_sequence(list, path);
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string entry = config::index_path(path, i);
+    config::expect_map(list[i], entry);
+    config::reject_unknown_fields(list[i], entry, {"name", "weight"});
+    WeightedResource r;
+    r.weight = 0;
+    config::read_optional(list[i], entry, "name", r.name);
+    config::read_optional(list[i], entry, "weight", r.weight);
+    if (r.weight <= 0 || r.weight > 100)
+      throw FieldError(config::child_path(entry, "weight"), "Invalid value: " + std::to_string(r.weight) +
+                                                                 ": resource weight of " + r.name +
+                                                                 " not in valid range (0, 100]");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<std::string> read_names(const YAML::Node& list, const std::string& path) {
+  std::vector<std::string> out;
+  if (config::is_absent(list)) return out;
+  config::expect_sequence(list, path);
+  for (size_t i = 0; i < list.size(); ++i) out.push_back(config::read_string(list[i], config::index_path(path, i)));
+  return out;
+}
+
+void read_templates(const YAML::Node& node, const std::string& path, DeviceShareArgs& out) {
+  if (config::is_absent(node)) return;
+  config::expect_map(node, path);
+  config::reject_unknown_fields(node, path, {"configMapNamespace", "configMapName", "matchedResources"});
+  config::read_optional(node, path, "configMapNamespace", out.templates_namespace);
+  config::read_optional(node, path, "configMapName", out.templates_name);
+  if (!config::is_absent(node["matchedResources"]))
+    out.template_matched_resources = read_names(node["matchedResources"], config::child_path(path, "matchedResources"));
+}
+
+std::vector<GpuModel> read_models(const YAML::Node& list, const std::string& path) {
+  std::vector<GpuModel> out;
+  if (config::is_absent(list)) return out;
+  config::expect_sequence(list, path);
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string entry = config::index_path(path, i);
+    config::expect_map(list[i], entry);
+    config::reject_unknown_fields(list[i], entry, {"vendor", "model"});
+    GpuModel m;
+    config::read_optional(list[i], entry, "vendor", m.vendor);
+    config::read_optional(list[i], entry, "model", m.model);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<WeightedResource> DeviceShareArgs::default_scoring_resources() {
+  return {{std::string(rn::kGpuMemoryRatio), 1},
+          {std::string(rn::kGpuMemory), 1},
+          {std::string(rn::kRdma), 1},
+          {std::string(rn::kFpga), 1}};
+}
+
+DeviceShareArgs DeviceShareArgs::from_yaml(const YAML::Node& args) {
+  DeviceShareArgs out;
+  if (config::is_absent(args)) return out;
+  config::expect_map(args, "");
+  config::reject_unknown_fields(args, "",
+                                {"allocator", "scoringStrategy",
+                                 "disableDeviceNUMATopologyAlignment", "gpuSharedResourceTemplatesConfig",
+                                 "gpuShareUnsupportedModels", "devicePluginAdaption"});
+  std::string deprecated_allocator;
+  config::read_optional(args, "", "allocator", deprecated_allocator);
+  const YAML::Node strategy = args["scoringStrategy"];
+  if (!config::is_absent(strategy)) {
+    const std::string path = "scoringStrategy";
+    config::expect_map(strategy, path);
+    config::reject_unknown_fields(strategy, path, {"type", "resources"});
+    out.strategy = read_strategy(strategy, path);
+    out.resources = read_resources(strategy["resources"], config::child_path(path, "resources"));
+  }
+  config::read_optional(args, "", "disableDeviceNUMATopologyAlignment", out.disable_numa_alignment);
+  read_templates(args["gpuSharedResourceTemplatesConfig"], "gpuSharedResourceTemplatesConfig", out);
+  out.gpu_share_unsupported_models = read_models(args["gpuShareUnsupportedModels"], "gpuShareUnsupportedModels");
+  config::read_optional(args, "", "devicePluginAdaption", out.device_plugin_adaption);
+  return out;
+}
+
+}  // namespace troupe::plugins::deviceshare

@@ -1,0 +1,52 @@
+#pragma once
+// DeviceShareArgs (Koordinator pkg/scheduler/apis/config/v1/types.go,
+// defaults.go, validation_pluginargs.go), decoded from the pluginConfig YAML
+// with field-named errors:
+//
+//   allocator: ""                              # deprecated, ignored
+//   scoringStrategy:                           # absent: LeastAllocated over
+//     type: LeastAllocated | MostAllocated     #   gpu-memory-ratio, gpu-memory, rdma, fpga (weight 1)
+//     resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}]   # weight in (0, 100]
+//   disableDeviceNUMATopologyAlignment: false
+//   gpuSharedResourceTemplatesConfig:          # defaults below
+//     configMapNamespace: koordinator-system
+//     configMapName: gpu-shared-resource-templates
+//     matchedResources: [huawei.com/npu-core]
+//   gpuShareUnsupportedModels: [{vendor: nvidia, model: A10}]
+//   devicePluginAdaption: false                # troupe: Koordinator's DevicePluginAdaption
+//                                              # feature gate (bind-timestamp, gpu-minors,
+//                                              # hami.io/vgpu-node, Huawei NPU annotations)
+//
+// As in Koordinator, a scoringStrategy that is present but has no
+// resources scores every device 0, and its type must be one of the two.
+
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "plugins/deviceshare/device_scorer.hpp"
+
+namespace troupe::plugins::deviceshare {
+
+struct GpuModel {
+  std::string vendor;
+  std::string model;
+};
+
+struct DeviceShareArgs {
+  ScoringStrategy strategy = ScoringStrategy::least_allocated;
+  std::vector<WeightedResource> resources = default_scoring_resources();
+  bool disable_numa_alignment = false;
+  std::string templates_namespace = "koordinator-system";
+  std::string templates_name = "gpu-shared-resource-templates";
+  std::vector<std::string> template_matched_resources = {"huawei.com/npu-core"};
+  std::vector<GpuModel> gpu_share_unsupported_models;
+  bool device_plugin_adaption = false;
+
+  /// Throws config::FieldError naming the field.
+  static DeviceShareArgs from_yaml(const YAML::Node& args);
+  static std::vector<WeightedResource> default_scoring_resources();
+};
+
+}  // namespace troupe::plugins::deviceshare

@@ -1,0 +1,169 @@
+#include "plugins/deviceshare/deviceshare_plugin.hpp"
+
+#include <chrono>
+
+#include "plugins/common/args.hpp"
+#include "plugins/deviceshare/allocation_result.hpp"
+#include "plugins/deviceshare/go_json.hpp"
+#include "plugins/deviceshare/joint_allocator.hpp"
+#include "plugins/framework/node_info.hpp"
+#include "plugins/framework/normalize_score.hpp"
+
+namespace troupe::plugins::deviceshare {
+
+namespace {
+
+int64_t system_now_nanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+const std::string& label_of(const Labels& labels, std::string_view key) {
+  static const std::string kEmpty;
+  auto it = labels.find(std::string(key));
+  return it == labels.end() ? kEmpty : it->second;
+}
+
+// The Huawei NPU device plugin's annotation: "<minor>-<template>" for a vNPU,
+// else the minors.
+std::string huawei_npu_core(const std::vector<DeviceAllocation>& gpus) {
+  if (!gpus.empty() && gpus.front().extension && !gpus.front().extension->gpu_shared_resource_template.empty())
+    return std::to_string(gpus.front().minor) + "-" + gpus.front().extension->gpu_shared_resource_template;
+  std::string out;
+  for (const auto& a : gpus) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(a.minor);
+  }
+  return out;
+}
+
+}  // namespace
+
+DeviceShare::DeviceShare(DeviceShareArgs args, Clock clock)
+    : args_(std::move(args)), scorer_(args_.strategy, args_.resources), clock_(std::move(clock)) {
+  templates_.matched_resources = args_.template_matched_resources;
+  for (const auto& m : args_.gpu_share_unsupported_models) unsupported_models_[m.vendor].insert(m.model);
+  if (!clock_) clock_ = system_now_nanos;
+}
+
+Result<std::shared_ptr<const Plugin>> DeviceShare::make(const YAML::Node& args) {
+  return build_plugin<DeviceShareArgs, DeviceShare>(args, DeviceShareArgs::from_yaml);
+}
+
+const DeviceShareState* DeviceShare::read_state(const CycleState& state) const {
+  return state.read<DeviceShareState>(state_slot());
+}
+
+AllocateOptions DeviceShare::options_for(const Node* node) const {
+  AllocateOptions options;
+  if (node != nullptr) options.node_labels = &node->meta.labels;
+  return options;
+}
+
+bool DeviceShare::share_unsupported(const Node& node) const {
+  auto vendor = unsupported_models_.find(label_of(node.meta.labels, kLabelGpuVendor));
+  return vendor != unsupported_models_.end() && vendor->second.count(label_of(node.meta.labels, kLabelGpuModel)) != 0;
+}
+
+PluginStatus DeviceShare::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
+  auto request = std::make_shared<DeviceShareRequest>();
+  PluginStatus status = prepare_device_share_request(*pod.pod, templates_, *request);
+  if (!status.ok()) return status;
+  DeviceShareState s;
+  s.request = std::move(request);
+  state.write<DeviceShareState>(state_slot(), std::move(s));
+  return {};
+}
+
+PluginStatus DeviceShare::filter_devices(const CycleState& state, const Node* node, const NodeDevices* devices) const {
+  const DeviceShareState* s = read_state(state);
+  if (s == nullptr) return {};
+  if (node == nullptr) return PluginStatus::internal_error("node not found");
+  const DeviceShareRequest& request = *s->request;
+  if (request.gpu && request.gpu->shared) {
+    if (!request.isolation_provider.empty() &&
+        request.isolation_provider != label_of(node->meta.labels, kLabelGpuIsolationProvider))
+      return PluginStatus::internal_error(kErrIsolationProviderMissing);  // upstream returns Error here
+    if (share_unsupported(*node)) {
+      return PluginStatus::unresolvable("model " + go_quote(label_of(node->meta.labels, kLabelGpuModel)) +
+                                        " of vendor " + go_quote(label_of(node->meta.labels, kLabelGpuVendor)) +
+                                        " does not support GPU Share");
+    }
+  }
+  if (devices == nullptr || !devices->known()) return {};
+  AllocationPlan plan;
+  return allocate_devices(*devices, request, options_for(node), plan);
+}
+
+int64_t DeviceShare::score_devices(const CycleState& state, const Node* node, const NodeDevices* devices) const {
+  const DeviceShareState* s = read_state(state);
+  if (s == nullptr || devices == nullptr || !devices->known()) return 0;
+  return score_node(*devices, *s->request, scorer_, options_for(node));
+}
+
+void DeviceShare::normalize(std::vector<int64_t>& scores) const { default_normalize_score(kMaxNodeScore, false, scores); }
+
+PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod, const Node* node,
+                                          NodeDevices* devices) const {
+  const DeviceShareState* s = read_state(state);
+  if (s == nullptr || devices == nullptr || !devices->known()) return {};
+  const std::string node_name = node != nullptr ? node->meta.name : std::string();
+  const std::string_view key = pod_identity(pod);
+  // Never account a pod twice: its devices would be handed out again.
+  if (devices->has_pod(key))
+    return PluginStatus::internal_error("pod " + pod.key + " already has devices accounted on node " + node_name);
+  AllocateOptions options = options_for(node);
+  options.scorer = &scorer_;
+  options.reserve_phase = true;
+  AllocationPlan plan;
+  PluginStatus status = allocate_devices(*devices, *s->request, options, plan);
+  if (!status.ok()) return status;
+  auto allocations = to_device_allocations(plan, *devices, *s->request);
+  if (!allocations)
+    return PluginStatus::internal_error("fillGPUTotalMem failed: " + allocations.message() + ", node: " + node_name);
+  devices->add_pod(key, pod_devices_from(*allocations));
+  DeviceShareState next = *s;
+  next.allocated = std::make_shared<const DeviceAllocations>(std::move(*allocations));
+  next.gpu_vendor = devices->device() != nullptr ? label_of(devices->device()->meta.labels, kLabelGpuVendor) : "";
+  state.write<DeviceShareState>(state_slot(), std::move(next));
+  return {};
+}
+
+void DeviceShare::unreserve_devices(CycleState& state, const PodInfo& pod, NodeDevices* devices) const {
+  const DeviceShareState* s = read_state(state);
+  if (s == nullptr || !s->allocated) return;
+  if (devices != nullptr) devices->remove_pod(pod_identity(pod));
+  DeviceShareState next = *s;
+  next.allocated.reset();
+  state.write<DeviceShareState>(state_slot(), std::move(next));
+}
+
+PluginStatus DeviceShare::pre_bind(CycleState& state, const PodInfo& pod, const std::string& node_name,
+                                   BindingChanges& changes) const {
+  const DeviceShareState* s = read_state(state);
+  if (s == nullptr || !s->allocated) return {};
+  const DeviceAllocations& allocated = *s->allocated;
+  changes.annotations[std::string(kAnnotationDeviceAllocated)] = encode_device_allocations(allocated);
+  if (!args_.device_plugin_adaption) return {};
+
+  changes.annotations[std::string(kAnnotationBindTimestamp)] = std::to_string(clock_());
+  auto gpus = allocated.find(std::string(device_type_name(DeviceType::gpu)));
+  if (gpus == allocated.end()) return {};
+  changes.annotations[std::string(kAnnotationGpuMinors)] = gpu_minors(allocated);
+  if (label_of(pod.meta().labels, kLabelGpuIsolationProvider) == kGpuIsolationProviderHamiCore) {
+    changes.pod_patches.push_back("{\"metadata\":{\"labels\":{" + go_json_string(kLabelHamiVgpuNode) + ":" +
+                                  go_json_string(node_name) + "}}}");
+  }
+  if (s->gpu_vendor == kGpuVendorHuawei) {
+    changes.annotations[std::string(kAnnotationPredicateTime)] = std::to_string(clock_());
+    changes.annotations[std::string(kAnnotationHuaweiNpuCore)] = huawei_npu_core(gpus->second);
+  }
+  return {};
+}
+
+std::vector<ClusterEvent> DeviceShare::events_to_register() const {
+  return {{EventResource::pod, kDelete, "PodDelete"},
+          {EventResource::other, kAdd | kUpdate | kDelete, "devices.v1alpha1.scheduling.koordinator.sh"}};
+}
+
+}  // namespace troupe::plugins::deviceshare

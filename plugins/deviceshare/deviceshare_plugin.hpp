@@ -1,0 +1,98 @@
+#pragma once
+// DeviceShare: Koordinator's fine-grained device scheduling plugin
+// (pkg/scheduler/plugins/deviceshare/plugin.go).
+//
+//   PreFilter  normalise and validate the pod's device requests and hints
+//              (device_share_request.hpp); Skip when it asks for no device.
+//   Filter     GPU isolation provider and gpuShareUnsupportedModels checks,
+//              then "can the node's devices take the pod" by running the
+//              allocator (joint_allocator.hpp) without a scorer. A node with
+//              no Device and no allocated pods passes (kubelet decides).
+//   Score      the node score of scoring.go, normalised to 0-100 across nodes.
+//   Reserve    allocate with the configured scorer and account the result on
+//              the node; Unreserve gives it back exactly.
+//   PreBind    the device-allocated annotation (and, with devicePluginAdaption,
+//              bind-timestamp, gpu-minors, hami.io/vgpu-node, Huawei NPU
+//              annotations) into BindingChanges.
+//
+// Per-node state is a NodeDevices. Until NodeInfo carries plugin extensions,
+// the node-level steps are the *_devices member functions, which take the
+// node's NodeDevices explicitly; the framework entry points for them follow
+// once the hook exists.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+
+#include <yaml-cpp/yaml.h>
+
+#include "model/result.hpp"
+#include "plugins/deviceshare/allocation_view.hpp"
+#include "plugins/deviceshare/device_allocated.hpp"
+#include "plugins/deviceshare/device_share_request.hpp"
+#include "plugins/deviceshare/deviceshare_args.hpp"
+#include "plugins/deviceshare/node_devices.hpp"
+#include "plugins/framework/plugin.hpp"
+
+namespace troupe::plugins::deviceshare {
+
+/// The CycleState slot of DeviceShare.
+struct DeviceShareState {
+  std::shared_ptr<const DeviceShareRequest> request;
+  /// Set by Reserve: what the pod got, with ids, ready for the annotation.
+  std::shared_ptr<const DeviceAllocations> allocated;
+  /// The Device's node.koordinator.sh/gpu-vendor at Reserve (device plugin adaption).
+  std::string gpu_vendor;
+};
+
+inline constexpr const char* kErrIsolationProviderMissing = "GPUIsolationProviderHAMICore not found on the node";
+
+class DeviceShare final : public PreFilterPlugin, public PreBindPlugin, public EnqueueExtensions {
+ public:
+  static constexpr const char* kName = "DeviceShare";
+  using Clock = std::function<int64_t()>;  // unix nanoseconds
+
+  explicit DeviceShare(DeviceShareArgs args, Clock clock = {});
+  static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
+
+  std::string_view name() const override { return kName; }
+  const DeviceShareArgs& args() const { return args_; }
+  const DeviceScorer& scorer() const { return scorer_; }
+
+  PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
+  PluginStatus pre_bind(CycleState& state, const PodInfo& pod, const std::string& node_name,
+                        BindingChanges& changes) const override;
+  std::vector<ClusterEvent> events_to_register() const override;
+
+  /// Filter for one node: `node` may be null only in tests of the device
+  /// checks (a null node is an error, as upstream); `devices` null = the node
+  /// has no device state.
+  PluginStatus filter_devices(const CycleState& state, const Node* node, const NodeDevices* devices) const;
+  /// Raw score (before normalisation).
+  int64_t score_devices(const CycleState& state, const Node* node, const NodeDevices* devices) const;
+  /// Scores of all feasible nodes mapped to 0-100 (DefaultNormalizeScore).
+  void normalize(std::vector<int64_t>& scores) const;
+  /// Allocates and accounts the pod's devices on the node; writes the result into the state.
+  PluginStatus reserve_devices(CycleState& state, const PodInfo& pod, const Node* node, NodeDevices* devices) const;
+  /// Undoes reserve_devices.
+  void unreserve_devices(CycleState& state, const PodInfo& pod, NodeDevices* devices) const;
+
+  /// The state PreFilter wrote, or nullptr (no device request).
+  const DeviceShareState* read_state(const CycleState& state) const;
+
+ private:
+  AllocateOptions options_for(const Node* node) const;
+  bool share_unsupported(const Node& node) const;
+
+  DeviceShareArgs args_;
+  DeviceScorer scorer_;
+  TemplatePolicy templates_;
+  std::map<std::string, std::set<std::string>> unsupported_models_;  // vendor -> models
+  Clock clock_;
+};
+
+}  // namespace troupe::plugins::deviceshare

@@ -1,0 +1,189 @@
+#pragma once
+// NodeDevices: one node's devices as the DeviceShare plugin sees them
+// (Koordinator's nodeDevice in device_cache.go): per device type, every
+// device instance with its capacity, what the pods on the node use of it,
+// what is free, its topology and virtual functions; plus the node's NUMA/PCIe
+// layout, GPU topology tree and GPU partition table.
+//
+// Two sources feed it and either may come first:
+//  - the node's Device object (apply_device / clear_device when it is deleted:
+//    the devices stay known but unusable, as Koordinator marks them unhealthy);
+//  - the pods on the node, through their device-allocated annotation
+//    (on_pod_added / on_pod_removed) and through Reserve (add_pod /
+//    remove_pod), so the accounting is rebuilt from the API server alone.
+// A pod is accounted once under its identity (uid, else namespace/name); a
+// second add is ignored, as Koordinator's allocateSet does, and removal undoes
+// exactly what was added.
+//
+// Deviations from Koordinator, all on the safe side: a virtual function held
+// by two pods stays taken until both are gone (Koordinator frees it with the
+// first); a minor that only pods mention (its device is gone from the Device
+// object) disappears once no pod uses it (Koordinator keeps an empty entry
+// until the next Device update); amounts are clamped to [0, kMaxMilli].
+//
+// The method names match the NodeExtension hook NodeInfo is getting
+// (on_pod_added / on_pod_removed / clone), so this class can derive from it.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/device.hpp"
+#include "plugins/deviceshare/device_allocated.hpp"
+#include "plugins/deviceshare/device_amounts.hpp"
+#include "plugins/deviceshare/device_types.hpp"
+#include "plugins/deviceshare/gpu_partition.hpp"
+#include "plugins/deviceshare/gpu_topology.hpp"
+#include "plugins/framework/pod_info.hpp"
+
+namespace troupe::plugins::deviceshare {
+
+/// A virtual function of a device, with the index of its vfGroup.
+struct DeviceVf {
+  std::string bus_id;
+  int32_t minor = 0;
+  size_t group = 0;
+};
+
+/// One device instance.
+struct DeviceSlot {
+  int32_t minor = 0;
+  /// The Device's entry; nullptr for a minor only pods' allocations mention.
+  const DeviceInfo* info = nullptr;
+  /// Capacity: the Device's resources when healthy, empty otherwise.
+  DeviceAmounts total;
+  /// Σ of the accounted allocations on this device.
+  DeviceAmounts used;
+  /// total − used, never negative, with the names of both (deviceFree).
+  DeviceAmounts free;
+  /// What the allocator sees as free (the free of Koordinator's filtered
+  /// view, which differs from `free` only in which zero names are present).
+  DeviceAmounts view_free;
+  /// Some capacity of this device is in use (the view's non-zero "used").
+  bool view_used = false;
+  /// Number of accounted allocations on this device, and per resource name
+  /// how many of them name it (so removal restores which names `used` has).
+  uint32_t allocations = 0;
+  std::array<uint32_t, kDeviceResourceCount> used_refs{};
+  /// VFs of all groups, by ascending bus id.
+  std::vector<DeviceVf> vfs;
+  /// Bus id -> number of accounted allocations holding it.
+  std::map<std::string, uint32_t, std::less<>> used_vfs;
+
+  bool healthy() const { return !total.is_zero(); }
+  bool vf_taken(std::string_view bus_id) const { return used_vfs.count(bus_id) != 0; }
+};
+
+/// The devices of one type, ordered by minor.
+struct TypeDevices {
+  std::vector<DeviceSlot> slots;
+
+  const DeviceSlot* find(int32_t minor) const;
+  /// Any slot's free is non-zero (Koordinator drops the type from its view otherwise).
+  bool any_free() const;
+  /// Some device of the type has vfGroups.
+  bool has_virtual_functions() const;
+};
+
+/// A PCIe switch: the device minors behind it, per type.
+struct PcieSwitch {
+  int32_t socket = 0;
+  int32_t numa_node = 0;
+  std::string pcie_id;
+  std::array<std::vector<int32_t>, kDeviceTypeCount> minors;
+};
+
+/// NUMA node id -> its PCIe switches (devices with nodeID -1 or no topology are left out).
+using NumaTopology = std::map<int32_t, std::vector<PcieSwitch>>;
+
+/// One device of a pod's accounted allocation.
+struct AccountedDevice {
+  int32_t minor = 0;
+  DeviceAmounts amounts;
+  std::vector<std::string> vf_bus_ids;
+};
+
+/// A pod's allocation per known device type.
+struct PodDevices {
+  std::array<std::vector<AccountedDevice>, kDeviceTypeCount> by_type;
+  bool empty() const;
+};
+
+/// The typed form of an annotation: known types only, deprecated resource
+/// names read as their koordinator.sh/ names.
+PodDevices pod_devices_from(const DeviceAllocations& allocations);
+
+class NodeDevices {
+ public:
+  NodeDevices() = default;
+
+  /// Replaces the node's Device (a watch add/update); the pods stay accounted.
+  void apply_device(std::shared_ptr<const Device> device);
+  /// The Device was deleted: its devices stay known but have no capacity.
+  void clear_device();
+
+  /// Accounts the pod's device-allocated annotation, if any. A malformed
+  /// annotation accounts nothing (counted in malformed_annotations()).
+  void on_pod_added(const PodInfo& pod);
+  /// Undoes on_pod_added / add_pod for the pod's identity.
+  void on_pod_removed(const PodInfo& pod);
+  /// A copy (for the NodeExtension hook).
+  std::unique_ptr<NodeDevices> clone() const { return std::make_unique<NodeDevices>(*this); }
+
+  /// Accounts an allocation under `pod_key`; false (no change) when the key
+  /// is already accounted.
+  bool add_pod(std::string_view pod_key, const PodDevices& devices);
+  /// Undoes add_pod; false when the key is not accounted.
+  bool remove_pod(std::string_view pod_key);
+  bool has_pod(std::string_view pod_key) const { return pods_.count(pod_key) != 0; }
+  size_t pod_count() const { return pods_.size(); }
+
+  /// Koordinator keeps a cache entry once a Device or a pod with an
+  /// allocation was seen (and keeps it while the node exists); nodes without
+  /// one are not filtered by DeviceShare.
+  bool known() const { return device_seen_ || pods_seen_; }
+  bool has_device() const { return device_ != nullptr && !device_deleted_; }
+  const Device* device() const { return device_.get(); }
+
+  const TypeDevices& devices(DeviceType type) const { return types_[type_index(type)]; }
+  const NumaTopology& numa_topology() const { return numa_; }
+  const GpuScope* gpu_topology() const { return gpu_topology_ ? &*gpu_topology_ : nullptr; }
+  /// The Device's partition table; nullptr when it has none (or it did not parse).
+  const GpuPartitionIndexer* partition_indexer() const { return partitions_ ? &*partitions_ : nullptr; }
+  /// The Device's node.koordinator.sh/gpu-partition-policy label is Honor.
+  bool device_honors_partitions() const { return honor_partitions_; }
+  /// The Device's node.koordinator.sh/secondary-device-well-planned label is "true".
+  bool secondary_device_well_planned() const { return secondary_well_planned_; }
+
+  /// Why the last Device's partition table was ignored ("" when it was fine or absent).
+  const std::string& partition_table_error() const { return partition_error_; }
+  /// Pods whose device-allocated annotation did not decode.
+  size_t malformed_annotations() const { return malformed_annotations_; }
+
+ private:
+  void rebuild_slots(bool device_present);
+  void recompute_free(DeviceSlot& slot);
+  void account(DeviceType type, const AccountedDevice& d, bool add);
+  DeviceSlot& slot_for(DeviceType type, int32_t minor);
+
+  std::shared_ptr<const Device> device_;
+  bool device_seen_ = false;
+  bool pods_seen_ = false;
+  bool device_deleted_ = false;
+  std::array<TypeDevices, kDeviceTypeCount> types_;
+  NumaTopology numa_;
+  std::optional<GpuScope> gpu_topology_;
+  std::optional<GpuPartitionIndexer> partitions_;
+  std::string partition_error_;
+  bool honor_partitions_ = false;
+  bool secondary_well_planned_ = false;
+  std::map<std::string, PodDevices, std::less<>> pods_;
+  size_t malformed_annotations_ = 0;
+};
+
+}  // namespace troupe::plugins::deviceshare
