@@ -270,9 +270,9 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 struct HttpServer::Impl {
   Impl(ApiHandler& handler, ObjectStore& store, HttpServerOptions opts)
       : options(std::move(opts)),
+        ctx{handler, store, options.token, options.max_body_bytes},
         ioc(static_cast<int>(std::max<size_t>(options.threads, 1))),
-        acceptor(ioc),
-        ctx{handler, store, options.token, options.max_body_bytes} {}
+        acceptor(ioc) {}
 
   void accept() {
     acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
@@ -291,11 +291,13 @@ struct HttpServer::Impl {
     });
   }
 
+  // Declared before the io_context so that sessions still queued in it,
+  // destroyed with it, never outlive what they point to.
   HttpServerOptions options;
-  asio::io_context ioc;
-  tcp::acceptor acceptor;
   std::unique_ptr<ssl::context> tls_context;
   SessionContext ctx;
+  asio::io_context ioc;
+  tcp::acceptor acceptor;
   std::vector<std::thread> threads;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
   uint16_t port = 0;
