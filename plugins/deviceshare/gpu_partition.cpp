@@ -88,7 +88,8 @@ GpuPartitionIndexer build_hopper() {
     p.mask = hash_minors(p.minors);
     p.link_type = "NVLink";
     p.allocation_score = 1;
-    add_to_index(index, static_cast<int64_t>(p.minors.size()), std::move(p));
+    const auto count = static_cast<int64_t>(p.minors.size());  // before p is moved from
+    add_to_index(index, count, std::move(p));
   };
   for (int32_t i = 0; i < 8; ++i) add({i});
   for (int32_t i = 0; i < 8; i += 2) add({i, i + 1});
