@@ -1,0 +1,83 @@
+"""troupe scheduler end to end: leader election between two processes.
+
+Both run with leaderElect: true and short timings (lease 2 s, renew deadline
+1.5 s, retry 0.5 s). Only the leader binds (the other's attempt counter stays
+at zero while both run); when the leader is killed with SIGKILL (no chance to
+release the lease) the other acquires the lease once it expires and binds the
+pods created afterwards.
+"""
+import os
+import re
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scheduler_helpers import (Cluster, all_bound, capacity_violations, describe_pending, make_node,  # noqa: E402
+                               make_pod, metric_sum, scheduler_config)
+
+LEASE_PATH = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/troupe-scheduler"
+LEADER_LINE = re.compile(r"leader election: (\S+) became leader")
+
+
+def leader_identity(scheduler):
+    match = LEADER_LINE.search(scheduler.stderr())
+    return match.group(1) if match else None
+
+
+def scheduled(scheduler):
+    return metric_sum(scheduler.metrics(), "scheduler_schedule_attempts_total", result="scheduled")
+
+
+class LeaderElectionTest(unittest.TestCase):
+    def setUp(self):
+        self.cluster = Cluster(self)
+        self.client = self.cluster.client
+
+    def lease_holder(self):
+        status, lease = self.client.request("GET", LEASE_PATH)
+        return lease["spec"].get("holderIdentity") if status == 200 else None
+
+    def test_only_the_leader_binds_and_the_other_takes_over(self):
+        config = scheduler_config(leader_elect=True, lease=("2s", "1500ms", "500ms"))
+        self.client.create_all([make_node("n%d" % i, cpu="4", memory="8Gi") for i in range(3)])
+        first = self.cluster.start_scheduler(config)
+        leader_id = self.cluster.wait(lambda: leader_identity(first), 30, "the first scheduler leads")
+        second = self.cluster.start_scheduler(config)
+        second.wait_ready()  # followers sync too, so they can take over at once
+        self.assertEqual(self.lease_holder(), leader_id)
+
+        batch1 = [make_pod("a-%02d" % i, cpu="100m", memory="64Mi") for i in range(20)]
+        self.client.create_all(batch1, threads=2)
+        self.cluster.wait(lambda: all_bound(self.client, [p["metadata"]["name"] for p in batch1]), 60,
+                          lambda: "batch 1 bound; " + describe_pending(self.client))
+        time.sleep(1)  # let a wrongly active follower show itself
+        self.assertEqual(scheduled(first), 20)
+        self.assertEqual(scheduled(second), 0)
+        self.assertIsNone(leader_identity(second))
+        self.assertEqual(self.lease_holder(), leader_id)
+        for s in (first, second):
+            self.assertEqual(s.get("/healthz")[0], 200)
+
+        killed_at = time.time()
+        first.kill()
+        second_id = self.cluster.wait(lambda: leader_identity(second), 30, "the second scheduler takes over")
+        takeover = time.time() - killed_at
+        self.assertNotEqual(second_id, leader_id)
+        self.assertEqual(self.lease_holder(), second_id)
+        status, lease = self.client.request("GET", LEASE_PATH)
+        self.assertGreaterEqual(lease["spec"].get("leaseTransitions", 0), 1, lease)
+
+        batch2 = [make_pod("b-%02d" % i, cpu="100m", memory="64Mi") for i in range(20)]
+        self.client.create_all(batch2, threads=2)
+        self.cluster.wait(lambda: all_bound(self.client, [p["metadata"]["name"] for p in batch2]), 60,
+                          lambda: "batch 2 bound by the new leader; " + describe_pending(self.client))
+        self.assertEqual(scheduled(second), 20)
+        self.assertEqual(capacity_violations(self.client.nodes(), self.client.pods()), [])
+        # Takeover needs the lease to expire (2 s after it was last seen renewed) plus a retry period.
+        self.assertLess(takeover, 15, "takeover took %.1f s" % takeover)
+        self.assertTrue(second.alive())
+
+
+if __name__ == "__main__":
+    unittest.main()
