@@ -86,7 +86,7 @@ TEST_CASE("http client: request line, headers and body", "[http_client]") {
   CHECK(requests[1].headers.count("content-type") == 0);
 }
 
-TEST_CASE("http client: no token means no Authorization header; bad requests fail cleanly", "[http_client]") {
+TEST_CASE("http client: no token means no Authorization header, and bad requests fail cleanly", "[http_client]") {
   FakeApiServer server(ok_handler);
   auto client = client_for(server.url());
   CHECK(client->request(get("/version")).status == 200);

@@ -134,7 +134,7 @@ TEST_CASE("backoff: resets after a healthy stretch longer than reset_after", "[b
   CHECK(backoff.next().count() == 100);
 }
 
-TEST_CASE("backoff: default random jitter stays within [base, base × (1 + jitter))", "[backoff]") {
+TEST_CASE("backoff: default random jitter stays between base and base times (1 + jitter)", "[backoff]") {
   Backoff backoff({1000ms, 1000ms, 60'000ms, 2.0, 1.0});
   for (int i = 0; i < 200; ++i) {
     const auto d = backoff.next();

@@ -221,7 +221,7 @@ TEST_CASE("reflector: paged list, then watch events split at awkward offsets", "
   CHECK(recorder.errors().empty());
 }
 
-TEST_CASE("reflector: bookmarks advance the resourceVersion; a clean end resumes without a re-list", "[reflector]") {
+TEST_CASE("reflector: bookmarks advance the resourceVersion, and a clean end resumes without a re-list", "[reflector]") {
   Cluster cluster;
   cluster.on_list(respond_json(pod_list(10, {})));
   cluster.on_watch([](const RecordedRequest&, ResponseWriter& out) {

@@ -128,7 +128,7 @@ TEST_CASE("patch_pod_status sends a strategic merge patch of the condition and n
   CHECK(requests[1].body == R"({"status":{"nominatedNodeName":null}})");
 }
 
-TEST_CASE("status patches resend on 409; metadata merge patches delete with null", "[writers]") {
+TEST_CASE("status patches resend on 409, and metadata merge patches delete with null", "[writers]") {
   std::atomic<int> calls{0};
   FakeApiServer server([&](const RecordedRequest&, ResponseWriter& out) {
     if (calls++ == 0) {
@@ -298,7 +298,7 @@ TEST_CASE("event notes are cut to 1024 bytes on a character boundary", "[writers
   CHECK((cut_wide.size() - 4) % 3 == 0);  // whole characters only
 }
 
-TEST_CASE("leases: get, create, update; a 409 is the lock and is not retried", "[writers][leases]") {
+TEST_CASE("leases: get, create, update, and a 409 is the lock and is not retried", "[writers][leases]") {
   std::mutex mutex;
   std::string stored;  // the lease JSON the server holds
   int version = 0;
