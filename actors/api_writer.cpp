@@ -65,13 +65,15 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
         auto api = self->state.deps.api;
         auto events = self->state.events_for(report->profile);
         self->state.deps.io->post([=] {
-          watch::PodCondition condition;
-          condition.reason = report->reason;
-          condition.message = report->message;
-          auto patched = watch::patch_pod_status(*api, report->ns, report->name, condition, std::nullopt);
-          if (!patched.ok && patched.code != 404)
-            spdlog::warn("api-writer could not set PodScheduled=False on {}/{}: {}", report->ns, report->name,
-                         patched.message);
+          if (report->patch_condition) {
+            watch::PodCondition condition;
+            condition.reason = report->reason;
+            condition.message = report->message;
+            auto patched = watch::patch_pod_status(*api, report->ns, report->name, condition, std::nullopt);
+            if (!patched.ok && patched.code != 404)
+              spdlog::warn("api-writer could not set PodScheduled=False on {}/{}: {}", report->ns, report->name,
+                           patched.message);
+          }
           record_event(events, {pod_reference(report->ns, report->name, report->uid), "Warning", "FailedScheduling",
                                 "Scheduling", report->message});
         });

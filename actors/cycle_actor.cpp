@@ -57,6 +57,9 @@ void fail(Self self, const AttemptPtr& a, const std::string& message, std::vecto
   report->profile = a->profile();
   report->reason = error ? "SchedulerError" : "Unschedulable";
   report->message = message;
+  for (const auto& c : a->pod().pod->status.conditions)
+    if (c.type == "PodScheduled" && c.status == "False" && c.reason == report->reason && c.message == message)
+      report->patch_condition = false;
   self->send(self->state.deps.writer, atom::report_v, FailureReportPtr(std::move(report)));
   self->send(self->state.deps.queue, atom::failed_v, a->pod().key, std::move(rejectors), error);
   spdlog::debug("scheduling-cycle could not place {}: {}", a->pod().key, message);
@@ -217,11 +220,10 @@ void attempt(Self self, QueuedPodPtr queued) {
   }
   int32_t percentage = a->framework().percentage_of_nodes_to_score().value_or(
       self->state.deps.percentage_of_nodes_to_score);
-  auto partitions = static_cast<int64_t>(self->state.deps.nodes.size());
-  int64_t wanted = self->state.total_nodes > 0
-                       ? plugins::num_feasible_nodes_to_find(percentage, self->state.total_nodes)
-                       : std::numeric_limits<int32_t>::max();
-  request->feasible_per_partition = (wanted + partitions - 1) / std::max<int64_t>(partitions, 1);
+  request->total_nodes = self->state.total_nodes;
+  request->feasible_wanted = self->state.total_nodes > 0
+                                 ? plugins::num_feasible_nodes_to_find(percentage, self->state.total_nodes)
+                                 : 0;  // size unknown yet: every partition checks every node
 
   fan_out<FilterOutcomePtr>(
       self, self->state.deps.nodes, kNodeTimeout,

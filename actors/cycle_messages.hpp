@@ -18,7 +18,10 @@ struct CycleRequest {
   std::shared_ptr<const plugins::Framework> framework;
   std::shared_ptr<const plugins::PodInfo> pod;
   std::shared_ptr<plugins::CycleState> state;
-  int64_t feasible_per_partition = 0;  // stop filtering after this many feasible nodes
+  /// kube-scheduler's numFeasibleNodesToFind for the whole cluster, and the
+  /// cluster size it was computed from; each partition takes its share.
+  int64_t feasible_wanted = 0;
+  int64_t total_nodes = 0;
 };
 using CycleRequestPtr = std::shared_ptr<const CycleRequest>;
 

@@ -77,6 +77,29 @@ void report_malformed(Self self, const PodIdentity& id, const std::string& messa
   spdlog::warn("informer: pod {} is invalid: {}", id.key(), message);
 }
 
+std::string scheduling_fingerprint(const JsonValue& pod) {
+  std::string out;
+  for (const char* part : {"spec", "metadata"}) {
+    auto it = pod.FindMember(part);
+    if (it == pod.MemberEnd()) continue;
+    if (std::string(part) == "spec") {
+      out += to_json(it->value);
+      continue;
+    }
+    for (const char* field : {"labels", "annotations", "deletionTimestamp"}) {
+      auto f = it->value.IsObject() ? it->value.FindMember(field) : it->value.MemberEnd();
+      if (it->value.IsObject() && f != it->value.MemberEnd()) out += to_json(f->value);
+      out += '|';
+    }
+  }
+  return out;
+}
+
+void dequeue(Self self, const PodIdentity& id) {
+  self->state.pending.erase(id.key());
+  self->send(self->state.deps.queue, atom::dequeue_v, id.key());
+}
+
 void forget_bound(Self self, const std::string& uid) {
   auto& bound = self->state.bound_pods;
   auto it = bound.find(uid);
@@ -89,7 +112,7 @@ void forget_bound(Self self, const std::string& uid) {
 void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   PodIdentity id = read_pod_identity(*object);
   if (type == watch::EventType::deleted) {
-    self->send(self->state.deps.queue, atom::dequeue_v, id.key());
+    dequeue(self, id);
     forget_bound(self, id.uid);
     self->state.reported.erase(id.key());
     return;
@@ -100,11 +123,11 @@ void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   switch (route_pod(id, ours)) {
     case PodRoute::ignore: return;
     case PodRoute::forget:
-      self->send(self->state.deps.queue, atom::dequeue_v, id.key());
+      dequeue(self, id);
       forget_bound(self, id.uid);
       return;
     case PodRoute::node: {
-      self->send(self->state.deps.queue, atom::dequeue_v, id.key());
+      if (self->state.pending.count(id.key()) > 0) dequeue(self, id);
       if (self->state.bound_pods.count(id.uid) > 0) return;  // already accounted
       auto pod = decode_pod(object);
       if (!pod) {
@@ -117,6 +140,10 @@ void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
       return;
     }
     case PodRoute::queue: {
+      auto fingerprint = scheduling_fingerprint(*object);
+      auto known = self->state.pending.find(id.key());
+      if (known != self->state.pending.end() && known->second == fingerprint) return;  // status-only update
+      self->state.pending[id.key()] = std::move(fingerprint);
       auto pod = decode_pod(object);
       if (!pod) return report_malformed(self, id, pod.message());
       auto queued = std::make_shared<QueuedPod>();

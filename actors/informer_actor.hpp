@@ -52,6 +52,11 @@ struct informer_state {
   std::set<std::string> synced;
   std::unordered_map<std::string, NodePtr> nodes;             // by name, for update diffs
   std::unordered_map<std::string, std::string> bound_pods;    // uid -> node
+  /// Pending pods: key -> what scheduling reads of them (spec, labels,
+  /// annotations). A status-only update (our own PodScheduled patch) must not
+  /// send an unschedulable pod back to the active queue, as kube-scheduler's
+  /// isPodUpdated ignores such updates.
+  std::unordered_map<std::string, std::string> pending;
   std::unordered_map<std::string, std::string> reported;      // key -> "uid\nmessage" already reported as malformed
 
   static inline const char* name = "informer";

@@ -48,6 +48,9 @@ struct FailureReport {
   std::string profile;
   std::string reason = "Unschedulable";  // or "SchedulerError"
   std::string message;                   // "0/5 nodes are available: ..."
+  /// False when the pod already carries this exact condition: kube-scheduler
+  /// skips the patch then (and so keeps lastTransitionTime).
+  bool patch_condition = true;
 };
 using FailureReportPtr = std::shared_ptr<const FailureReport>;
 

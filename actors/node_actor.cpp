@@ -9,8 +9,9 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
       [=](atom::pod_bound, PodInfoPtr pod) { self->state.partition.account_pod(std::move(pod)); },
       [=](atom::pod_gone, const std::string& uid) { self->state.partition.forget_pod(uid); },
       [=](atom::filter, CycleRequestPtr req) {
-        auto outcome =
-            self->state.partition.filter(*req->framework, *req->state, *req->pod, req->feasible_per_partition);
+        auto& partition = self->state.partition;
+        auto limit = feasible_share(req->feasible_wanted, req->total_nodes, static_cast<int64_t>(partition.node_count()));
+        auto outcome = partition.filter(*req->framework, *req->state, *req->pod, limit);
         return FilterOutcomePtr(std::make_shared<FilterOutcome>(std::move(outcome)));
       },
       [=](atom::score, CycleRequestPtr req) {

@@ -1,8 +1,14 @@
 #include "actors/node_partition.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace troupe::actors {
+
+int64_t feasible_share(int64_t wanted, int64_t total_nodes, int64_t partition_nodes) {
+  if (total_nodes <= 0 || wanted >= total_nodes) return std::numeric_limits<int64_t>::max();
+  return (wanted * partition_nodes + total_nodes - 1) / total_nodes;
+}
 
 plugins::NodeInfo& NodePartition::node_info(const std::string& name) {
   auto it = nodes_.find(name);
@@ -61,7 +67,11 @@ FilterOutcome NodePartition::filter(const plugins::Framework& framework, const p
     const auto& name = order_[(next_start_ + tried) % n];
     const plugins::NodeInfo& info = nodes_.at(name);
     if (info.node() == nullptr) continue;
-    if (state.node_names && state.node_names->count(name) == 0) continue;  // excluded by a PreFilter
+    if (state.node_names && state.node_names->count(name) == 0) {  // excluded by a PreFilter
+      out.failures.add_reason(plugins::Framework::excluded_by_pre_filter_reason(state), 1,
+                              state.node_names_plugins.empty() ? std::string() : state.node_names_plugins.front());
+      continue;
+    }
     auto status = framework.run_filter(state, pod, info);
     if (status.ok()) {
       last_feasible_.push_back(&info);

@@ -30,6 +30,12 @@ struct FilterOutcome {
   std::string error_message;
 };
 
+/// A partition's share of the cycle's feasible-node budget: proportional to
+/// its size (nodes are spread by hash, so partitions are uneven), rounded up;
+/// no limit when the budget covers the whole cluster (kube-scheduler checks
+/// every node of a cluster below 100 nodes).
+int64_t feasible_share(int64_t wanted, int64_t total_nodes, int64_t partition_nodes);
+
 class NodePartition {
  public:
   /// Adds or replaces a node; pods already accounted on it stay.

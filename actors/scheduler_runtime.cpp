@@ -184,7 +184,7 @@ void SchedulerRuntime::Impl::start_reflector(const std::string& resource, const 
                    ObjectEventPtr(std::make_shared<ObjectEvent>(ObjectEvent{resource, type, std::move(object)})));
   };
   callbacks.on_synced = [target, resource] { caf::anon_send(target, atom::synced_v, resource); };
-  callbacks.on_error = [resource](const std::string& message) { spdlog::warn("reflector {}: {}", resource, message); };
+  callbacks.on_error = [](const std::string&) {};  // the reflector logs its own problems
   reflectors.push_back(std::make_unique<watch::Reflector>(api, ro, callbacks));
   reflectors.back()->start();
 }

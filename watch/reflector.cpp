@@ -19,6 +19,15 @@ struct Reflector::ListResult {
   std::string resource_version;
 };
 
+// client-go's isTooLargeResourceVersionError: the server is behind the
+// resourceVersion we hold (e.g. it was restored from an older state). Watching
+// again from the same version would fail forever; only a re-list recovers.
+namespace {
+bool is_too_large_resource_version(int code, const std::string& message) {
+  return code == 504 && message.find("Too large resource version") != std::string::npos;
+}
+}  // namespace
+
 enum class Reflector::WatchEnd {
   ended,           // timeout, EOF or a broken connection: resume from the last resourceVersion
   expired,         // 410: the resourceVersion is too old, re-list
@@ -223,6 +232,8 @@ bool Reflector::handle_line(std::string_view line, WatchResult& result) {
       result.error = "watch ERROR event: " + std::to_string(status.code) + " " + status.reason + ": " + status.message;
       if (is_expired(status)) {
         result.end = WatchEnd::expired;
+      } else if (is_too_large_resource_version(status.code, status.message)) {
+        result.end = WatchEnd::failed_relist;  // the server's history restarted below ours
       } else if (status.code == 429) {
         result.end = WatchEnd::throttled;
       } else if (status.code >= 500) {
@@ -289,6 +300,8 @@ Reflector::WatchResult Reflector::watch_once(const CancelToken* cancel) {
     result.retry_after_seconds = stream.retry_after_seconds;
     if (failed.code == 410 || failed.reason == "Expired" || failed.reason == "Gone") {
       result.end = WatchEnd::expired;
+    } else if (is_too_large_resource_version(failed.code, failed.message)) {
+      result.end = WatchEnd::failed_relist;
     } else if (failed.code == 429) {
       result.end = WatchEnd::throttled;
     } else if (failed.code >= 500) {

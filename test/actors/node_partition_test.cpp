@@ -138,3 +138,18 @@ TEST_CASE("pods may arrive before their node, and a deleted node keeps its pods'
   part.delete_node("late-node");
   CHECK(part.nodes().empty());
 }
+
+TEST_CASE("each partition takes a share of the feasible-node budget proportional to its size") {
+  constexpr int64_t kAll = std::numeric_limits<int64_t>::max();
+  struct Case { int64_t wanted, total, mine, expected; };
+  std::vector<Case> cases = {
+      {100, 50, 30, kAll},   // small cluster: every node is checked
+      {100, 100, 3, kAll},
+      {0, 0, 0, kAll},       // size unknown
+      {100, 1000, 500, 50},
+      {100, 1000, 3, 1},     // rounded up: a tiny partition still contributes
+      {250, 5000, 2600, 130},
+      {250, 5000, 0, 0},
+  };
+  for (const auto& c : cases) CHECK(feasible_share(c.wanted, c.total, c.mine) == c.expected);
+}
