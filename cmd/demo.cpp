@@ -9,6 +9,7 @@
 #include <rapidjson/document.h>
 
 #include "cmd/commands.hpp"
+#include "cmd/demo_scheduling.hpp"
 #include "cmd/flags.hpp"
 #include "sim/api_server.hpp"
 #include "sim/sample_cluster.hpp"
@@ -169,6 +170,8 @@ int run_demo(int argc, char** argv) {
   std::printf("API server: %s (%zu sample objects)\n\n", server.url().c_str(), loaded.value());
   print_cluster(server.store());
   std::fflush(stdout);
+  int scheduled = run_scheduling_demo(server);
+  std::fflush(stdout);
   if (flags.has("serve")) {
     std::printf("\nserving; try: kubectl --server %s get nodes   (Ctrl-C to stop)\n", server.url().c_str());
     std::fflush(stdout);
@@ -176,7 +179,7 @@ int run_demo(int argc, char** argv) {
     sigwait(&signals, &received);
   }
   server.stop();
-  return 0;
+  return scheduled;
 }
 
 }  // namespace troupe::cmd

@@ -1,0 +1,118 @@
+#include "cmd/demo_scheduling.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <rapidjson/document.h>
+#include <spdlog/spdlog.h>
+
+#include "actors/scheduler_runtime.hpp"
+#include "plugins/registry.hpp"
+#include "sim/demo_workload.hpp"
+#include "sim/loader.hpp"
+
+namespace troupe::cmd {
+
+namespace {
+
+struct PodOutcome {
+  std::string name, scheduler, node, shows, message;
+  bool settled = false;  // bound, or a PodScheduled=False condition
+};
+
+std::string text_at(const rapidjson::Value& v, std::initializer_list<const char*> path) {
+  const rapidjson::Value* at = &v;
+  for (const char* key : path) {
+    if (!at->IsObject()) return "";
+    auto it = at->FindMember(key);
+    if (it == at->MemberEnd()) return "";
+    at = &it->value;
+  }
+  return at->IsString() ? at->GetString() : "";
+}
+
+std::vector<PodOutcome> demo_pods(sim::ObjectStore& store) {
+  std::vector<PodOutcome> out;
+  const auto* pods = store.registry().find("", "v1", "pods");
+  for (const auto& o : store.list(*pods, {}).items) {
+    rapidjson::Document d;
+    d.Parse(o->json.c_str());
+    PodOutcome p;
+    p.shows = text_at(d, {"metadata", "annotations", "troupe.dev/demo"});
+    if (p.shows.empty()) continue;
+    p.name = o->name;
+    p.scheduler = text_at(d, {"spec", "schedulerName"});
+    p.node = text_at(d, {"spec", "nodeName"});
+    p.settled = !p.node.empty();
+    if (d["status"].IsObject() && d["status"].HasMember("conditions") && d["status"]["conditions"].IsArray())
+      for (const auto& c : d["status"]["conditions"].GetArray())
+        if (text_at(c, {"type"}) == "PodScheduled" && text_at(c, {"status"}) == "False") {
+          p.message = text_at(c, {"message"});
+          p.settled = true;
+        }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+bool all_settled(const std::vector<PodOutcome>& pods) {
+  for (const auto& p : pods)
+    if (!p.settled && p.scheduler != "some-other-scheduler") return false;
+  return true;
+}
+
+void print_report(const std::vector<PodOutcome>& pods) {
+  std::printf("\n%-14s %-18s %-12s %s\n", "POD", "PROFILE", "NODE", "SHOWS / OUTCOME");
+  for (const auto& p : pods) {
+    std::string node = p.node.empty() ? "<pending>" : p.node;
+    std::printf("%-14s %-18s %-12s %s\n", p.name.c_str(), p.scheduler.c_str(), node.c_str(), p.shows.c_str());
+    if (!p.message.empty()) std::printf("%-46s -> %s\n", "", p.message.c_str());
+  }
+}
+
+}  // namespace
+
+int run_scheduling_demo(sim::ApiServer& server) {
+  auto config = plugins::parse_scheduler_configuration(sim::demo_scheduler_config_yaml());
+  if (!config) {
+    std::fprintf(stderr, "troupe demo: %s\n", config.message().c_str());
+    return 1;
+  }
+  actors::SchedulerOptions options;
+  options.config = std::move(*config);
+  options.cluster.server = server.url();
+  options.cluster.token = server.token();
+  options.cluster.source = "demo";
+  options.metrics_address = "";
+  spdlog::set_level(spdlog::level::warn);
+  auto runtime = actors::SchedulerRuntime::start(std::move(options));
+  if (!runtime) {
+    std::fprintf(stderr, "troupe demo: %s\n", runtime.message().c_str());
+    return 1;
+  }
+  auto loaded = sim::load_text(server.handler(), sim::demo_workload_yaml(), "demo workload");
+  if (!loaded) {
+    std::fprintf(stderr, "troupe demo: %s\n", loaded.message().c_str());
+    return 1;
+  }
+  std::printf("\nScheduler started (profiles troupe-scheduler, troupe, troupe-binpack); submitted %zu pods.\n",
+              *loaded);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  auto pods = demo_pods(server.store());
+  while (!all_settled(pods) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    pods = demo_pods(server.store());
+  }
+  (*runtime)->stop();
+  print_report(pods);
+  if (!all_settled(pods)) {
+    std::fprintf(stderr, "troupe demo: some pods were neither placed nor reported within 30 s\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace troupe::cmd

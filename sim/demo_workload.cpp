@@ -1,0 +1,125 @@
+#include "sim/demo_workload.hpp"
+
+namespace troupe::sim {
+
+namespace {
+
+// Every pod says what it demonstrates; the demo prints it beside the outcome.
+const char* kWorkload = R"YAML(
+apiVersion: v1
+kind: Pod
+metadata: {name: api-zone-a, namespace: default, annotations: {troupe.dev/demo: "nodeSelector zone-a"}}
+spec:
+  schedulerName: troupe-scheduler
+  priority: 100
+  nodeSelector: {topology.kubernetes.io/zone: zone-a}
+  containers: [{name: api, image: api:1, resources: {requests: {cpu: "4", memory: 8Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: nightly-batch, namespace: default, annotations: {troupe.dev/demo: "toleration + required affinity onto the tainted batch node"}}
+spec:
+  schedulerName: troupe-scheduler
+  tolerations: [{key: dedicated, operator: Equal, value: batch, effect: NoSchedule}]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: workload, operator: In, values: [batch]}]}]
+  containers: [{name: job, image: batch:1, resources: {requests: {cpu: "8", memory: 16Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: t4-inference, namespace: default, annotations: {troupe.dev/demo: "preferred affinity for T4 (tolerates the GPU taint)"}}
+spec:
+  schedulerName: troupe-scheduler
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+  affinity:
+    nodeAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        preference: {matchExpressions: [{key: node.koordinator.sh/gpu-model, operator: In, values: [T4]}]}
+  containers: [{name: model, image: infer:1, resources: {requests: {cpu: "2", memory: 4Gi, nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: ingress-1, namespace: default, annotations: {troupe.dev/demo: "hostPort 8443 (NodePorts)"}}
+spec:
+  schedulerName: troupe-scheduler
+  containers: [{name: proxy, image: proxy:1, ports: [{containerPort: 8443, hostPort: 8443}], resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: ingress-2, namespace: default, annotations: {troupe.dev/demo: "same hostPort: never on ingress-1's node"}}
+spec:
+  schedulerName: troupe-scheduler
+  containers: [{name: proxy, image: proxy:1, ports: [{containerPort: 8443, hostPort: 8443}], resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: packed-1, namespace: default, annotations: {troupe.dev/demo: "profile troupe-binpack: MostAllocated packs"}}
+spec:
+  schedulerName: troupe-binpack
+  containers: [{name: w, image: w:1, resources: {requests: {cpu: "2", memory: 2Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: packed-2, namespace: default, annotations: {troupe.dev/demo: "profile troupe-binpack: lands beside packed-1"}}
+spec:
+  schedulerName: troupe-binpack
+  containers: [{name: w, image: w:1, resources: {requests: {cpu: "2", memory: 2Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: too-big, namespace: default, annotations: {troupe.dev/demo: "fits nowhere: kube-scheduler's message"}}
+spec:
+  schedulerName: troupe-scheduler
+  containers: [{name: huge, image: huge:1, resources: {requests: {cpu: "96", memory: 8Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: malformed, namespace: default, annotations: {troupe.dev/demo: "bad affinity: reported on this pod only"}}
+spec:
+  schedulerName: troupe-scheduler
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: cores, operator: Gt, values: [many]}]}]
+  containers: [{name: c, image: c:1}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: not-ours, namespace: default, annotations: {troupe.dev/demo: "another scheduler's pod: left alone"}}
+spec:
+  schedulerName: some-other-scheduler
+  containers: [{name: c, image: c:1, resources: {requests: {cpu: "1"}}}]
+)YAML";
+
+const char* kConfig = R"YAML(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection: {leaderElect: false}
+profiles:
+- schedulerName: troupe-scheduler
+- schedulerName: troupe
+- schedulerName: troupe-binpack
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]
+)YAML";
+
+}  // namespace
+
+const std::string& demo_workload_yaml() {
+  static const std::string text = kWorkload;
+  return text;
+}
+
+const std::string& demo_scheduler_config_yaml() {
+  static const std::string text = kConfig;
+  return text;
+}
+
+}  // namespace troupe::sim
