@@ -98,13 +98,15 @@ AllocationView build_view(const NodeDevices& node, const DeviceShareRequest& req
     if (!devices.any_free()) continue;
     const DeviceHint* hint = request.hint(type);
     const LabelSelector* selector = hint != nullptr && hint->selector ? &*hint->selector : nullptr;
-    uint64_t candidates = 0;
-    for (size_t i = 0; i < devices.slots.size() && i < kMaxDevicesPerType; ++i) {
-      const DeviceInfo* info = devices.slots[i].info;
-      if (info == nullptr) continue;
-      if (options.numa_nodes && !numa_allowed(*info, *options.numa_nodes)) continue;
-      if (selector != nullptr && !selector->matches(info->labels)) continue;
-      candidates |= uint64_t{1} << i;
+    uint64_t candidates = devices.listed_slots();
+    if (options.numa_nodes || selector != nullptr) {
+      for (size_t i = 0; i < devices.slots.size() && i < kMaxDevicesPerType; ++i) {
+        const DeviceInfo* info = devices.slots[i].info;
+        if (info == nullptr) continue;
+        const bool allowed = (!options.numa_nodes || numa_allowed(*info, *options.numa_nodes)) &&
+                             (selector == nullptr || selector->matches(info->labels));
+        if (!allowed) candidates &= ~(uint64_t{1} << i);
+      }
     }
     if (candidates == 0) continue;
     if (hint != nullptr && hint->pcie_level_exclusive()) {

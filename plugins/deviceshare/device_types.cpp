@@ -14,4 +14,9 @@ std::optional<DeviceType> device_type_of(std::string_view name) {
   return std::nullopt;
 }
 
+const LabelKeys& label_keys() {
+  static const LabelKeys keys;
+  return keys;
+}
+
 }  // namespace troupe::plugins::deviceshare

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace troupe::plugins::deviceshare {
@@ -53,5 +54,15 @@ inline constexpr std::string_view kGpuVendorHuawei = "huawei";
 // Huawei device plugin adaption (device_plugin_adapter.go).
 inline constexpr std::string_view kAnnotationPredicateTime = "predicate-time";
 inline constexpr std::string_view kAnnotationHuaweiNpuCore = "huawei.com/npu-core";
+
+/// Label keys read on the Filter path, as std::string: Labels is a std::map
+/// keyed by std::string, so a string_view key would build a temporary per lookup.
+struct LabelKeys {
+  std::string gpu_vendor{kLabelGpuVendor};
+  std::string gpu_model{kLabelGpuModel};
+  std::string gpu_partition_policy{kLabelGpuPartitionPolicy};
+  std::string gpu_isolation_provider{kLabelGpuIsolationProvider};
+};
+const LabelKeys& label_keys();
 
 }  // namespace troupe::plugins::deviceshare

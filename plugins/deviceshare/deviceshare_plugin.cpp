@@ -18,9 +18,9 @@ int64_t system_now_nanos() {
       .count();
 }
 
-const std::string& label_of(const Labels& labels, std::string_view key) {
+const std::string& label_of(const Labels& labels, const std::string& key) {
   static const std::string kEmpty;
-  auto it = labels.find(std::string(key));
+  auto it = labels.find(key);
   return it == labels.end() ? kEmpty : it->second;
 }
 
@@ -61,8 +61,8 @@ AllocateOptions DeviceShare::options_for(const Node* node) const {
 }
 
 bool DeviceShare::share_unsupported(const Node& node) const {
-  auto vendor = unsupported_models_.find(label_of(node.meta.labels, kLabelGpuVendor));
-  return vendor != unsupported_models_.end() && vendor->second.count(label_of(node.meta.labels, kLabelGpuModel)) != 0;
+  auto vendor = unsupported_models_.find(label_of(node.meta.labels, label_keys().gpu_vendor));
+  return vendor != unsupported_models_.end() && vendor->second.count(label_of(node.meta.labels, label_keys().gpu_model)) != 0;
 }
 
 PluginStatus DeviceShare::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
@@ -82,11 +82,11 @@ PluginStatus DeviceShare::filter_devices(const CycleState& state, const Node* no
   const DeviceShareRequest& request = *s->request;
   if (request.gpu && request.gpu->shared) {
     if (!request.isolation_provider.empty() &&
-        request.isolation_provider != label_of(node->meta.labels, kLabelGpuIsolationProvider))
+        request.isolation_provider != label_of(node->meta.labels, label_keys().gpu_isolation_provider))
       return PluginStatus::internal_error(kErrIsolationProviderMissing);  // upstream returns Error here
     if (share_unsupported(*node)) {
-      return PluginStatus::unresolvable("model " + go_quote(label_of(node->meta.labels, kLabelGpuModel)) +
-                                        " of vendor " + go_quote(label_of(node->meta.labels, kLabelGpuVendor)) +
+      return PluginStatus::unresolvable("model " + go_quote(label_of(node->meta.labels, label_keys().gpu_model)) +
+                                        " of vendor " + go_quote(label_of(node->meta.labels, label_keys().gpu_vendor)) +
                                         " does not support GPU Share");
     }
   }
@@ -124,7 +124,7 @@ PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod,
   devices->add_pod(key, pod_devices_from(*allocations));
   DeviceShareState next = *s;
   next.allocated = std::make_shared<const DeviceAllocations>(std::move(*allocations));
-  next.gpu_vendor = devices->device() != nullptr ? label_of(devices->device()->meta.labels, kLabelGpuVendor) : "";
+  next.gpu_vendor = devices->device() != nullptr ? label_of(devices->device()->meta.labels, label_keys().gpu_vendor) : "";
   state.write<DeviceShareState>(state_slot(), std::move(next));
   return {};
 }
@@ -150,7 +150,7 @@ PluginStatus DeviceShare::pre_bind(CycleState& state, const PodInfo& pod, const 
   auto gpus = allocated.find(std::string(device_type_name(DeviceType::gpu)));
   if (gpus == allocated.end()) return {};
   changes.annotations[std::string(kAnnotationGpuMinors)] = gpu_minors(allocated);
-  if (label_of(pod.meta().labels, kLabelGpuIsolationProvider) == kGpuIsolationProviderHamiCore) {
+  if (label_of(pod.meta().labels, label_keys().gpu_isolation_provider) == kGpuIsolationProviderHamiCore) {
     changes.pod_patches.push_back("{\"metadata\":{\"labels\":{" + go_json_string(kLabelHamiVgpuNode) + ":" +
                                   go_json_string(node_name) + "}}}");
   }

@@ -9,6 +9,28 @@ namespace troupe::plugins::deviceshare {
 
 namespace {
 
+enum class Outcome {
+  allocated,
+  missing_partition_table,
+  unsupported_gpu_requests,
+  insufficient_partitioned,
+  missing_topology_tree,
+  unsupported_multi_shared,
+  insufficient_topology_scoped,
+  insufficient_gpus,
+};
+
+Code to_code(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::allocated: return Code::success;
+    case Outcome::missing_partition_table:
+    case Outcome::unsupported_gpu_requests:
+    case Outcome::missing_topology_tree:
+    case Outcome::unsupported_multi_shared: return Code::unschedulable_and_unresolvable;
+    default: return Code::unschedulable;
+  }
+}
+
 // What the strategies share: the request and the node's GPUs as the view sees them.
 struct GpuContext {
   const AllocationView& view;
@@ -17,6 +39,7 @@ struct GpuContext {
   const TypeDevices& gpus;
   MinorMask used = 0;   // GPUs hosting allocations (Koordinator's realUsed)
   MinorMask total = 0;  // healthy candidate GPUs (removeZeroDevice of the view's total)
+  MinorMask fits = 0;   // healthy candidates with room for one card's request
 
   GpuContext(const AllocationView& v, const GpuRequirements& r, const DeviceScorer* s)
       : view(v), req(r), scorer(s), gpus(v.devices(DeviceType::gpu)) {
@@ -24,8 +47,15 @@ struct GpuContext {
       const DeviceSlot& slot = gpus.slots[i];
       const bool candidate = view.candidate(DeviceType::gpu, i);
       if (candidate ? slot.view_used : slot.allocations > 0) used |= minor_bit(slot.minor);
-      if (candidate && !slot.total.is_zero()) total |= minor_bit(slot.minor);
+      if (candidate && slot.has_capacity) {
+        total |= minor_bit(slot.minor);
+        if (card_fits(slot)) fits |= minor_bit(slot.minor);
+      }
     }
+  }
+
+  bool card_fits(const DeviceSlot& slot) const {
+    return fill_gpu_memory(req.per_gpu_amounts, slot.total).fits_in(slot.view_free);
   }
 
   const DeviceSlot* candidate_slot(int32_t minor) const {
@@ -38,9 +68,9 @@ struct GpuContext {
 
   /// The GPU is a healthy candidate with room for one card's request.
   bool satisfied(int32_t minor) const {
+    if (minor >= 0 && minor <= kMaxMaskedMinor) return (fits & minor_bit(minor)) != 0;
     const DeviceSlot* slot = candidate_slot(minor);
-    return slot != nullptr && !slot->total.is_zero() &&
-           fill_gpu_memory(req.per_gpu_amounts, slot->total).fits_in(slot->view_free);
+    return slot != nullptr && slot->has_capacity && card_fits(*slot);
   }
 
   int64_t shared_score(int32_t minor) const {
@@ -95,19 +125,37 @@ const GpuPartition* select_by_binpack(const FixedVector<const GpuPartition*, 128
   return best;
 }
 
-PluginStatus by_partition(const GpuContext& ctx, const GpuPartitionIndexer* index, PlannedDevices& out) {
-  if (index == nullptr) return PluginStatus::unresolvable(kErrMissingPartitionTable);
+PluginStatus to_status(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::allocated: return {};
+    case Outcome::missing_partition_table: return PluginStatus::unresolvable(kErrMissingPartitionTable);
+    case Outcome::unsupported_gpu_requests: return PluginStatus::unresolvable(kErrUnsupportedGpuRequests);
+    case Outcome::insufficient_partitioned: return PluginStatus::unschedulable(kErrInsufficientPartitionedDevice);
+    case Outcome::missing_topology_tree: return PluginStatus::unresolvable(kErrMissingTopologyTree);
+    case Outcome::unsupported_multi_shared: return PluginStatus::unresolvable(kErrUnsupportedMultiSharedGpu);
+    case Outcome::insufficient_topology_scoped: return PluginStatus::unschedulable(kErrInsufficientTopologyScopedGpu);
+    case Outcome::insufficient_gpus: return PluginStatus::unschedulable(kErrInsufficientGpuDevices);
+  }
+  return PluginStatus::internal_error("unknown GPU allocation outcome");
+}
+
+bool unresolvable(Outcome outcome) {
+  return to_code(outcome) == Code::unschedulable_and_unresolvable;
+}
+
+Outcome by_partition(const GpuContext& ctx, const GpuPartitionIndexer* index, PlannedDevices& out) {
+  if (index == nullptr) return Outcome::missing_partition_table;
   auto size = index->find(ctx.req.count);
-  if (size == index->end() || size->second.empty()) return PluginStatus::unresolvable(kErrUnsupportedGpuRequests);
+  if (size == index->end() || size->second.empty()) return Outcome::unsupported_gpu_requests;
   FixedVector<const GpuPartition*, 128> feasible;
   for (const PartitionGroup& group : size->second) {
     for (const GpuPartition& p : group.partitions)
       if (partition_feasible(p, ctx)) feasible.push_back(&p);
     if (!feasible.empty() || ctx.req.restricted_partition) break;
   }
-  if (feasible.empty()) return PluginStatus::unschedulable(kErrInsufficientPartitionedDevice);
+  if (feasible.empty()) return Outcome::insufficient_partitioned;
   plan_minors(select_by_binpack(feasible, *index, ctx.used, ctx.req.count)->minors, out);
-  return {};
+  return Outcome::allocated;
 }
 
 // ---- 2. topology tree -----------------------------------------------------------
@@ -165,16 +213,15 @@ bool from_scope(const GpuContext& ctx, const GpuScope& scope, int cumulative, in
   return true;
 }
 
-PluginStatus by_topology(const GpuContext& ctx, const GpuScope* tree, PlannedDevices& out) {
-  if (tree == nullptr) return PluginStatus::unresolvable(kErrMissingTopologyTree);
-  if (ctx.req.shared && ctx.req.count > 1) return PluginStatus::unresolvable(kErrUnsupportedMultiSharedGpu);
+Outcome by_topology(const GpuContext& ctx, const GpuScope* tree, PlannedDevices& out) {
+  if (tree == nullptr) return Outcome::missing_topology_tree;
+  if (ctx.req.shared && ctx.req.count > 1) return Outcome::unsupported_multi_shared;
   ScopeResult result;
   if (!from_scope(ctx, *tree, 0, 0, result)) {
-    return PluginStatus::unschedulable(ctx.req.required_topology_scope.empty() ? kErrInsufficientGpuDevices
-                                                                               : kErrInsufficientTopologyScopedGpu);
+    return ctx.req.required_topology_scope.empty() ? Outcome::insufficient_gpus : Outcome::insufficient_topology_scoped;
   }
   out = result.devices;
-  return {};
+  return Outcome::allocated;
 }
 
 }  // namespace
@@ -186,6 +233,8 @@ PluginStatus allocate_gpus(const AllocationView& view, const DeviceShareRequest&
   const NodeDevices& node = *view.node;
   GpuContext ctx(view, req, options.scorer);
 
+  // Failures a strategy may ignore are plain outcomes: no status text is
+  // built unless it is returned (Filter runs this for every node).
   if (!req.shared) {
     const GpuPartitionIndexer* index = node.partition_indexer();
     bool node_honors = node.device_honors_partitions();
@@ -194,22 +243,17 @@ PluginStatus allocate_gpus(const AllocationView& view, const DeviceShareRequest&
       node_honors = honors_gpu_partitions(*options.node_labels);
     }
     const bool honor = req.honor_partition || node_honors;
-    PluginStatus s = by_partition(ctx, index, out);
-    if (!s.ok()) {
-      if (honor) return s;
-      out.clear();
-    } else if (!out.empty()) {
-      return {};
-    }
+    const Outcome partition = by_partition(ctx, index, out);
+    if (partition == Outcome::allocated && !out.empty()) return {};
+    if (partition != Outcome::allocated && honor) return to_status(partition);
+    out.clear();
   }
 
-  PluginStatus s = by_topology(ctx, node.gpu_topology(), out);
-  if (!s.ok()) {
-    if (!(req.required_topology_scope.empty() && s.code == Code::unschedulable_and_unresolvable)) return s;
-    out.clear();
-  } else if (!out.empty()) {
-    return {};
-  }
+  const Outcome topology = by_topology(ctx, node.gpu_topology(), out);
+  if (topology == Outcome::allocated && !out.empty()) return {};
+  if (topology != Outcome::allocated && !(req.required_topology_scope.empty() && unresolvable(topology)))
+    return to_status(topology);
+  out.clear();
   return allocate_default_devices(view, DeviceType::gpu, request, prepared.per_instance, prepared.desired, nullptr,
                                   options.scorer, out);
 }

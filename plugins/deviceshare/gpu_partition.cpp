@@ -132,16 +132,16 @@ const GpuPartitionIndexer& hopper_partition_indexer() {
 }
 
 const GpuPartitionIndexer* builtin_partition_indexer(const Labels& node_labels) {
-  auto vendor = node_labels.find(std::string(kLabelGpuVendor));
+  auto vendor = node_labels.find(label_keys().gpu_vendor);
   if (vendor != node_labels.end() && !vendor->second.empty() && vendor->second != kGpuVendorNvidia) return nullptr;
-  auto model = node_labels.find(std::string(kLabelGpuModel));
+  auto model = node_labels.find(label_keys().gpu_model);
   if (model == node_labels.end()) return nullptr;
   if (model->second == "H100" || model->second == "H800" || model->second == "H20") return &hopper_partition_indexer();
   return nullptr;
 }
 
 bool honors_gpu_partitions(const Labels& labels) {
-  auto it = labels.find(std::string(kLabelGpuPartitionPolicy));
+  auto it = labels.find(label_keys().gpu_partition_policy);
   return it != labels.end() && it->second == kGpuPartitionPolicyHonor;
 }
 

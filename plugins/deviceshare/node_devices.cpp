@@ -70,13 +70,13 @@ const DeviceSlot* TypeDevices::find(int32_t minor) const {
   return it != slots.end() && it->minor == minor ? &*it : nullptr;
 }
 
-bool TypeDevices::any_free() const {
-  return std::any_of(slots.begin(), slots.end(), [](const DeviceSlot& s) { return !s.free.is_zero(); });
-}
-
-bool TypeDevices::has_virtual_functions() const {
-  return std::any_of(slots.begin(), slots.end(),
-                     [](const DeviceSlot& s) { return s.info != nullptr && !s.info->vf_groups.empty(); });
+void TypeDevices::summarize() {
+  any_free_ = std::any_of(slots.begin(), slots.end(), [](const DeviceSlot& s) { return s.has_free; });
+  has_vfs_ = std::any_of(slots.begin(), slots.end(),
+                         [](const DeviceSlot& s) { return s.info != nullptr && !s.info->vf_groups.empty(); });
+  info_mask_ = 0;
+  for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i)
+    if (slots[i].info != nullptr) info_mask_ |= uint64_t{1} << i;
 }
 
 bool PodDevices::empty() const {
@@ -170,6 +170,7 @@ void NodeDevices::rebuild_slots(bool device_present) {
     std::sort(rebuilt.begin(), rebuilt.end(), [](const DeviceSlot& a, const DeviceSlot& b) { return a.minor < b.minor; });
     for (auto& s : rebuilt) recompute_free(s);
     slots = std::move(rebuilt);
+    types_[type_index(type)].summarize();
   }
 }
 
@@ -183,6 +184,9 @@ void NodeDevices::recompute_free(DeviceSlot& slot) {
     if (slot.total.has(r) && view_used.milli(r) > 0) used_against_total = true;
   slot.view_free = used_against_total ? slot.free : slot.total;
   slot.view_used = used_against_total;
+  slot.has_capacity = !slot.total.is_zero();
+  slot.has_free = !slot.free.is_zero();
+  slot.has_view_free = !slot.view_free.is_zero();
 }
 
 DeviceSlot& NodeDevices::slot_for(DeviceType type, int32_t minor) {
@@ -217,10 +221,12 @@ void NodeDevices::account(DeviceType type, const AccountedDevice& d, bool add) {
     if (slot.info == nullptr && slot.allocations == 0) {
       auto& slots = types_[type_index(type)].slots;
       slots.erase(slots.begin() + (&slot - slots.data()));
+      types_[type_index(type)].summarize();
       return;
     }
   }
   recompute_free(slot);
+  types_[type_index(type)].summarize();
 }
 
 bool NodeDevices::add_pod(std::string_view pod_key, const PodDevices& devices) {

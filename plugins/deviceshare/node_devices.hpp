@@ -66,6 +66,11 @@ struct DeviceSlot {
   DeviceAmounts view_free;
   /// Some capacity of this device is in use (the view's non-zero "used").
   bool view_used = false;
+  /// Summaries of the amounts above, kept with them (the allocator asks for
+  /// every device of every node it filters).
+  bool has_capacity = false;   // !total.is_zero(): healthy and present
+  bool has_free = false;       // !free.is_zero()
+  bool has_view_free = false;  // !view_free.is_zero()
   /// Number of accounted allocations on this device, and per resource name
   /// how many of them name it (so removal restores which names `used` has).
   uint32_t allocations = 0;
@@ -75,19 +80,27 @@ struct DeviceSlot {
   /// Bus id -> number of accounted allocations holding it.
   std::map<std::string, uint32_t, std::less<>> used_vfs;
 
-  bool healthy() const { return !total.is_zero(); }
+  bool healthy() const { return has_capacity; }
   bool vf_taken(std::string_view bus_id) const { return used_vfs.count(bus_id) != 0; }
 };
 
-/// The devices of one type, ordered by minor.
+/// The devices of one type, ordered by minor. NodeDevices keeps the
+/// summaries current whenever a slot changes.
 struct TypeDevices {
   std::vector<DeviceSlot> slots;
+  bool any_free_ = false;
+  bool has_vfs_ = false;
+  uint64_t info_mask_ = 0;  // slot indices (first 64) that are devices of the Device object
 
   const DeviceSlot* find(int32_t minor) const;
   /// Any slot's free is non-zero (Koordinator drops the type from its view otherwise).
-  bool any_free() const;
+  bool any_free() const { return any_free_; }
   /// Some device of the type has vfGroups.
-  bool has_virtual_functions() const;
+  bool has_virtual_functions() const { return has_vfs_; }
+  /// Slots (bit i = slots[i], first kMaxDevicesPerType) that the Device lists.
+  uint64_t listed_slots() const { return info_mask_; }
+  /// Recomputes the summaries from the slots.
+  void summarize();
 };
 
 /// A PCIe switch: the device minors behind it, per type.

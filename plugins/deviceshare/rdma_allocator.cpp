@@ -140,7 +140,7 @@ PluginStatus allocate_default_devices(const AllocationView& view, DeviceType typ
   const DeviceHint* hint = request.hint(type);
   for (const Candidate& c : candidates) {
     const DeviceSlot& slot = devices.slots[c.slot];
-    if (slot.view_free.is_zero()) continue;  // unhealthy or fully used
+    if (!slot.has_view_free) continue;  // unhealthy or fully used
     // A GPU card must have room for both memory dimensions that will be recorded.
     const bool fits = type == DeviceType::gpu ? fill_gpu_memory(per_instance, slot.total).fits_in(slot.view_free)
                                               : per_instance.fits_in(slot.view_free);
