@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "actors/scheduler_runtime.hpp"
+#include "model/json.hpp"
 #include "plugins/registry.hpp"
 #include "sim/demo_workload.hpp"
 #include "sim/loader.hpp"
@@ -23,17 +24,6 @@ struct PodOutcome {
   bool settled = false;  // bound, or a PodScheduled=False condition
 };
 
-std::string text_at(const rapidjson::Value& v, std::initializer_list<const char*> path) {
-  const rapidjson::Value* at = &v;
-  for (const char* key : path) {
-    if (!at->IsObject()) return "";
-    auto it = at->FindMember(key);
-    if (it == at->MemberEnd()) return "";
-    at = &it->value;
-  }
-  return at->IsString() ? at->GetString() : "";
-}
-
 std::vector<PodOutcome> demo_pods(sim::ObjectStore& store) {
   std::vector<PodOutcome> out;
   const auto* pods = store.registry().find("", "v1", "pods");
@@ -41,16 +31,16 @@ std::vector<PodOutcome> demo_pods(sim::ObjectStore& store) {
     rapidjson::Document d;
     d.Parse(o->json.c_str());
     PodOutcome p;
-    p.shows = text_at(d, {"metadata", "annotations", "troupe.dev/demo"});
+    p.shows = get_string(d, "metadata", "annotations", "troupe.dev/demo");
     if (p.shows.empty()) continue;
     p.name = o->name;
-    p.scheduler = text_at(d, {"spec", "schedulerName"});
-    p.node = text_at(d, {"spec", "nodeName"});
+    p.scheduler = get_string(d, "spec", "schedulerName");
+    p.node = get_string(d, "spec", "nodeName");
     p.settled = !p.node.empty();
     if (d["status"].IsObject() && d["status"].HasMember("conditions") && d["status"]["conditions"].IsArray())
       for (const auto& c : d["status"]["conditions"].GetArray())
-        if (text_at(c, {"type"}) == "PodScheduled" && text_at(c, {"status"}) == "False") {
-          p.message = text_at(c, {"message"});
+        if (get_string(c, "type") == "PodScheduled" && get_string(c, "status") == "False") {
+          p.message = get_string(c, "message");
           p.settled = true;
         }
     out.push_back(std::move(p));

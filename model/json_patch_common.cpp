@@ -1,6 +1,7 @@
 // Small JSON helpers shared by the merge, JSON and strategic merge patches.
 
 #include <algorithm>
+#include "model/json.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -9,18 +10,7 @@
 
 namespace troupe::json_patch_detail {
 
-const char* type_name(const rapidjson::Value& value) {
-  switch (value.GetType()) {
-    case rapidjson::kNullType: return "null";
-    case rapidjson::kFalseType:
-    case rapidjson::kTrueType: return "boolean";
-    case rapidjson::kObjectType: return "object";
-    case rapidjson::kArrayType: return "array";
-    case rapidjson::kStringType: return "string";
-    case rapidjson::kNumberType: return "number";
-  }
-  return "value";
-}
+const char* type_name(const rapidjson::Value& value) { return json_type_name(value); }
 
 std::string short_json(const rapidjson::Value& value, std::size_t limit) {
   // Values reaching a message come from an already-parsed document, so the

@@ -4,6 +4,7 @@
 // "<path>: Invalid value: ...", "<path>: Required value: ...".
 
 #include <string>
+#include "model/json.hpp"
 #include <string_view>
 
 #include "model/label_selector.hpp"
@@ -28,18 +29,7 @@ std::string index(const std::string& path, std::size_t i) { return path + "[" + 
 
 std::string string_of(const rapidjson::Value& value) { return {value.GetString(), value.GetStringLength()}; }
 
-const char* type_name(const rapidjson::Value& value) {
-  switch (value.GetType()) {
-    case rapidjson::kNullType: return "null";
-    case rapidjson::kFalseType:
-    case rapidjson::kTrueType: return "boolean";
-    case rapidjson::kObjectType: return "object";
-    case rapidjson::kArrayType: return "array";
-    case rapidjson::kStringType: return "string";
-    case rapidjson::kNumberType: return "number";
-  }
-  return "value";
-}
+const char* type_name(const rapidjson::Value& value) { return json_type_name(value); }
 
 Error wrong_type(const std::string& path, const rapidjson::Value& value, const char* expected) {
   return Error{path + ": Invalid value: " + type_name(value) + ": must be " + expected};
