@@ -104,7 +104,7 @@ int64_t DeviceShare::score_devices(const CycleState& state, const Node* node, co
 void DeviceShare::normalize(std::vector<int64_t>& scores) const { default_normalize_score(kMaxNodeScore, false, scores); }
 
 PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod, const Node* node,
-                                          NodeDevices* devices) const {
+                                          NodeDevices* devices, std::optional<uint64_t> numa_affinity) const {
   const DeviceShareState* s = read_state(state);
   if (s == nullptr || devices == nullptr || !devices->known()) return {};
   const std::string node_name = node != nullptr ? node->meta.name : std::string();
@@ -115,18 +115,27 @@ PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod,
   AllocateOptions options = options_for(node);
   options.scorer = &scorer_;
   options.reserve_phase = true;
+  if (!args_.disable_numa_alignment) options.numa_nodes = numa_affinity;
   AllocationPlan plan;
   PluginStatus status = allocate_devices(*devices, *s->request, options, plan);
   if (!status.ok()) return status;
   auto allocations = to_device_allocations(plan, *devices, *s->request);
   if (!allocations)
     return PluginStatus::internal_error("fillGPUTotalMem failed: " + allocations.message() + ", node: " + node_name);
-  devices->add_pod(key, pod_devices_from(*allocations));
+  devices->add_pod(key, pod_devices_from(*allocations), pod.key);
   DeviceShareState next = *s;
   next.allocated = std::make_shared<const DeviceAllocations>(std::move(*allocations));
   next.gpu_vendor = devices->device() != nullptr ? label_of(devices->device()->meta.labels, label_keys().gpu_vendor) : "";
   state.write<DeviceShareState>(state_slot(), std::move(next));
   return {};
+}
+
+PluginStatus DeviceShare::numa_hints(const CycleState& state, const Node* node, const NodeDevices* devices,
+                                     NumaHints& out) const {
+  out.clear();
+  const DeviceShareState* s = read_state(state);
+  if (args_.disable_numa_alignment || s == nullptr || devices == nullptr || !devices->known()) return {};
+  return generate_numa_hints(*devices, *s->request, options_for(node), out);
 }
 
 void DeviceShare::unreserve_devices(CycleState& state, const PodInfo& pod, NodeDevices* devices) const {

@@ -36,6 +36,7 @@
 #include "plugins/deviceshare/device_share_request.hpp"
 #include "plugins/deviceshare/deviceshare_args.hpp"
 #include "plugins/deviceshare/node_devices.hpp"
+#include "plugins/deviceshare/numa_hints.hpp"
 #include "plugins/framework/plugin.hpp"
 
 namespace troupe::plugins::deviceshare {
@@ -76,8 +77,15 @@ class DeviceShare final : public PreFilterPlugin, public PreBindPlugin, public E
   int64_t score_devices(const CycleState& state, const Node* node, const NodeDevices* devices) const;
   /// Scores of all feasible nodes mapped to 0-100 (DefaultNormalizeScore).
   void normalize(std::vector<int64_t>& scores) const;
-  /// Allocates and accounts the pod's devices on the node; writes the result into the state.
-  PluginStatus reserve_devices(CycleState& state, const PodInfo& pod, const Node* node, NodeDevices* devices) const;
+  /// Allocates and accounts the pod's devices on the node; writes the result
+  /// into the state. `numa_affinity` (bit i = NUMA node i) is the merged
+  /// affinity of the topology manager, ignored with disableDeviceNUMATopologyAlignment.
+  PluginStatus reserve_devices(CycleState& state, const PodInfo& pod, const Node* node, NodeDevices* devices,
+                               std::optional<uint64_t> numa_affinity = std::nullopt) const;
+  /// GetPodTopologyHints: per device type, the NUMA node sets that can hold
+  /// the pod's devices (none with disableDeviceNUMATopologyAlignment).
+  PluginStatus numa_hints(const CycleState& state, const Node* node, const NodeDevices* devices,
+                          NumaHints& out) const;
   /// Undoes reserve_devices.
   void unreserve_devices(CycleState& state, const PodInfo& pod, NodeDevices* devices) const;
 

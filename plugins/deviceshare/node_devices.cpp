@@ -229,11 +229,11 @@ void NodeDevices::account(DeviceType type, const AccountedDevice& d, bool add) {
   types_[type_index(type)].summarize();
 }
 
-bool NodeDevices::add_pod(std::string_view pod_key, const PodDevices& devices) {
+bool NodeDevices::add_pod(std::string_view pod_key, const PodDevices& devices, std::string_view name) {
   if (has_pod(pod_key)) return false;
   for (DeviceType type : kAllDeviceTypes)
     for (const auto& d : devices.by_type[type_index(type)]) account(type, d, true);
-  pods_.emplace(std::string(pod_key), devices);
+  pods_.emplace(std::string(pod_key), AccountedPod{std::string(name.empty() ? pod_key : name), devices});
   pods_seen_ = true;
   return true;
 }
@@ -242,7 +242,7 @@ bool NodeDevices::remove_pod(std::string_view pod_key) {
   auto it = pods_.find(pod_key);
   if (it == pods_.end()) return false;
   for (DeviceType type : kAllDeviceTypes)
-    for (const auto& d : it->second.by_type[type_index(type)]) account(type, d, false);
+    for (const auto& d : it->second.devices.by_type[type_index(type)]) account(type, d, false);
   pods_.erase(it);
   return true;
 }
@@ -258,7 +258,7 @@ void NodeDevices::on_pod_added(const PodInfo& pod) {
   if (!*allocations) return;
   PodDevices devices = pod_devices_from(**allocations);
   if (devices.empty()) return;
-  add_pod(key, devices);
+  add_pod(key, devices, pod.key);
 }
 
 void NodeDevices::on_pod_removed(const PodInfo& pod) { remove_pod(pod_identity(pod)); }

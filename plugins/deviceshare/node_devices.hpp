@@ -149,12 +149,20 @@ class NodeDevices {
   std::unique_ptr<NodeDevices> clone() const { return std::make_unique<NodeDevices>(*this); }
 
   /// Accounts an allocation under `pod_key`; false (no change) when the key
-  /// is already accounted.
-  bool add_pod(std::string_view pod_key, const PodDevices& devices);
+  /// is already accounted. `name` ("namespace/name") is what summaries show;
+  /// the key when empty.
+  bool add_pod(std::string_view pod_key, const PodDevices& devices, std::string_view name = {});
   /// Undoes add_pod; false when the key is not accounted.
   bool remove_pod(std::string_view pod_key);
   bool has_pod(std::string_view pod_key) const { return pods_.count(pod_key) != 0; }
   size_t pod_count() const { return pods_.size(); }
+
+  struct AccountedPod {
+    std::string name;
+    PodDevices devices;
+  };
+  /// Accounted pods by key.
+  const std::map<std::string, AccountedPod, std::less<>>& pods() const { return pods_; }
 
   /// Koordinator keeps a cache entry once a Device or a pod with an
   /// allocation was seen (and keeps it while the node exists); nodes without
@@ -195,7 +203,7 @@ class NodeDevices {
   std::string partition_error_;
   bool honor_partitions_ = false;
   bool secondary_well_planned_ = false;
-  std::map<std::string, PodDevices, std::less<>> pods_;
+  std::map<std::string, AccountedPod, std::less<>> pods_;
   size_t malformed_annotations_ = 0;
 };
 

@@ -326,3 +326,26 @@ TEST_CASE("DeviceShare registers its requeue events", "[deviceshare][plugin]") {
   CHECK(events[0].actions == kDelete);
   CHECK(events[1].label == "devices.v1alpha1.scheduling.koordinator.sh");
 }
+
+TEST_CASE("DeviceShare NUMA hints and Reserve within a NUMA affinity", "[deviceshare][plugin]") {
+  const Node node = node_with({});
+  auto pod = PodSpecBuilder("numa").requests({{"nvidia.com/gpu", "2"}}).info();
+  for (const bool disabled : {false, true}) {
+    INFO("disableDeviceNUMATopologyAlignment " << disabled);
+    auto p = make_plugin(disabled ? "disableDeviceNUMATopologyAlignment: true" : "");
+    NodeDevices devices = canonical_node();
+    CycleState state;
+    PreFilterResult r;
+    REQUIRE(p->pre_filter(state, *pod, r).ok());
+    NumaHints hints;
+    REQUIRE(p->numa_hints(state, &node, &devices, hints).ok());
+    CHECK(hints.size() == (disabled ? 0u : 1u));
+    REQUIRE(p->reserve_devices(state, *pod, &node, &devices, uint64_t{0b10}).ok());
+    BindingChanges changes;
+    REQUIRE(p->pre_bind(state, *pod, "node-1", changes).ok());
+    const auto allocated = decode_device_allocations(changes.annotations.at("scheduling.koordinator.sh/device-allocated"));
+    REQUIRE(allocated);
+    CHECK(allocated->at("gpu")[0].minor == (disabled ? 0 : 4));
+    CHECK(allocated->at("gpu")[1].minor == (disabled ? 1 : 5));
+  }
+}

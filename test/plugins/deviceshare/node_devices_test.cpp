@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "plugins/deviceshare/device_summary.hpp"
 #include "plugins/deviceshare/node_devices.hpp"
 #include "test/plugins/deviceshare/device_test_support.hpp"
 
@@ -201,4 +202,24 @@ TEST_CASE("The GPU partition table annotation", "[deviceshare][node]") {
     CHECK(n.partition_indexer() == nullptr);
     CHECK(n.partition_table_error() == b.error);
   }
+}
+
+TEST_CASE("The node device summary of the debug endpoint", "[deviceshare][node]") {
+  NodeDevices n;
+  n.apply_device(device({gpu(0), gpu(1), rdma(0, std::nullopt, 0)}));
+  n.on_pod_added(*allocated_pod("a", R"({"gpu":[{"minor":1,"resources":{"koordinator.sh/gpu-core":"50",)"
+                                     R"("koordinator.sh/gpu-memory":"40Gi","koordinator.sh/gpu-memory-ratio":"50"}}]})"));
+  const std::string full = R"({"koordinator.sh/gpu-core":"100","koordinator.sh/gpu-memory":"80Gi","koordinator.sh/gpu-memory-ratio":"100"})";
+  const std::string half = R"({"koordinator.sh/gpu-core":"50","koordinator.sh/gpu-memory":"40Gi","koordinator.sh/gpu-memory-ratio":"50"})";
+  const std::string nic = R"({"koordinator.sh/rdma":"100"})";
+  CHECK(node_device_summary_json(n) ==
+        R"({"deviceTotal":{"koordinator.sh/gpu-core":"200","koordinator.sh/gpu-memory":"160Gi",)"
+        R"("koordinator.sh/gpu-memory-ratio":"200","koordinator.sh/rdma":"100"},)"
+        R"("deviceFree":{"koordinator.sh/gpu-core":"150","koordinator.sh/gpu-memory":"120Gi",)"
+        R"("koordinator.sh/gpu-memory-ratio":"150","koordinator.sh/rdma":"100"},)"
+        R"("deviceUsed":)" + half + "," +
+        R"("deviceTotalDetail":{"gpu":{"0":)" + full + R"(,"1":)" + full + R"(},"rdma":{"0":)" + nic + "}}," +
+        R"("deviceFreeDetail":{"gpu":{"0":)" + full + R"(,"1":)" + half + R"(},"rdma":{"0":)" + nic + "}}," +
+        R"("deviceUsedDetail":{"gpu":{"1":)" + half + "}}," +
+        R"("allocateSet":{"gpu":{"default/a":{"1":)" + half + "}}}}");
 }
