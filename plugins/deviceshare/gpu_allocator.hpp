@@ -19,9 +19,13 @@
 //    falls through; nothing fitting is "Insufficient GPU Devices".
 // 3. The per-device allocation of rdma_allocator.hpp.
 //
-// One deliberate difference: the shared-GPU device score uses the device's
-// (total, free) in the right order (koordinator-sh/koordinator#3073, fixed by
-// PR #3074), so LeastAllocated / MostAllocated rank shared cards as configured.
+// Two deliberate differences:
+//  - the shared-GPU device score uses the device's (total, free) in the right
+//    order (koordinator-sh/koordinator#3073, fixed by PR #3074), so
+//    LeastAllocated / MostAllocated rank shared cards as configured;
+//  - a card "fits" when it has room for the request with both memory
+//    dimensions filled in (gpu_memory.hpp), so pods sized by memory and by
+//    ratio never over-commit a card's memory together.
 
 #include "plugins/deviceshare/allocation_view.hpp"
 

@@ -15,7 +15,8 @@
 // scorer (0 without one), order preferred PCIe switches first (round-robin
 // over the switches, so each preferred switch gets a device), then score
 // descending, then minor ascending; skip devices with nothing free or too
-// little free; with a VF selector take the unallocated VF with the smallest
+// little free (a GPU card: too little for the request with both memory
+// dimensions filled in, see gpu_memory.hpp); with a VF selector take the unallocated VF with the smallest
 // bus id from the matching vfGroups (no such VF: skip the device); take up to
 // max(desired, preferred switches) devices; fewer than desired is
 // "Insufficient <type> devices".

@@ -25,6 +25,7 @@ bool chance(Rng& rng, double p) { return std::bernoulli_distribution(p)(rng); }
 struct RandomNode {
   Node node;
   NodeDevices devices;
+  std::shared_ptr<const Device> device;
 };
 
 RandomNode random_node(Rng& rng, int index) {
@@ -49,7 +50,8 @@ RandomNode random_node(Rng& rng, int index) {
     out.node.meta.labels = {{"node.koordinator.sh/gpu-model", "H100"}};
     if (chance(rng, 0.5)) out.node.meta.labels["node.koordinator.sh/gpu-partition-policy"] = "Honor";
   }
-  out.devices.apply_device(device(std::move(infos)));
+  out.device = device(std::move(infos));
+  out.devices.apply_device(out.device);
   return out;
 }
 
@@ -194,6 +196,17 @@ TEST_CASE("Random reserve/release never over-allocates and releases exactly", "[
       check_same_state(target.devices, rebuilt);
     }
     reserved.push_back(Reserved{ni, bound_info, std::move(state)});
+
+    // The Device is re-sent, or deleted and re-created: the accounting stays.
+    if (chance(rng, 0.05)) {
+      const NodeDevices snapshot = target.devices;
+      if (chance(rng, 0.5)) {
+        target.devices.clear_device();
+        for (DeviceType t : kAllDeviceTypes) CHECK_FALSE(target.devices.devices(t).any_free());
+      }
+      target.devices.apply_device(std::make_shared<const Device>(*target.device));
+      check_same_state(target.devices, snapshot);
+    }
 
     // Some pods finish.
     if (!reserved.empty() && chance(rng, 0.7)) {
