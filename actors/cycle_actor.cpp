@@ -104,7 +104,8 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, std::map<std:
           });
 }
 
-/// After Reserve: Permit, PreBind, then hand over to the binding cycle.
+/// After Reserve: Permit, PreBind, then hand over to the binding cycle. Every
+/// path ends by popping the next pod exactly once.
 void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
   auto& state = *a->request->state;
   auto permit = a->framework().run_permit(state, a->pod(), node);
@@ -114,14 +115,14 @@ void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
     // No plugin troupe ships makes pods wait at Permit yet (gang scheduling does, later).
     fail(self, a, waiting ? "waiting at Permit is not supported yet" : permit.status.message(),
          {permit.status.plugin}, waiting || permit.status.code == plugins::Code::error);
-    return;
+    return next(self);
   }
   plugins::BindingChanges changes;
   auto pre_bind = a->framework().run_pre_bind(state, a->pod(), node, changes);
   if (!pre_bind.ok()) {
     unreserve(self, a, node);
     fail(self, a, pre_bind.message(), {pre_bind.plugin}, true);
-    return;
+    return next(self);
   }
   bind(self, a, node, std::move(changes.annotations));
   next(self);
