@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include "plugins/deviceshare/device_allocated.hpp"
 #include "plugins/deviceshare/go_json.hpp"
 #include "test/plugins/deviceshare/device_test_support.hpp"
@@ -162,4 +164,45 @@ TEST_CASE("Go string escaping and quoting", "[deviceshare][annotation]") {
   CHECK(go_quote("A10") == "\"A10\"");
   CHECK(go_quote("a\"b\\c\n") == "\"a\\\"b\\\\c\\n\"");
   CHECK(go_quote(std::string("\x01", 1)) == "\"\\x01\"");
+}
+
+TEST_CASE("device-allocated round-trips random allocations and survives garbage", "[deviceshare][annotation]") {
+  std::mt19937 rng(7);
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  const char* names[] = {"koordinator.sh/gpu-core", "koordinator.sh/gpu-memory", "koordinator.sh/gpu-memory-ratio",
+                         "koordinator.sh/rdma", "huawei.com/npu-core", "vendor.example/x"};
+  const char* values[] = {"0", "1", "50", "100", "1k", "16Gi", "500m", "97871Mi", "1.5"};
+  const char* ids[] = {"", "GPU-1", "0000:1f:00.1", "<&>", "\xc3\xa9"};
+  const char* types[] = {"gpu", "rdma", "fpga", "npu"};
+  for (int round = 0; round < 300; ++round) {
+    DeviceAllocations a;
+    for (int t = pick(4); t > 0; --t) {
+      auto& entries = a[types[pick(4)]];
+      for (int e = pick(3); e >= 0; --e) {
+        DeviceAllocation d;
+        d.minor = pick(20) - 2;
+        for (int r = pick(4); r > 0; --r) d.resources[names[pick(6)]] = *Quantity::parse(values[pick(9)]);
+        d.id = ids[pick(5)];
+        if (pick(3) == 0) {
+          d.extension.emplace();
+          for (int v = pick(3); v > 0; --v)
+            d.extension->vfs.push_back({pick(4) - 1, "0000:1" + std::to_string(pick(9)) + ":00." + std::to_string(pick(8))});
+          if (pick(2) == 0) d.extension->gpu_shared_resource_template = "vir0" + std::to_string(pick(4));
+        }
+        entries.push_back(std::move(d));
+      }
+    }
+    const std::string json = encode_device_allocations(a);
+    auto back = decode_device_allocations(json);
+    INFO(json);
+    REQUIRE(back);
+    // Quantities come back in canonical form; compare through a second encoding.
+    CHECK(encode_device_allocations(*back) == json);
+    // Every truncation and every single-byte corruption decodes or fails cleanly.
+    for (size_t cut = 0; cut < json.size(); cut += 7) (void)decode_device_allocations(json.substr(0, cut));
+    std::string corrupt = json;
+    corrupt[static_cast<size_t>(pick(static_cast<int>(json.size())))] = "{}[]:,\"0a-"[pick(11)];
+    auto result = decode_device_allocations(corrupt);
+    if (!result) CHECK_FALSE(result.message().empty());
+  }
 }
