@@ -1,4 +1,5 @@
 // troupe: one binary, several jobs (see docs/architecture in ../shared and README.md).
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
@@ -27,6 +28,8 @@ void print_usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A peer closing a connection must be an error on that connection, never the end of the process.
+  std::signal(SIGPIPE, SIG_IGN);
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     print_usage();
     return argc < 2 ? 2 : 0;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,8 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   pid_ = ::fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
+    // Die with the test: an orphaned server would keep ctest's output pipe open.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     ::dup2(pipe_fds[1], STDOUT_FILENO);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
