@@ -39,7 +39,7 @@ std::array<std::map<int32_t, const DeviceInfo*>, kDeviceTypeCount> infos_by_type
 }
 
 NumaTopology build_numa_topology(const std::array<std::map<int32_t, const DeviceInfo*>, kDeviceTypeCount>& infos) {
-  // (socket, numa node, pcie id) identifies a switch, as Koordinator's PCIeIndex.
+  // (numa node, socket, pcie id) identifies a switch, as Koordinator's PCIeIndex does.
   std::map<std::tuple<int32_t, int32_t, std::string>, PcieSwitch> switches;
   for (DeviceType type : kAllDeviceTypes) {
     for (const auto& [minor, info] : infos[type_index(type)]) {
