@@ -21,8 +21,8 @@
 // object) disappears once no pod uses it (Koordinator keeps an empty entry
 // until the next Device update); amounts are clamped to [0, kMaxMilli].
 //
-// The method names match the NodeExtension hook NodeInfo is getting
-// (on_pod_added / on_pod_removed / clone), so this class can derive from it.
+// It is NodeInfo's extension in slot kDevices: NodeInfo calls on_pod_added /
+// on_pod_removed for every pod it accounts.
 
 #include <array>
 #include <cstdint>
@@ -39,6 +39,7 @@
 #include "plugins/deviceshare/device_types.hpp"
 #include "plugins/deviceshare/gpu_partition.hpp"
 #include "plugins/deviceshare/gpu_topology.hpp"
+#include "plugins/framework/node_extension.hpp"
 #include "plugins/framework/pod_info.hpp"
 
 namespace troupe::plugins::deviceshare {
@@ -131,7 +132,7 @@ struct PodDevices {
 /// names read as their koordinator.sh/ names.
 PodDevices pod_devices_from(const DeviceAllocations& allocations);
 
-class NodeDevices {
+class NodeDevices final : public NodeExtension {
  public:
   NodeDevices() = default;
 
@@ -142,11 +143,10 @@ class NodeDevices {
 
   /// Accounts the pod's device-allocated annotation, if any. A malformed
   /// annotation accounts nothing (counted in malformed_annotations()).
-  void on_pod_added(const PodInfo& pod);
+  void on_pod_added(const PodInfo& pod) override;
   /// Undoes on_pod_added / add_pod for the pod's identity.
-  void on_pod_removed(const PodInfo& pod);
-  /// A copy (for the NodeExtension hook).
-  std::unique_ptr<NodeDevices> clone() const { return std::make_unique<NodeDevices>(*this); }
+  void on_pod_removed(const PodInfo& pod) override;
+  std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeDevices>(*this); }
 
   /// Accounts an allocation under `pod_key`; false (no change) when the key
   /// is already accounted. `name` ("namespace/name") is what summaries show;

@@ -19,6 +19,32 @@ std::string_view pod_identity(const PodInfo& pod) {
   return pod.pod->meta.uid.empty() ? std::string_view(pod.key) : std::string_view(pod.pod->meta.uid);
 }
 
+NodeInfo::NodeInfo(const NodeInfo& other)
+    : node_(other.node_),
+      allocatable_(other.allocatable_),
+      requested_(other.requested_),
+      non_zero_requested_(other.non_zero_requested_),
+      used_ports_(other.used_ports_),
+      pods_(other.pods_),
+      generation_(other.generation_) {
+  for (size_t i = 0; i < kNodeExtensionSlots; ++i) {
+    if (other.extensions_[i]) extensions_[i] = other.extensions_[i]->clone();
+  }
+}
+
+NodeInfo& NodeInfo::operator=(const NodeInfo& other) {
+  if (this != &other) *this = NodeInfo(other);
+  return *this;
+}
+
+void NodeInfo::set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension) {
+  if (extension) {
+    for (const auto& pod : pods_) extension->on_pod_added(*pod);
+  }
+  extensions_[static_cast<size_t>(slot)] = std::move(extension);
+  ++generation_;
+}
+
 void NodeInfo::set_node(std::shared_ptr<const Node> node) {
   node_ = std::move(node);
   allocatable_ = node_ ? ResourceVector::from(node_->status.allocatable) : ResourceVector{};
@@ -36,6 +62,9 @@ bool NodeInfo::add_pod(std::shared_ptr<const PodInfo> pod) {
   requested_.add(pod->requests);
   non_zero_requested_.add(non_zero_part(*pod));
   for (const auto& port : pod->host_ports) used_ports_.add(port);
+  for (auto& extension : extensions_) {
+    if (extension) extension->on_pod_added(*pod);
+  }
   pods_.push_back(std::move(pod));
   ++generation_;
   return true;
@@ -48,6 +77,9 @@ bool NodeInfo::remove_pod(std::string_view uid) {
   requested_.subtract(pod.requests);
   non_zero_requested_.subtract(non_zero_part(pod));
   for (const auto& port : pod.host_ports) used_ports_.remove(port);
+  for (auto& extension : extensions_) {
+    if (extension) extension->on_pod_removed(pod);
+  }
   pods_.erase(it);
   ++generation_;
   return true;

@@ -5,6 +5,7 @@
 // read them through const references. remove_pod is the exact inverse of
 // add_pod: it subtracts what was added, from the PodInfo stored at add time.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "model/node.hpp"
 #include "plugins/framework/host_ports.hpp"
+#include "plugins/framework/node_extension.hpp"
 #include "plugins/framework/pod_info.hpp"
 #include "plugins/framework/resource_vector.hpp"
 
@@ -22,6 +24,11 @@ class NodeInfo {
  public:
   NodeInfo() = default;
   explicit NodeInfo(std::shared_ptr<const Node> node) { set_node(std::move(node)); }
+  /// Copies deep-copy the extensions.
+  NodeInfo(const NodeInfo& other);
+  NodeInfo& operator=(const NodeInfo& other);
+  NodeInfo(NodeInfo&&) noexcept = default;
+  NodeInfo& operator=(NodeInfo&&) noexcept = default;
 
   /// Replaces the node object (a watch update); the pods stay accounted.
   void set_node(std::shared_ptr<const Node> node);
@@ -48,6 +55,21 @@ class NodeInfo {
   bool remove_pod(std::string_view uid);
   bool has_pod(std::string_view uid) const;
 
+  /// Installs a plugin's per-node state; it is told about the pods already here.
+  void set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension);
+  /// The extension in the slot, as the type that slot holds; nullptr when absent.
+  template <class T>
+  const T* extension(NodeExtensionSlot slot) const {
+    return static_cast<const T*>(extensions_[static_cast<size_t>(slot)].get());
+  }
+  /// Mutable access for Reserve/Unreserve and for node-scoped objects
+  /// (Device, NodeResourceTopology); bumps the generation.
+  template <class T>
+  T* mutable_extension(NodeExtensionSlot slot) {
+    ++generation_;
+    return static_cast<T*>(extensions_[static_cast<size_t>(slot)].get());
+  }
+
  private:
   std::shared_ptr<const Node> node_;
   ResourceVector allocatable_;
@@ -55,6 +77,7 @@ class NodeInfo {
   ResourceVector non_zero_requested_;
   HostPortUsage used_ports_;
   std::vector<std::shared_ptr<const PodInfo>> pods_;
+  std::array<std::unique_ptr<NodeExtension>, kNodeExtensionSlots> extensions_;
   uint64_t generation_ = 0;
 };
 
