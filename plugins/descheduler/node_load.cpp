@@ -1,0 +1,215 @@
+#include "plugins/descheduler/node_load.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include <rapidjson/document.h>
+
+#include "plugins/descheduler/pod_classes.hpp"
+
+namespace troupe::plugins::descheduler {
+
+ResourceAxes axes_for(const LoadThresholds& thresholds) {
+  std::set<std::string> names = {"memory"};
+  for (const auto* map : {&thresholds.low, &thresholds.high, &thresholds.prod_low, &thresholds.prod_high}) {
+    for (const auto& entry : *map) names.insert(entry.first);
+  }
+  return ResourceAxes{std::vector<std::string>(names.begin(), names.end())};
+}
+
+int64_t amount_of(const std::string& resource, const Quantity& quantity) {
+  return resource == "cpu" ? quantity.milli_value() : quantity.value();
+}
+
+Amounts amounts_of(const ResourceAxes& axes, const ResourceList& list) {
+  Amounts out(axes.size(), 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    auto it = list.find(axes.names[i]);
+    if (it != list.end()) out[i] = amount_of(axes.names[i], it->second);
+  }
+  return out;
+}
+
+ResourceList raw_allocatable(const Node& node) {
+  const std::string* text = node.meta.annotation(kRawAllocatableAnnotation);
+  if (!text) return node.status.allocatable;
+  rapidjson::Document doc;
+  doc.Parse(text->data(), text->size());
+  if (doc.HasParseError() || !doc.IsObject()) return node.status.allocatable;
+  ResourceList out;
+  for (const auto& member : doc.GetObject()) {
+    if (!member.value.IsString()) return node.status.allocatable;
+    auto quantity = Quantity::parse(std::string_view(member.value.GetString(), member.value.GetStringLength()));
+    if (!quantity) return node.status.allocatable;
+    out[member.name.GetString()] = *quantity;
+  }
+  return out;
+}
+
+bool metric_expired(const NodeMetric& metric, int64_t expiration_seconds, Timestamp now) {
+  if (!metric.update_time) return true;
+  return expiration_seconds > 0 && now - *metric.update_time >= std::chrono::seconds(expiration_seconds);
+}
+
+std::string pod_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+
+const char* to_string(NodeClass node_class) {
+  switch (node_class) {
+    case NodeClass::low: return "low";
+    case NodeClass::both_low: return "both-low";
+    case NodeClass::prod_low: return "prod-low";
+    case NodeClass::high: return "high";
+    case NodeClass::prod_high: return "prod-high";
+    case NodeClass::appropriate: return "appropriate";
+  }
+  return "?";
+}
+
+bool over_any(const Amounts& usage, const Amounts& threshold) {
+  for (size_t i = 0; i < usage.size(); ++i) {
+    if (usage[i] > threshold[i]) return true;
+  }
+  return false;
+}
+
+bool under_all(const Amounts& usage, const Amounts& threshold) { return !over_any(usage, threshold); }
+
+namespace {
+
+/// System usage plus every pod's usage. A metric that reports neither
+/// (only nodeUsage) falls back to nodeUsage, so such nodes are not read as idle.
+Amounts measured_usage(const ResourceAxes& axes, const NodeMetric& metric) {
+  const NodeMetricInfo& info = *metric.node_metric;
+  Amounts usage = amounts_of(axes, info.system_usage.resources);
+  for (const PodMetricInfo& pod : metric.pods_metric) {
+    Amounts pod_usage = amounts_of(axes, pod.pod_usage.resources);
+    for (size_t i = 0; i < usage.size(); ++i) usage[i] += pod_usage[i];
+  }
+  if (info.system_usage.resources.empty() && metric.pods_metric.empty()) {
+    usage = amounts_of(axes, info.node_usage.resources);
+  }
+  return usage;
+}
+
+Amounts measured_prod_usage(const ResourceAxes& axes, const NodeLoadInput& input) {
+  std::unordered_set<std::string> prod_pods;
+  for (const auto& pod : input.pods) {
+    if (koord_priority_class(*pod) == KoordPriorityClass::prod) {
+      prod_pods.insert(pod_key(pod->meta.namespace_name, pod->meta.name));
+    }
+  }
+  Amounts usage(axes.size(), 0);
+  for (const PodMetricInfo& pod : input.metric->pods_metric) {
+    if (!prod_pods.count(pod_key(pod.namespace_name, pod.name))) continue;
+    Amounts pod_usage = amounts_of(axes, pod.pod_usage.resources);
+    for (size_t i = 0; i < usage.size(); ++i) usage[i] += pod_usage[i];
+  }
+  return usage;
+}
+
+/// "pods" counts pods rather than reading the metric.
+void count_pods(const ResourceAxes& axes, const NodeLoadInput& input, NodeLoad& load) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes.names[i] != "pods") continue;
+    load.usage[i] = static_cast<int64_t>(input.pods.size());
+    int64_t prod = 0;
+    for (const auto& pod : input.pods) prod += koord_priority_class(*pod) == KoordPriorityClass::prod;
+    load.prod_usage[i] = prod;
+  }
+}
+
+int64_t fraction(double percent, int64_t capacity) { return static_cast<int64_t>(percent * 0.01 * static_cast<double>(capacity)); }
+
+double percent_or(const ResourceThresholds& map, const std::string& name, double fallback) {
+  auto it = map.find(name);
+  return it == map.end() ? fallback : it->second;
+}
+
+/// Mean usage percent per axis over the pool (nodes with zero capacity add
+/// nothing but still count in the divisor, as Koordinator averages).
+std::vector<double> mean_percent(const std::vector<NodeLoad>& loads, bool prod) {
+  if (loads.empty()) return {};
+  std::vector<double> sum(loads.front().capacity.size(), 0.0);
+  for (const NodeLoad& load : loads) {
+    const Amounts& used = prod ? load.prod_usage : load.usage;
+    for (size_t i = 0; i < sum.size(); ++i) {
+      if (load.capacity[i] != 0) sum[i] += static_cast<double>(used[i]) / static_cast<double>(load.capacity[i]) * 100.0;
+    }
+  }
+  for (double& s : sum) s /= static_cast<double>(loads.size());
+  return sum;
+}
+
+void set_fixed_thresholds(const ResourceAxes& axes, const LoadThresholds& t, NodeLoad& load) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const std::string& name = axes.names[i];
+    load.low[i] = fraction(percent_or(t.low, name, 100), load.capacity[i]);
+    load.high[i] = fraction(percent_or(t.high, name, 100), load.capacity[i]);
+    load.prod_low[i] = fraction(percent_or(t.prod_low, name, 100), load.capacity[i]);
+    load.prod_high[i] = fraction(percent_or(t.prod_high, name, 100), load.capacity[i]);
+  }
+}
+
+/// low = mean - low%, high = mean + high% (clamped to 0..100); a resource
+/// whose low deviation is 0 is not balanced (both thresholds = capacity).
+void set_deviation_pair(double mean, double low_pct, double high_pct, int64_t capacity, int64_t& low, int64_t& high) {
+  if (low_pct == 0) {
+    low = high = capacity;
+    return;
+  }
+  low = fraction(std::clamp(mean - low_pct, 0.0, 100.0), capacity);
+  high = fraction(std::clamp(mean + high_pct, 0.0, 100.0), capacity);
+}
+
+void set_deviation_thresholds(const ResourceAxes& axes, const LoadThresholds& t, const std::vector<double>& mean,
+                              const std::vector<double>& prod_mean, NodeLoad& load) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const std::string& name = axes.names[i];
+    set_deviation_pair(mean[i], percent_or(t.low, name, 0), percent_or(t.high, name, 0), load.capacity[i], load.low[i],
+                       load.high[i]);
+    set_deviation_pair(prod_mean[i], percent_or(t.prod_low, name, 0), percent_or(t.prod_high, name, 0),
+                       load.capacity[i], load.prod_low[i], load.prod_high[i]);
+  }
+}
+
+NodeClass classify(const NodeLoad& load) {
+  const bool low = !load.input->node->spec.unschedulable && under_all(load.usage, load.low);
+  const bool prod_high = over_any(load.prod_usage, load.prod_high);
+  const bool prod_low = under_all(load.prod_usage, load.prod_low);
+  if (low) return prod_high ? NodeClass::prod_high : prod_low ? NodeClass::both_low : NodeClass::low;
+  if (over_any(load.usage, load.high)) return NodeClass::high;
+  return prod_high ? NodeClass::prod_high : prod_low ? NodeClass::prod_low : NodeClass::appropriate;
+}
+
+}  // namespace
+
+std::vector<NodeLoad> measure_nodes(const std::vector<const NodeLoadInput*>& nodes, const ResourceAxes& axes,
+                                    const LoadThresholds& thresholds, int64_t expiration_seconds, Timestamp now,
+                                    bool with_prod) {
+  std::vector<NodeLoad> loads;
+  loads.reserve(nodes.size());
+  for (const NodeLoadInput* input : nodes) {
+    if (!input->node || !input->metric || !input->metric->node_metric) continue;
+    if (metric_expired(*input->metric, expiration_seconds, now)) continue;
+    NodeLoad load;
+    load.input = input;
+    load.capacity = amounts_of(axes, raw_allocatable(*input->node));
+    load.usage = measured_usage(axes, *input->metric);
+    load.prod_usage = with_prod ? measured_prod_usage(axes, *input) : Amounts(axes.size(), 0);
+    count_pods(axes, *input, load);
+    load.low = load.high = load.prod_low = load.prod_high = Amounts(axes.size(), 0);
+    loads.push_back(std::move(load));
+  }
+  if (thresholds.use_deviation) {
+    const auto mean = mean_percent(loads, false);
+    const auto prod_mean = mean_percent(loads, true);
+    for (NodeLoad& load : loads) set_deviation_thresholds(axes, thresholds, mean, prod_mean, load);
+  } else {
+    for (NodeLoad& load : loads) set_fixed_thresholds(axes, thresholds, load);
+  }
+  for (NodeLoad& load : loads) load.node_class = classify(load);
+  return loads;
+}
+
+}  // namespace troupe::plugins::descheduler

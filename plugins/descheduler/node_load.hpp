@@ -1,0 +1,90 @@
+#pragma once
+// One node's measured load against its thresholds, as LowNodeLoad sees it
+// (Koordinator loadaware/utilization_util.go): usage from NodeMetric
+// (system usage plus every pod's usage), prod usage (pods of priority class
+// koord-prod), and the low/high thresholds turned from percentages into
+// amounts of the node's raw allocatable. Amounts are int64 in the unit
+// Koordinator compares: millicores for cpu, whole units otherwise.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/node.hpp"
+#include "model/node_metric.hpp"
+#include "model/pod.hpp"
+#include "model/timestamp.hpp"
+#include "plugins/descheduler/low_node_load_args.hpp"
+
+namespace troupe::plugins::descheduler {
+
+inline constexpr const char* kRawAllocatableAnnotation = "node.koordinator.sh/raw-allocatable";
+
+/// A node as LowNodeLoad is given it.
+struct NodeLoadInput {
+  std::shared_ptr<const Node> node;
+  std::vector<std::shared_ptr<const Pod>> pods;  // pods bound to the node
+  std::shared_ptr<const NodeMetric> metric;      // nullptr: none reported
+};
+
+/// The balanced resources in a fixed order (names sorted), memory always in.
+struct ResourceAxes {
+  std::vector<std::string> names;
+  size_t size() const { return names.size(); }
+};
+
+using Amounts = std::vector<int64_t>;
+
+/// Every resource named by a pool's thresholds, plus memory.
+ResourceAxes axes_for(const LoadThresholds& thresholds);
+
+/// cpu in millicores, "pods" and everything else in whole units.
+int64_t amount_of(const std::string& resource, const Quantity& quantity);
+/// One amount per axis from a ResourceList (absent = 0).
+Amounts amounts_of(const ResourceAxes& axes, const ResourceList& list);
+
+/// The raw-allocatable annotation (a JSON ResourceList) when present and
+/// valid, else status.allocatable (cpu normalisation inflates allocatable).
+ResourceList raw_allocatable(const Node& node);
+
+/// No updateTime, or older than `expiration_seconds` (0 = never expires).
+bool metric_expired(const NodeMetric& metric, int64_t expiration_seconds, Timestamp now);
+
+/// "namespace/name".
+std::string pod_key(const std::string& ns, const std::string& name);
+
+enum class NodeClass {
+  low,          // under every low threshold, prod usage in range
+  both_low,     // under the low thresholds for node and prod usage
+  prod_low,     // node usage in range, prod usage low
+  high,         // some node usage above its high threshold
+  prod_high,    // node usage not high, some prod usage above prod high
+  appropriate,  // in range
+};
+const char* to_string(NodeClass node_class);
+
+struct NodeLoad {
+  const NodeLoadInput* input = nullptr;
+  Amounts capacity, usage, prod_usage;
+  Amounts low, high, prod_low, prod_high;
+  NodeClass node_class = NodeClass::appropriate;
+
+  const std::string& name() const { return input->node->meta.name; }
+};
+
+/// Loads for the nodes with a fresh metric (others are skipped, as
+/// Koordinator skips them), thresholds included (deviation thresholds use
+/// the pool's mean usage percent), classified. `with_prod` off skips the
+/// prod usage sums (no prod thresholds configured: prod usage never matters).
+std::vector<NodeLoad> measure_nodes(const std::vector<const NodeLoadInput*>& nodes, const ResourceAxes& axes,
+                                    const LoadThresholds& thresholds, int64_t expiration_seconds, Timestamp now,
+                                    bool with_prod);
+
+/// Some amount strictly above its threshold.
+bool over_any(const Amounts& usage, const Amounts& threshold);
+/// Every amount at or below its threshold.
+bool under_all(const Amounts& usage, const Amounts& threshold);
+
+}  // namespace troupe::plugins::descheduler

@@ -1,0 +1,97 @@
+#include "plugins/descheduler/victim_order.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "model/pod_requests.hpp"
+#include "plugins/descheduler/pod_classes.hpp"
+
+namespace troupe::plugins::descheduler {
+
+double coverage_score(int64_t used, int64_t excess) {
+  if (excess == 0) return 0;
+  const double ratio = static_cast<double>(used) / static_cast<double>(excess);
+  return ratio >= 1 ? 1 / ratio + 1 : ratio;
+}
+
+double usage_score(const Amounts& pod_usage, const Amounts& excess, const std::vector<int64_t>& weights) {
+  double score = 0;
+  int64_t weight_sum = 0;
+  for (size_t i = 0; i < excess.size(); ++i) {
+    if (excess[i] <= 0) continue;
+    score += coverage_score(pod_usage[i], excess[i]) * static_cast<double>(weights[i]);
+    weight_sum += weights[i];
+  }
+  return weight_sum == 0 ? 0 : score / static_cast<double>(weight_sum);
+}
+
+int64_t node_usage_score(const Amounts& usage, const Amounts& capacity, const std::vector<int64_t>& weights) {
+  int64_t score = 0;
+  int64_t weight_sum = 0;
+  for (size_t i = 0; i < usage.size(); ++i) {
+    int64_t resource_score = 0;
+    if (capacity[i] > 0) resource_score = std::min(usage[i], capacity[i]) * 1000 / capacity[i];
+    score += resource_score * weights[i];
+    weight_sum += weights[i];
+  }
+  return weight_sum == 0 ? 0 : score / weight_sum;
+}
+
+namespace {
+
+int k8s_qos_rank(const Pod& pod) {
+  switch (pod_qos(pod)) {
+    case QosClass::best_effort: return 1;
+    case QosClass::burstable: return 2;
+    case QosClass::guaranteed: return 3;
+  }
+  return 3;
+}
+
+/// The keys compared before usage, precomputed once per pod.
+struct SortKey {
+  int priority_class;
+  int32_t priority;
+  int k8s_qos;
+  int koord_qos;
+  int32_t deletion_cost;
+  int32_t eviction_cost;
+  int has_no_metric;   // pods without metrics after those with
+  double neg_usage;    // higher usage score first
+  int64_t neg_created;  // newer first
+};
+
+SortKey key_of(const Victim& victim, const Amounts& excess, const std::vector<int64_t>& weights) {
+  const Pod& pod = *victim.pod;
+  const auto created = pod.meta.creation_timestamp ? pod.meta.creation_timestamp->time_since_epoch().count() : 0;
+  return SortKey{static_cast<int>(koord_priority_class(pod)),
+                 pod_priority(pod.spec),
+                 k8s_qos_rank(pod),
+                 qos_rank(koord_qos(pod)),
+                 deletion_cost(pod),
+                 eviction_cost(pod),
+                 victim.usage ? 0 : 1,
+                 victim.usage ? -usage_score(*victim.usage, excess, weights) : 0.0,
+                 -static_cast<int64_t>(created)};
+}
+
+auto as_tuple(const SortKey& k) {
+  return std::tie(k.priority_class, k.priority, k.k8s_qos, k.koord_qos, k.deletion_cost, k.eviction_cost,
+                  k.has_no_metric, k.neg_usage, k.neg_created);
+}
+
+}  // namespace
+
+void sort_victims(std::vector<Victim>& victims, const Amounts& excess, const std::vector<int64_t>& weights) {
+  std::vector<std::pair<SortKey, size_t>> keyed;
+  keyed.reserve(victims.size());
+  for (size_t i = 0; i < victims.size(); ++i) keyed.emplace_back(key_of(victims[i], excess, weights), i);
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return as_tuple(a.first) < as_tuple(b.first); });
+  std::vector<Victim> sorted;
+  sorted.reserve(victims.size());
+  for (const auto& entry : keyed) sorted.push_back(std::move(victims[entry.second]));
+  victims = std::move(sorted);
+}
+
+}  // namespace troupe::plugins::descheduler
