@@ -56,7 +56,8 @@ class TaskDistribution {
  public:
   /// Errors name the class index and field: weights must be finite and >= 0
   /// with a positive sum; gpu_milli in [0, 1000]; gpu_count >= 1 iff
-  /// gpu_milli > 0; a multi-card class asks for whole cards; cpu_milli >= 0.
+  /// gpu_milli > 0; cpu_milli >= 0. A class of several partial cards (the
+  /// method's "num x milli") is allowed: it needs num cards with milli free.
   static Result<TaskDistribution> make(std::vector<GpuTaskClass> classes);
 
   const std::vector<GpuTaskClass>& classes() const { return classes_; }
@@ -160,12 +161,10 @@ inline Result<TaskDistribution> TaskDistribution::make(std::vector<GpuTaskClass>
       return Error{where + "gpu_count must be 0 for a CPU-only class (gpu_milli 0), got " + std::to_string(c.gpu_count)};
     if (c.gpu_milli > 0 && c.gpu_count < 1)
       return Error{where + "gpu_count must be >= 1 when gpu_milli > 0, got " + std::to_string(c.gpu_count)};
-    if (c.gpu_count > 1 && c.gpu_milli != kMilliPerGpu)
-      return Error{where + "a class of " + std::to_string(c.gpu_count) + " cards must ask for whole cards (gpu_milli 1000), got " +
-                   std::to_string(c.gpu_milli)};
     sum += c.weight;
   }
-  if (!(sum > 0)) return Error{"task distribution: the weights sum to 0"};
+  if (!(sum > 0) || !std::isfinite(sum))
+    return Error{"task distribution: the weights must sum to a finite number > 0"};
   TaskDistribution out;
   for (auto& c : classes) c.weight /= sum;
   out.classes_ = std::move(classes);
