@@ -1,0 +1,135 @@
+#include "plugins/node_numa_resource/node_cpus.hpp"
+
+#include <algorithm>
+
+#include "plugins/framework/node_info.hpp"
+
+namespace troupe::plugins::numa {
+
+Result<PodAllocation> pod_allocation_from(const Pod& pod) {
+  auto status = decode_resource_status(pod.meta.annotations);
+  if (!status) return status.error();
+  auto spec = decode_resource_spec(pod.meta.annotations);
+  if (!spec) return spec.error();
+  PodAllocation out;
+  out.name = pod.meta.namespace_name + "/" + pod.meta.name;
+  out.cpus = status->cpuset;
+  out.numa_resources = std::move(status->numa_node_resources);
+  out.exclusive = spec->exclusive();
+  return out;
+}
+
+void NodeCpus::apply_topology(std::shared_ptr<const NodeResourceTopology> nrt) {
+  nrt_ = std::move(nrt);
+  options_ = nrt_ ? build_topology_options(*nrt_) : TopologyOptions{};
+}
+
+void NodeCpus::clear_topology() {
+  nrt_.reset();
+  options_ = TopologyOptions{};
+}
+
+void NodeCpus::on_pod_added(const PodInfo& pod) {
+  if (!pod.pod) return;
+  auto allocation = pod_allocation_from(*pod.pod);
+  if (!allocation) {
+    ++malformed_;
+    return;
+  }
+  add_allocation(pod_identity(pod), std::move(*allocation));
+}
+
+void NodeCpus::on_pod_removed(const PodInfo& pod) { remove_allocation(pod_identity(pod)); }
+
+bool NodeCpus::add_allocation(std::string_view pod_key, PodAllocation allocation) {
+  if (allocation.empty() || pods_.count(pod_key) != 0) return false;
+  account(allocation, true);
+  pods_.emplace(std::string(pod_key), std::move(allocation));
+  return true;
+}
+
+bool NodeCpus::remove_allocation(std::string_view pod_key) {
+  auto it = pods_.find(pod_key);
+  if (it == pods_.end()) return false;
+  account(it->second, false);
+  pods_.erase(it);
+  return true;
+}
+
+const PodAllocation* NodeCpus::allocation(std::string_view pod_key) const {
+  auto it = pods_.find(pod_key);
+  return it == pods_.end() ? nullptr : &it->second;
+}
+
+void NodeCpus::account(const PodAllocation& allocation, bool add) {
+  for (int cpu : allocation.cpus) {
+    if (add) {
+      if (++cpu_holders_[cpu] == 1) cpu_policy_[cpu] = allocation.exclusive;
+      continue;
+    }
+    auto it = cpu_holders_.find(cpu);
+    if (it == cpu_holders_.end()) continue;
+    if (--it->second > 0) continue;
+    cpu_holders_.erase(it);
+    cpu_policy_.erase(cpu);
+  }
+  for (const NumaNodeResource& r : allocation.numa_resources) {
+    ResourceList& sum = numa_allocated_[r.node];
+    if (add) {
+      sum += r.resources;
+      continue;
+    }
+    sum -= r.resources;
+    // Drop zeros so a fully released node compares equal to a fresh one.
+    for (auto q = sum.begin(); q != sum.end();) q = q->second.is_zero() ? sum.erase(q) : std::next(q);
+    if (sum.empty()) numa_allocated_.erase(r.node);
+  }
+}
+
+int NodeCpus::holders(int cpu) const {
+  auto it = cpu_holders_.find(cpu);
+  return it == cpu_holders_.end() ? 0 : it->second;
+}
+
+CpuSet NodeCpus::available_cpus(const CpuSet& also_reserved) const {
+  if (!options_.valid_cpu_topology()) return {};
+  CpuSet out = options_.cpu_topology->all_cpus() - options_.reserved_cpus - also_reserved;
+  for (const auto& [cpu, policy] : cpu_policy_) out.erase(cpu);
+  return out;
+}
+
+std::map<int, ResourceList> NodeCpus::numa_available() const {
+  std::map<int, ResourceList> out;
+  for (const NumaNodeAllocatable& n : options_.numa_nodes) {
+    ResourceList available = n.allocatable;
+    auto used = numa_allocated_.find(n.node);
+    if (used != numa_allocated_.end()) {
+      for (const auto& [name, q] : used->second) {
+        auto a = available.find(name);
+        if (a == available.end()) continue;
+        a->second -= q;
+        if (a->second.sign() < 0) a->second = Quantity();
+      }
+    }
+    out.emplace(n.node, std::move(available));
+  }
+  return out;
+}
+
+std::vector<topology::NumaNodeStatus> NodeCpus::numa_statuses() const {
+  std::vector<topology::NumaNodeStatus> out(64, topology::NumaNodeStatus::idle);
+  for (const auto& [key, pod] : pods_) {
+    if (pod.numa_resources.empty()) continue;
+    const bool single = pod.numa_resources.size() == 1;
+    for (const NumaNodeResource& r : pod.numa_resources) {
+      auto& s = out[r.node];
+      if (!single)
+        s = topology::NumaNodeStatus::shared;
+      else if (s == topology::NumaNodeStatus::idle)
+        s = topology::NumaNodeStatus::single;
+    }
+  }
+  return out;
+}
+
+}  // namespace troupe::plugins::numa

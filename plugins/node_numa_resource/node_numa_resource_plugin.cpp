@@ -1,0 +1,300 @@
+#include "plugins/node_numa_resource/node_numa_resource_plugin.hpp"
+
+#include "model/pod_requests.hpp"
+#include "plugins/common/args.hpp"
+#include "plugins/node_numa_resource/qos.hpp"
+
+namespace troupe::plugins::numa {
+
+namespace {
+
+const NodeCpus* cpus_of(const NodeInfo& node) { return node.extension<NodeCpus>(NodeExtensionSlot::kCpus); }
+
+const TopologyOptions& options_of(const NodeCpus* cpus) {
+  static const TopologyOptions kNone;
+  return cpus != nullptr ? cpus->options() : kNone;
+}
+
+bool all_zero(const ResourceList& list) {
+  for (const auto& [name, q] : list)
+    if (!q.is_zero()) return false;
+  return true;
+}
+
+PluginStatus missing_state() { return PluginStatus::internal_error("NodeNUMAResource: no PreFilter state for the pod"); }
+
+}  // namespace
+
+Result<std::shared_ptr<const Plugin>> NodeNUMAResource::make(const YAML::Node& args) {
+  return build_plugin<NodeNumaResourceArgs, NodeNUMAResource>(args, NodeNumaResourceArgs::from_yaml);
+}
+
+PluginStatus NodeNUMAResource::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
+  auto spec = decode_resource_spec(pod.meta().annotations);
+  if (!spec) return PluginStatus::internal_error(spec.message());
+  auto numa_spec = decode_numa_topology_spec(pod.meta().annotations);
+  if (!numa_spec) return PluginStatus::internal_error(numa_spec.message());
+  NumaState st;
+  st.requests = pod_requests(pod.spec());
+  if (all_zero(st.requests)) {
+    st.skip = true;
+    state.write<NumaState>(state_slot(), std::move(st));
+    return PluginStatus(Code::skip);
+  }
+  auto cpu = st.requests.find("cpu");
+  st.milli_cpu = cpu == st.requests.end() ? 0 : cpu->second.milli_value();
+  st.num_cpus = static_cast<int>(st.milli_cpu / 1000);
+  st.pod_numa_policy = numa_spec->policy;
+  st.pod_numa_exclusive = numa_spec->exclusive;
+  st.pod_spec = *spec;
+  if (allow_use_cpuset(*pod.pod)) {
+    CpuBindPolicy policy = spec->preferred();
+    if (policy == CpuBindPolicy::unset || policy == CpuBindPolicy::default_policy) policy = args_.default_cpu_bind_policy;
+    CpuBindPolicy required = spec->required();
+    if (required == CpuBindPolicy::default_policy) required = args_.default_cpu_bind_policy;
+    if (required != CpuBindPolicy::unset) policy = required;
+    if (binds_cpus(policy)) {
+      if (st.milli_cpu % 1000 != 0) return PluginStatus::unresolvable(kErrInvalidRequestedCpus);
+      if (st.milli_cpu > 0) {
+        st.request_cpu_bind = true;
+        st.required = required;
+        st.preferred = policy;
+        st.exclusive = spec->exclusive();
+      }
+    }
+  }
+  state.write<NumaState>(state_slot(), std::move(st));
+  return {};
+}
+
+PluginStatus NodeNUMAResource::decide(const NumaState& s, const NodeInfo& node, NodeDecision& d) const {
+  const TopologyOptions& options = options_of(cpus_of(node));
+  const Node& n = *node.node();
+  d.node_bind = node_cpu_bind_policy(n, options.kubelet);
+  d.numa_exclusive = s.pod_numa_exclusive;
+  // The pod chose a NUMA policy without exclusivity: Required by default.
+  if (d.numa_exclusive == topology::NumaExclusive::none && s.pod_numa_policy != topology::NumaPolicy::none)
+    d.numa_exclusive = topology::NumaExclusive::required;
+  auto merged = topology::merge_numa_policies(node_numa_policy(n, options.numa_policy), s.pod_numa_policy);
+  if (!merged) return PluginStatus::unresolvable(kErrNumaPolicyNotMatch);
+  d.numa_policy = *merged;
+
+  d.bind_cpus = s.request_cpu_bind;
+  if (!d.bind_cpus && d.node_bind != NodeCpuBindPolicy::none && s.milli_cpu > 0) {
+    if (s.milli_cpu % 1000 != 0) return PluginStatus::unresolvable(kErrInvalidRequestedCpus);
+    d.bind_cpus = true;
+  }
+  d.required = s.required;
+  if (d.bind_cpus) {
+    if (!options.valid_cpu_topology()) return PluginStatus::unresolvable(kErrInvalidCpuTopology);
+    if (d.node_bind == NodeCpuBindPolicy::full_pcpus_only) d.required = CpuBindPolicy::full_pcpus;
+    if (d.node_bind == NodeCpuBindPolicy::spread_by_pcpus) d.required = CpuBindPolicy::spread_by_pcpus;
+    if (s.required != CpuBindPolicy::unset && s.required != d.required)
+      return PluginStatus::unresolvable(kErrCpuBindPolicyConflict);
+    const int per_core = options.cpu_topology->cpus_per_core();
+    if (d.required == CpuBindPolicy::full_pcpus && per_core > 0 && s.num_cpus % per_core != 0)
+      return PluginStatus::unresolvable(kErrSmtAlignment);
+  }
+  AllocateRequest& r = d.request;
+  r.requests = s.requests;
+  r.bind_cpus = d.bind_cpus;
+  r.num_cpus = s.num_cpus;
+  r.required = d.required != CpuBindPolicy::unset;
+  r.bind_policy = r.required ? d.required : s.preferred;
+  r.exclusive = s.exclusive;
+  r.strategy = node_numa_allocate_strategy(n, options.kubelet, args_.default_numa_allocate_strategy());
+  r.also_reserved = node_annotation_reserved_cpus(n);
+  return {};
+}
+
+topology::NumaHintProviders NodeNUMAResource::all_providers() const {
+  topology::NumaHintProviders out{this};
+  out.insert(out.end(), providers_.begin(), providers_.end());
+  return out;
+}
+
+PluginStatus NodeNUMAResource::merged_affinity(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                               const NodeDecision& d, topology::NumaMask& affinity) const {
+  const NodeCpus* cpus = cpus_of(node);
+  const std::vector<int> numa_nodes = options_of(cpus).numa_node_ids();
+  if (numa_nodes.empty()) return PluginStatus::unresolvable(kErrMissingNumaResources);
+  topology::NumaHint best;
+  PluginStatus status = topology::admit(all_providers(), state, pod, node, d.numa_policy, numa_nodes,
+                                        d.numa_exclusive, cpus->numa_statuses(), best);
+  if (!status.ok()) return status;
+  affinity = best.numa_nodes;
+  return {};
+}
+
+PluginStatus NodeNUMAResource::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr) return missing_state();
+  if (s->skip) return {};
+  if (node.node() == nullptr) return PluginStatus::internal_error("node not found");
+  NodeDecision d;
+  PluginStatus status = decide(*s, node, d);
+  if (!status.ok()) return status;
+  if (d.bind_cpus && d.required != CpuBindPolicy::unset && d.numa_policy == topology::NumaPolicy::none) {
+    auto trial = allocate_on_node(*cpus_of(node), d.request, 0);
+    if (!trial) return PluginStatus::unschedulable(trial.message());
+    return {};
+  }
+  if (d.numa_policy == topology::NumaPolicy::restricted || d.numa_policy == topology::NumaPolicy::single_numa_node) {
+    topology::NumaMask affinity = 0;
+    return merged_affinity(state, pod, node, d, affinity);
+  }
+  return {};
+}
+
+namespace {
+
+int64_t node_level_score(const NumaScoringStrategy& strategy, const PodInfo& pod, const NodeInfo& node) {
+  return strategy_score(strategy, [&](const std::string& name) {
+    return std::pair<int64_t, int64_t>{node.requested().get(name) + pod.requests.get(name),
+                                       node.allocatable().get(name)};
+  });
+}
+
+int64_t amount(const ResourceList& list, const std::string& name) {
+  auto it = list.find(name);
+  if (it == list.end()) return 0;
+  return name == "cpu" ? it->second.milli_value() : it->second.value();
+}
+
+/// The NUMA-level score over the NUMA nodes the allocation uses.
+int64_t numa_level_score(const NumaScoringStrategy& strategy, const NodeCpus& cpus, const PodAllocation& allocation) {
+  ResourceList total, used;
+  for (const NumaNodeResource& r : allocation.numa_resources) {
+    if (const ResourceList* a = cpus.options().allocatable_of(r.node)) total += *a;
+    auto it = cpus.numa_allocated().find(r.node);
+    if (it != cpus.numa_allocated().end()) used += it->second;
+    used += r.resources;
+  }
+  return strategy_score(strategy, [&](const std::string& name) {
+    return std::pair<int64_t, int64_t>{amount(used, name), amount(total, name)};
+  });
+}
+
+}  // namespace
+
+ScoreResult NodeNUMAResource::score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr || s->skip || node.node() == nullptr) return {};
+  NodeDecision d;
+  if (!decide(*s, node, d).ok()) return {};
+  const NodeCpus* cpus = cpus_of(node);
+  if (d.numa_policy == topology::NumaPolicy::none || cpus == nullptr)
+    return {node_level_score(args_.scoring_strategy, pod, node), {}};
+  topology::NumaMask affinity = 0;
+  if (!merged_affinity(state, pod, node, d, affinity).ok()) return {};
+  auto allocation = allocate_on_node(*cpus, d.request, affinity);
+  if (!allocation) return {};
+  if (allocation->numa_resources.empty()) return {node_level_score(args_.scoring_strategy, pod, node), {}};
+  return {numa_level_score(args_.numa_scoring_strategy, *cpus, *allocation), {}};
+}
+
+PluginStatus NodeNUMAResource::reserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr) return missing_state();
+  if (s->skip) return {};
+  if (node.node() == nullptr) return PluginStatus::internal_error("node not found");
+  NodeDecision d;
+  PluginStatus status = decide(*s, node, d);
+  if (!status.ok()) return status;
+  if (!d.bind_cpus && d.numa_policy == topology::NumaPolicy::none) return {};
+  if (cpus_of(node) == nullptr) return PluginStatus::unresolvable(kErrMissingNumaResources);
+  topology::NumaMask affinity = 0;
+  if (d.numa_policy != topology::NumaPolicy::none) {
+    status = merged_affinity(state, pod, node, d, affinity);
+    if (!status.ok()) return status;
+  }
+  auto allocation = allocate_on_node(*cpus_of(node), d.request, affinity);
+  if (!allocation) return PluginStatus::unschedulable(allocation.message());
+  allocation->name = pod.key;
+  node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)->add_allocation(pod_identity(pod), *allocation);
+  NumaState next = *s;
+  next.allocation = std::move(*allocation);
+  next.node_required = d.required;
+  next.affinity = affinity;
+  state.write<NumaState>(state_slot(), std::move(next));
+  return {};
+}
+
+void NodeNUMAResource::unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr || !s->allocation) return;
+  if (cpus_of(node) != nullptr)
+    node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)->remove_allocation(pod_identity(pod));
+  NumaState next = *s;
+  next.allocation.reset();
+  next.affinity = 0;
+  state.write<NumaState>(state_slot(), std::move(next));
+}
+
+PluginStatus NodeNUMAResource::pre_bind(CycleState& state, const PodInfo&, const std::string&,
+                                        BindingChanges& changes) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr || s->skip || !s->allocation || s->allocation->empty()) return {};
+  const PodAllocation& a = *s->allocation;
+  changes.annotations[kAnnotationResourceStatus] = encode(ResourceStatus{a.cpus, a.numa_resources});
+  if (a.cpus.empty()) return {};
+  // Tell the node agent which policy produced the cpuset when the pod did not say.
+  ResourceSpec spec = s->pod_spec;
+  bool changed = false;
+  if (spec.required() == CpuBindPolicy::unset && s->node_required != CpuBindPolicy::unset) {
+    spec.required_cpu_bind_policy = std::string(to_string(s->node_required));
+    changed = true;
+  }
+  const CpuBindPolicy preferred = spec.preferred();
+  if (preferred == CpuBindPolicy::unset || preferred == CpuBindPolicy::default_policy) {
+    const CpuBindPolicy effective = s->node_required != CpuBindPolicy::unset ? s->node_required : s->preferred;
+    if (binds_cpus(effective)) {
+      spec.preferred_cpu_bind_policy = std::string(to_string(effective));
+      changed = true;
+    }
+  }
+  if (changed) changes.annotations[kAnnotationResourceSpec] = encode(spec);
+  return {};
+}
+
+std::vector<ClusterEvent> NodeNUMAResource::events_to_register() const {
+  return {
+      {EventResource::other, kAll, "NodeResourceTopologyChange"},
+      {EventResource::pod, kDelete, "AssignedPodDelete"},
+      {EventResource::node, kAdd | kUpdateNodeLabel | kUpdateNodeAnnotation, "NodeChange"},
+  };
+}
+
+PluginStatus NodeNUMAResource::numa_hints(const CycleState& state, const PodInfo&, const NodeInfo& node,
+                                          topology::NumaHints& out) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr) return missing_state();
+  if (s->skip || node.node() == nullptr) return {};
+  NodeDecision d;
+  PluginStatus status = decide(*s, node, d);
+  if (!status.ok()) return status;
+  const NodeCpus* cpus = cpus_of(node);
+  if (cpus == nullptr) return PluginStatus::unschedulable(kErrInsufficientNumaResources);
+  auto hints = generate_hints(*cpus, d.request, d.numa_policy, args_.numa_scoring_strategy);
+  if (!hints) return PluginStatus::unschedulable(hints.message());
+  out = std::move(*hints);
+  return {};
+}
+
+PluginStatus NodeNUMAResource::try_allocate(const CycleState& state, const PodInfo&, const NodeInfo& node,
+                                            const topology::NumaHint& affinity) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr) return missing_state();
+  if (s->skip || node.node() == nullptr) return {};
+  NodeDecision d;
+  PluginStatus status = decide(*s, node, d);
+  if (!status.ok()) return status;
+  if (!d.bind_cpus && affinity.numa_nodes == 0) return {};
+  const NodeCpus* cpus = cpus_of(node);
+  if (cpus == nullptr) return PluginStatus::unschedulable(kErrInsufficientNumaResources);
+  auto allocation = allocate_on_node(*cpus, d.request, affinity.numa_nodes);
+  if (!allocation) return PluginStatus::unschedulable(allocation.message());
+  return {};
+}
+
+}  // namespace troupe::plugins::numa

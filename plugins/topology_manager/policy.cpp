@@ -1,0 +1,235 @@
+#include "plugins/topology_manager/policy.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace troupe::plugins::topology {
+
+Result<NumaPolicy> parse_numa_policy(std::string_view text) {
+  if (text.empty() || text == "None") return NumaPolicy::none;
+  if (text == "BestEffort") return NumaPolicy::best_effort;
+  if (text == "Restricted") return NumaPolicy::restricted;
+  if (text == "SingleNUMANode") return NumaPolicy::single_numa_node;
+  return Error{"unsupported NUMA topology policy \"" + std::string(text) +
+               "\": supported values: \"\", \"BestEffort\", \"Restricted\", \"SingleNUMANode\""};
+}
+
+NumaPolicy numa_policy_from_nrt(std::string_view text) {
+  if (text == "BestEffort") return NumaPolicy::best_effort;
+  if (text == "Restricted") return NumaPolicy::restricted;
+  if (text == "SingleNUMANodePodLevel") return NumaPolicy::single_numa_node;
+  return NumaPolicy::none;
+}
+
+std::string_view to_string(NumaPolicy policy) {
+  switch (policy) {
+    case NumaPolicy::best_effort: return "BestEffort";
+    case NumaPolicy::restricted: return "Restricted";
+    case NumaPolicy::single_numa_node: return "SingleNUMANode";
+    case NumaPolicy::none: break;
+  }
+  return "";
+}
+
+Result<NumaExclusive> parse_numa_exclusive(std::string_view text) {
+  if (text.empty()) return NumaExclusive::none;
+  if (text == "Preferred") return NumaExclusive::preferred;
+  if (text == "Required") return NumaExclusive::required;
+  return Error{"unsupported singleNUMANodeExclusive \"" + std::string(text) +
+               "\": supported values: \"Preferred\", \"Required\""};
+}
+
+std::string_view to_string(NumaExclusive exclusive) {
+  switch (exclusive) {
+    case NumaExclusive::preferred: return "Preferred";
+    case NumaExclusive::required: return "Required";
+    case NumaExclusive::none: break;
+  }
+  return "";
+}
+
+std::optional<NumaPolicy> merge_numa_policies(NumaPolicy node, NumaPolicy pod) {
+  if (node != NumaPolicy::none && pod != NumaPolicy::none && node != pod) return std::nullopt;
+  return pod != NumaPolicy::none ? pod : node;
+}
+
+namespace {
+
+NumaNodeStatus status_of(const std::vector<NumaNodeStatus>& statuses, int node) {
+  return node >= 0 && static_cast<size_t>(node) < statuses.size() ? statuses[node] : NumaNodeStatus::idle;
+}
+
+/// checkExclusivePolicy: false when the affinity breaks singleNUMANodeExclusive=Required.
+bool fits_exclusive(const NumaHint& hint, NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses) {
+  if (hint.numa_nodes == 0) return false;
+  if (exclusive != NumaExclusive::required) return true;
+  const std::vector<int> bits = mask_bits(hint.numa_nodes);
+  if (bits.size() > 1) {
+    return std::none_of(bits.begin(), bits.end(),
+                        [&](int n) { return status_of(statuses, n) == NumaNodeStatus::single; });
+  }
+  return status_of(statuses, bits[0]) != NumaNodeStatus::shared;
+}
+
+/// mergePermutation: AND of the non-empty affinities; preferred when all are
+/// preferred and equal; unsatisfied when the AND is narrower than the widest input.
+NumaHint merge_permutation(NumaMask all_nodes, const std::vector<NumaHint>& permutation) {
+  bool preferred = true;
+  bool satisfied = true;
+  NumaMask merged = all_nodes;
+  NumaMask first = 0;
+  int widest = 0;
+  bool any = false;
+  for (const NumaHint& hint : permutation) {
+    if (hint.numa_nodes != 0) {
+      if (!any) first = hint.numa_nodes;
+      any = true;
+      if (hint.numa_nodes != first) preferred = false;
+      widest = std::max(widest, mask_count(hint.numa_nodes));
+      merged &= hint.numa_nodes;
+    }
+    if (!hint.preferred) preferred = false;
+    if (hint.unsatisfied) satisfied = false;
+  }
+  satisfied = (!any || widest == mask_count(merged)) && satisfied;
+  NumaHint out;
+  out.numa_nodes = merged;
+  out.preferred = preferred;
+  out.unsatisfied = !satisfied;
+  return out;
+}
+
+struct Filtered {
+  std::vector<std::vector<NumaHint>> per_resource;
+  std::vector<std::string> reasons;
+  std::vector<std::string> summary;
+};
+
+std::string summary_for(const std::string& resource, const std::vector<NumaHint>& hints) {
+  std::string preferred, possible;
+  for (const NumaHint& h : hints) {
+    if (h.unsatisfied) continue;
+    const std::string text = mask_string(h.numa_nodes);
+    if (h.preferred) preferred += (preferred.empty() ? "" : " ") + text;
+    possible += (possible.empty() ? "" : " ") + text;
+  }
+  return resource + " prefer [" + preferred + "] among [" + possible + "]";
+}
+
+/// filterProvidersHints (resources in name order; Go iterates a map).
+Filtered filter_provider_hints(const std::vector<NumaHints>& providers) {
+  Filtered out;
+  for (const NumaHints& hints : providers) {
+    if (hints.empty()) {
+      out.per_resource.push_back({NumaHint{0, true, 0, false}});
+      continue;
+    }
+    for (const auto& [resource, list] : hints) {
+      if (list.empty()) {
+        out.per_resource.push_back({NumaHint{0, false, 0, true}});
+        out.reasons.push_back(kErrUnsatisfiedNumaResource + resource);
+        continue;
+      }
+      out.summary.push_back(summary_for(resource, list));
+      out.per_resource.push_back(list);
+    }
+  }
+  std::sort(out.summary.begin(), out.summary.end());
+  return out;
+}
+
+/// mergeFilteredHints: the best permutation, starting from {all nodes, not preferred}.
+NumaHint best_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
+                          NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses) {
+  NumaHint best;
+  best.numa_nodes = all_nodes;
+  std::vector<NumaHint> permutation;
+  std::function<void(size_t)> iterate = [&](size_t i) {
+    if (i == lists.size()) {
+      NumaHint merged = merge_permutation(all_nodes, permutation);
+      if (merged.numa_nodes == 0) return;
+      if (!fits_exclusive(merged, exclusive, statuses)) merged.preferred = false;
+      for (const NumaHint& h : permutation)
+        if (h.numa_nodes != 0 && h.numa_nodes == merged.numa_nodes) merged.score += h.score;
+      if (merged.preferred && !best.preferred) {
+        best = merged;
+        return;
+      }
+      if (!merged.preferred && best.preferred) return;
+      if (!is_narrower(merged.numa_nodes, best.numa_nodes)) {
+        if (mask_count(merged.numa_nodes) == mask_count(best.numa_nodes) && merged.score > best.score) best = merged;
+        return;
+      }
+      best = merged;
+      return;
+    }
+    for (const NumaHint& h : lists[i]) {
+      permutation.push_back(h);
+      iterate(i + 1);
+      permutation.pop_back();
+    }
+  };
+  iterate(0);
+  return best;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+}  // namespace
+
+MergeResult merge_hints(NumaPolicy policy, const std::vector<int>& numa_nodes,
+                        const std::vector<NumaHints>& providers, NumaExclusive exclusive,
+                        const std::vector<NumaNodeStatus>& statuses) {
+  const NumaMask all_nodes = mask_of(numa_nodes);
+  MergeResult out;
+  if (policy == NumaPolicy::none) {
+    out.admit = true;
+    return out;
+  }
+  Filtered filtered = filter_provider_hints(providers);
+  switch (policy) {
+    case NumaPolicy::best_effort: {
+      out.hint = best_permutation(all_nodes, filtered.per_resource, exclusive, statuses);
+      if (out.hint.unsatisfied) out.hint = NumaHint{all_nodes, false, 0, false};
+      out.admit = true;
+      return out;
+    }
+    case NumaPolicy::restricted: {
+      if (!filtered.reasons.empty()) {
+        out.hint = NumaHint{all_nodes, false, 0, false};
+        out.reasons = std::move(filtered.reasons);
+        return out;
+      }
+      out.hint = best_permutation(all_nodes, filtered.per_resource, exclusive, statuses);
+      out.admit = out.hint.preferred;
+      if (!out.admit) out.reasons.push_back(kErrNumaHintCannotAligned + join(filtered.summary, " & "));
+      return out;
+    }
+    case NumaPolicy::single_numa_node: {
+      if (!filtered.reasons.empty()) {
+        out.reasons = std::move(filtered.reasons);
+        return out;
+      }
+      // Only "don't care" and preferred one-node hints take part.
+      for (auto& list : filtered.per_resource) {
+        std::vector<NumaHint> kept;
+        for (const NumaHint& h : list)
+          if (h.preferred && (h.numa_nodes == 0 || mask_count(h.numa_nodes) == 1)) kept.push_back(h);
+        list = std::move(kept);
+      }
+      out.hint = best_permutation(all_nodes, filtered.per_resource, exclusive, statuses);
+      if (out.hint.numa_nodes == all_nodes) out.hint = NumaHint{0, out.hint.preferred, 0, false};
+      out.admit = out.hint.preferred;
+      if (!out.admit) out.reasons.push_back(kErrNumaHintCannotAligned + join(filtered.summary, ","));
+      return out;
+    }
+    case NumaPolicy::none: break;
+  }
+  return out;
+}
+
+}  // namespace troupe::plugins::topology
