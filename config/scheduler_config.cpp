@@ -277,6 +277,7 @@ Extender parse_extender(const YAML::Node& node, const std::string& path) {
   if (!e.prioritize_verb.empty() && e.weight <= 0)
     throw FieldError(child_path(path, "weight"), "must have a positive weight applied to it");
   if (e.http_timeout < Duration::zero()) throw FieldError(child_path(path, "httpTimeout"), "must not be negative");
+  if (e.http_timeout == Duration::zero()) e.http_timeout = std::chrono::seconds(5);  // as NewHTTPExtender does
   return e;
 }
 

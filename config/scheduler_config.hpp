@@ -112,7 +112,7 @@ struct Extender {
   int64_t weight = 0;
   bool enable_https = false;
   ExtenderTls tls;
-  Duration http_timeout = std::chrono::seconds(30);
+  Duration http_timeout = std::chrono::seconds(5);  // kube-scheduler's DefaultExtenderTimeout (0 = this)
   bool node_cache_capable = false;
   std::vector<ExtenderManagedResource> managed_resources;
   bool ignorable = false;
