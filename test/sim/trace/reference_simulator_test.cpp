@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/trace/reference_simulator.hpp"
+#include "sim/trace/replay_summary.hpp"
 
 using namespace troupe::sim::trace;
 
@@ -201,4 +202,34 @@ TEST_CASE("reference replay of the default trace ranks FGD above BestFit above R
   CHECK(random == Approx(86.3).margin(1.0));
   CHECK(fgd > best_fit);
   CHECK(best_fit > random);
+}
+
+TEST_CASE("replay summary: medians over seeds", "[trace][replay]") {
+  struct Case {
+    std::vector<double> values;
+    std::optional<double> expected;
+  };
+  const std::vector<Case> cases = {
+      {{}, std::nullopt},       {{3}, 3.0},          {{2, 1}, 1.5},
+      {{5, 1, 3}, 3.0},         {{4, 1, 3, 2}, 2.5}, {{1, 1, 1, 9}, 1.0},
+  };
+  for (const auto& c : cases) CHECK(median(c.values) == c.expected);
+  CHECK(published_seeds() == std::vector<uint64_t>{42, 43, 44, 45, 46, 47, 48, 49, 50, 51});
+
+  // Small pods (at most 2% of the 4000 milli each) so that every arrived
+  // percent up to 130 has an event within one point: two seeds, their medians.
+  const std::vector<TraceNode> nodes = {{"a", 640000, 655360, 4, "T4"}};
+  std::vector<TracePod> trace;
+  for (int i = 0; i < 8; ++i) trace.push_back({"p" + std::to_string(i), 1000, 1024, 1, 10 + 10 * i, {}});
+  auto summary = summarize_reference_replays(nodes, trace, ReplayPolicy::best_fit, {1, 2});
+  INFO((summary.ok() ? "" : summary.message()));
+  REQUIRE(summary.ok());
+  REQUIRE(summary->allocation_at_100.size() == 2);
+  CHECK(summary->median_at_100 == Approx((summary->allocation_at_100[0] + summary->allocation_at_100[1]) / 2));
+  CHECK(summary->median_at_130 >= summary->median_at_100);
+  CHECK_FALSE(summarize_reference_replays(nodes, trace, ReplayPolicy::fgd, {}).ok());
+  // Arrivals of a CPU-only trace never reach 100% of GPU capacity.
+  auto cpu_only = summarize_reference_replays(nodes, {{"c", 1, 1, 0, 0, {}}}, ReplayPolicy::fgd, {1});
+  REQUIRE_FALSE(cpu_only.ok());
+  CHECK_THAT(cpu_only.message(), Catch::Contains("seed 1: the arrivals never reached 100%"));
 }
