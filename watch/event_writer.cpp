@@ -40,8 +40,11 @@ std::string truncate_note(const std::string& note) {
 }
 
 EventWriter::EventWriter(std::shared_ptr<ApiClient> api, std::string reporting_controller,
-                         std::string reporting_instance)
-    : api_(std::move(api)), controller_(std::move(reporting_controller)), instance_(std::move(reporting_instance)) {}
+                         std::string reporting_instance, EventSeriesCache::Clock::duration series_finish_after)
+    : api_(std::move(api)),
+      controller_(std::move(reporting_controller)),
+      instance_(std::move(reporting_instance)),
+      series_(series_finish_after) {}
 
 EventWriter::Api EventWriter::api(const CancelToken* cancel) {
   {
@@ -84,7 +87,8 @@ std::string EventWriter::next_name(const std::string& regarding_name) {
   return (regarding_name.empty() ? std::string("event") : regarding_name) + "." + hex;
 }
 
-std::string EventWriter::body_for(const EventSpec& event, Api api, const std::string& event_name) const {
+std::string EventWriter::body_for(const EventSpec& event, Api api, const std::string& event_name,
+                                  int32_t count) const {
   const auto now = std::chrono::system_clock::now();
   const std::string note = truncate_note(event.note);
   JsonBody body;
@@ -97,6 +101,10 @@ std::string EventWriter::body_for(const EventSpec& event, Api api, const std::st
     body.string_if("action", event.action).string("reason", event.reason).string("type", event.type);
     write_reference(body, "regarding", event.regarding);
     body.string_if("note", note);
+    if (count > 1) {
+      body.begin_object("series").integer("count", count);
+      body.string("lastObservedTime", format_micro_time(now)).end_object();
+    }
   } else {
     const std::string timestamp = format_time(now);
     body.string("apiVersion", "v1").string("kind", "Event");
@@ -104,12 +112,69 @@ std::string EventWriter::body_for(const EventSpec& event, Api api, const std::st
     write_reference(body, "involvedObject", event.regarding);
     body.string("reason", event.reason).string_if("message", note).string("type", event.type);
     body.begin_object("source").string("component", controller_).end_object();
-    body.string("firstTimestamp", timestamp).string("lastTimestamp", timestamp).integer("count", 1);
+    body.string("firstTimestamp", timestamp).string("lastTimestamp", timestamp).integer("count", count);
     body.string_if("action", event.action);
     body.string("reportingComponent", controller_).string("reportingInstance", instance_);
   }
   body.end_object();
   return body.str();
+}
+
+std::string EventWriter::series_patch(const EventSpec& event, Api api, int32_t count,
+                                      std::chrono::system_clock::time_point now) {
+  JsonBody body;
+  body.begin_object();
+  if (api == Api::events_v1) {
+    body.begin_object("series").integer("count", count).string("lastObservedTime", format_micro_time(now));
+    body.end_object();
+  } else {
+    // The legacy correlator also refreshes the message (identical by the key).
+    body.integer("count", count).string("lastTimestamp", format_time(now));
+    body.string_if("message", truncate_note(event.note));
+  }
+  body.end_object();
+  return body.str();
+}
+
+std::string EventWriter::series_key(const EventSpec& event, Api api) const {
+  // Fields joined by a byte no Kubernetes name or reason contains.
+  const char sep = '\x1f';
+  const ObjectReference& r = event.regarding;
+  std::string key = api == Api::events_v1 ? "v1" : "core";
+  for (const std::string* part : {&controller_, &event.action, &event.reason, &r.kind, &r.ns, &r.name, &r.uid,
+                                  &r.api_version, &r.resource_version})
+    key += sep + *part;
+  if (api != Api::events_v1) key += sep + event.type + sep + event.note;  // core/v1 aggregates identical messages only
+  return key;
+}
+
+ApiResult EventWriter::record(const EventSpec& event, const CancelToken* cancel) {
+  Api which = api(cancel);
+  if (which == Api::unknown) which = Api::core_v1;
+  const std::string ns = event_namespace(event);
+  const std::string key = series_key(event, which);
+  EventSeriesCache::Occurrence occurrence;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    occurrence = series_.observe(key, EventSeriesCache::Clock::now(),
+                                 [&] { return next_name(event.regarding.name); });
+  }
+  ApiResult result;
+  if (!occurrence.create) {
+    const std::string path = object_path(which == Api::events_v1 ? "/apis/events.k8s.io/v1" : "/api/v1", "events",
+                                         ns, occurrence.name);
+    result = patch_object(*api_, path, series_patch(event, which, occurrence.count, std::chrono::system_clock::now()),
+                          PatchType::strategic_merge, cancel);
+    if (result.ok || result.code != 404) return result;
+    // The Event expired or was deleted: record the series anew under its name.
+  }
+  result = create_object(*api_, collection_path(which, ns), body_for(event, which, occurrence.name, occurrence.count),
+                         cancel);
+  if (!result.ok) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    series_.forget(key, occurrence.name);
+  }
+  return result;
 }
 
 ApiResult EventWriter::create(const EventSpec& event, const CancelToken* cancel) {
