@@ -1,0 +1,49 @@
+#include "plugins/default_preemption/victim_selection.hpp"
+
+#include <algorithm>
+
+#include "plugins/reservation/pod_annotations.hpp"
+
+namespace troupe::plugins::preemption {
+
+namespace {
+
+bool may_be_victim(const PodInfo& pod, const PodInfo& preemptor, const VictimOptions& options) {
+  if (pod.priority >= preemptor.priority) return false;
+  return !options.respect_disable_preemptible || reservation::is_preemptible(pod.meta());
+}
+
+}  // namespace
+
+VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node, const FilterFunction& filter,
+                                       const std::vector<PodDisruptionBudget>& pdbs, const VictimOptions& options) {
+  VictimSelection out;
+  PodList potential;
+  for (const auto& pod : node.pods())
+    if (may_be_victim(*pod, preemptor, options)) potential.push_back(pod);
+  if (potential.empty()) {
+    out.status = PluginStatus::unresolvable(kNoVictimsFound);
+    return out;
+  }
+  for (const auto& pod : potential) node.remove_pod(pod_identity(*pod));
+  out.status = filter(preemptor, node);
+  if (!out.status.ok()) return out;
+
+  std::stable_sort(potential.begin(), potential.end(),
+                   [&](const auto& a, const auto& b) { return more_important_pod(*a, *b, options.now); });
+  const PdbSplit split = filter_pods_with_pdb_violation(potential, pdbs);
+  // Reprieve: put the pod back; if the preemptor no longer fits, it must go.
+  auto reprieve = [&](const std::shared_ptr<const PodInfo>& pod) {
+    node.add_pod(pod);
+    if (filter(preemptor, node).ok()) return true;
+    node.remove_pod(pod_identity(*pod));
+    out.victims.pods.push_back(pod);
+    return false;
+  };
+  for (const auto& pod : split.violating)
+    if (!reprieve(pod)) ++out.victims.num_pdb_violations;
+  for (const auto& pod : split.non_violating) reprieve(pod);
+  return out;
+}
+
+}  // namespace troupe::plugins::preemption

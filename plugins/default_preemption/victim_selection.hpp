@@ -1,0 +1,50 @@
+#pragma once
+// SelectVictimsOnNode (kube-scheduler defaultpreemption, with Koordinator's
+// non-preemptible rule): the fewest pods to evict from one node so that the
+// preemptor fits.
+//   1. remove every pod of lower priority (Koordinator: except pods labelled
+//      scheduling.koordinator.sh/disable-preemptible: "true"); none ->
+//      UnschedulableAndUnresolvable "No preemption victims found for incoming pod";
+//   2. the filters must pass on the node without them, else their status;
+//   3. order the removed pods most important first, split PDB-violating /
+//      non-violating, and add them back one at a time (violating first): a
+//      pod stays when the filters still pass, else it is a victim (violating
+//      victims counted).
+
+#include <functional>
+#include <vector>
+
+#include "model/pod_disruption_budget.hpp"
+#include "plugins/default_preemption/pdb_violation.hpp"
+#include "plugins/framework/node_info.hpp"
+#include "plugins/framework/status.hpp"
+
+namespace troupe::plugins::preemption {
+
+inline constexpr const char* kNoVictimsFound = "No preemption victims found for incoming pod";
+
+/// Re-runs the filter plugins (with nominated pods) for the preemptor on a node.
+using FilterFunction = std::function<PluginStatus(const PodInfo& pod, const NodeInfo& node)>;
+
+struct Victims {
+  /// In the order they were chosen (most important first within each group).
+  PodList pods;
+  int64_t num_pdb_violations = 0;
+};
+
+struct VictimOptions {
+  /// Koordinator's rule: pods labelled disable-preemptible are never victims.
+  bool respect_disable_preemptible = true;
+  Timestamp now{};
+};
+
+struct VictimSelection {
+  PluginStatus status;
+  Victims victims;
+};
+
+/// `node` is the caller's copy and is left without the victims.
+VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node, const FilterFunction& filter,
+                                       const std::vector<PodDisruptionBudget>& pdbs, const VictimOptions& options);
+
+}  // namespace troupe::plugins::preemption
