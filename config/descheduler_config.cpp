@@ -199,6 +199,7 @@ DeschedulerPluginSet read_plugin_set(const YAML::Node& node, const std::string& 
       expect_map(list[i], item_path);
       // v1alpha2 Plugin has a weight field; the descheduler ignores it.
       reject_unknown_fields(list[i], item_path, {"name", "weight"});
+      if (is_absent(list[i]["name"])) throw FieldError(child_path(item_path, "name"), "is required");
       const std::string name = read_string(list[i]["name"], child_path(item_path, "name"));
       if (name.empty()) throw FieldError(child_path(item_path, "name"), "must not be empty");
       if (std::find(out.begin(), out.end(), name) != out.end()) {
@@ -245,6 +246,7 @@ std::map<std::string, YAML::Node> read_plugin_config(const YAML::Node& node, con
     const std::string item_path = index_path(path, i);
     expect_map(node[i], item_path);
     reject_unknown_fields(node[i], item_path, {"name", "args"});
+    if (is_absent(node[i]["name"])) throw FieldError(child_path(item_path, "name"), "is required");
     const std::string name = read_string(node[i]["name"], child_path(item_path, "name"));
     if (name.empty()) throw FieldError(child_path(item_path, "name"), "must not be empty");
     if (args.count(name)) throw FieldError(child_path(item_path, "name"), "repeated config for plugin \"" + name + "\"");

@@ -271,7 +271,7 @@ void PoolPlanner::run(const std::vector<const NodeLoadInput*>& nodes) {
 
   Phase node_phase{false, anomalous(hot), lows, room_of(lows, axes_.size(), false)};
   Phase prod_phase{true, anomalous(prod_hot), prod_targets, {}};
-  if (node_phase.sources.empty() && prod_phase.sources.empty()) note("no hot node has been hot long enough");
+  if (node_phase.sources.empty() && prod_phase.sources.empty()) return note("no hot node has been hot long enough");
   const Amounts both_room_before = room_of(both_low, axes_.size(), false);
   balance(node_phase);
   // Both-low nodes serve both phases: prod may use what the node phase left of them.
@@ -284,6 +284,7 @@ void PoolPlanner::run(const std::vector<const NodeLoadInput*>& nodes) {
   }
   prod_phase.budget = prod_budget;
   if (!stopped_) balance(prod_phase);
+  // As Koordinator, once some node acted every hot node starts counting afresh.
   for (NodeLoad* load : hot) detectors_.mark_normal(load->name(), input_.now);
   for (NodeLoad* load : prod_hot) detectors_.mark_normal(load->name(), input_.now);
 }
