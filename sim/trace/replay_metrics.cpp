@@ -1,6 +1,5 @@
 #include "sim/trace/replay_metrics.hpp"
 
-#include <cfenv>
 #include <cmath>
 
 namespace troupe::sim::trace {
@@ -10,7 +9,8 @@ namespace {
 // Python's round(x, 2) on the scripts' floats, to the nearest hundredth.
 double round2(double x) { return std::round(x * 100.0) / 100.0; }
 
-// Python's round(x, 0): ties to even (the default floating-point mode).
+// Python's round(x, 0): ties to even, which is nearbyint under the default
+// rounding mode (nothing in troupe changes it).
 int64_t round_half_even(double x) { return static_cast<int64_t>(std::nearbyint(x)); }
 
 struct Bin {
@@ -27,7 +27,6 @@ struct Bin {
 }  // namespace
 
 ReplayCurves replay_curves(const std::vector<ReplayEvent>& events, int64_t cluster_gpu_milli) {
-  std::fesetround(FE_TONEAREST);
   const double capacity = static_cast<double>(cluster_gpu_milli);
   // Bins -1..131 so that the neighbour fallback never reads out of range.
   std::vector<Bin> bins(kCurvePoints + 2);
