@@ -12,6 +12,10 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_node, "deletenode")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, pod_bound, "podbound")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, pod_gone, "podgone")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_device, "upsertdev")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_device, "deletedev")
+  // Debug endpoints -> node partitions.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, device_summary, "devsummary")
   // Cycle -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, filter, "filter")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, score, "score")

@@ -29,6 +29,7 @@ using FilterOutcomePtr = std::shared_ptr<const FilterOutcome>;
 using NodeScoresPtr = std::shared_ptr<const std::vector<plugins::NodeScore>>;
 using PodInfoPtr = std::shared_ptr<const plugins::PodInfo>;
 using NodePtr = std::shared_ptr<const Node>;
+using DevicePtr = std::shared_ptr<const Device>;
 
 /// The Reserve verdict of the partition that owns the chosen node.
 struct ReserveOutcome {
@@ -49,3 +50,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::FilterOutcomePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeScoresPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodInfoPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodePtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::DevicePtr)

@@ -58,6 +58,26 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   cluster_event(self, plugins::EventResource::node, actions);
 }
 
+// A Device is named after its node: it goes to the actor owning that node.
+// A change can make pods DeviceShare rejected fit, so it is a cluster event.
+void on_device(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  if (type == watch::EventType::deleted) {
+    std::string name = read_pod_identity(*object).name;
+    self->send(owner(self, name), atom::delete_device_v, name);
+    cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
+    return;
+  }
+  auto device = decode_device(object);
+  if (!device) {
+    spdlog::warn("informer ignores a Device that does not decode: {}", device.message());
+    return;
+  }
+  auto ptr = std::make_shared<const Device>(std::move(*device));
+  self->send(owner(self, ptr->meta.name), atom::upsert_device_v, DevicePtr(ptr));
+  cluster_event(self, plugins::EventResource::other,
+                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+}
+
 void report_malformed(Self self, const PodIdentity& id, const std::string& message) {
   // Our own status patch changes the pod's resourceVersion: report each
   // problem once per pod, not once per version.
@@ -177,6 +197,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
           m->add("troupe_watch_events_total", {event->resource, watch::to_string(event->type)});
         if (event->resource == "nodes") return on_node(self, event->type, event->object);
         if (event->resource == "pods") return on_pod(self, event->type, event->object);
+        if (event->resource == "devices") return on_device(self, event->type, event->object);
       },
       [=](atom::synced, const std::string& resource) {
         auto& st = self->state;

@@ -23,6 +23,9 @@ struct BindJob {
   std::string node;
   std::string profile;  // scheduler name, the Scheduled event's reporting controller
   std::map<std::string, std::string> annotations;
+  /// Strategic-merge patches to the pod (labels such as hami.io/vgpu-node),
+  /// applied before the Binding is posted.
+  std::vector<std::string> pod_patches;
 };
 using BindJobPtr = std::shared_ptr<const BindJob>;
 

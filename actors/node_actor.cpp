@@ -8,6 +8,9 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
       [=](atom::delete_node, const std::string& name) { self->state.partition.delete_node(name); },
       [=](atom::pod_bound, PodInfoPtr pod) { self->state.partition.account_pod(std::move(pod)); },
       [=](atom::pod_gone, const std::string& uid) { self->state.partition.forget_pod(uid); },
+      [=](atom::upsert_device, DevicePtr device) { self->state.partition.apply_device(std::move(device)); },
+      [=](atom::delete_device, const std::string& name) { self->state.partition.delete_device(name); },
+      [=](atom::device_summary, const std::string& name) { return self->state.partition.device_summaries(name); },
       [=](atom::filter, CycleRequestPtr req) {
         auto& partition = self->state.partition;
         auto limit = feasible_share(req->feasible_wanted, req->total_nodes, static_cast<int64_t>(partition.node_count()));

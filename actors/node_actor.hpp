@@ -21,6 +21,13 @@ using node_actor = caf::typed_actor<
     caf::reacts_to<atom::pod_bound, PodInfoPtr>,
     // The pod with this uid finished or was deleted: release what it held.
     caf::reacts_to<atom::pod_gone, std::string>,
+    // The Device object named after one of our nodes was added or changed.
+    caf::reacts_to<atom::upsert_device, DevicePtr>,
+    // That Device object was deleted: its devices become unusable.
+    caf::reacts_to<atom::delete_device, std::string>,
+    // DeviceShare's debug summaries of our nodes (all when the name is empty):
+    // a JSON object node name -> NodeDeviceSummary, without the braces.
+    caf::replies_to<atom::device_summary, std::string>::with<std::string>,
     // Filter round of a cycle: which of our nodes fit, and why the others don't.
     caf::replies_to<atom::filter, CycleRequestPtr>::with<FilterOutcomePtr>,
     // Score round: score the nodes this partition found feasible.

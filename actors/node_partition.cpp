@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "plugins/deviceshare/go_json.hpp"
+#include "plugins/deviceshare/device_summary.hpp"
+#include "plugins/deviceshare/node_devices.hpp"
+#include "plugins/node_extensions.hpp"
+
 namespace troupe::actors {
 
 int64_t feasible_share(int64_t wanted, int64_t total_nodes, int64_t partition_nodes) {
@@ -14,7 +19,24 @@ plugins::NodeInfo& NodePartition::node_info(const std::string& name) {
   auto it = nodes_.find(name);
   if (it != nodes_.end()) return it->second;
   order_.push_back(name);
-  return nodes_[name];
+  plugins::NodeInfo& info = nodes_[name];
+  plugins::attach_node_extensions(info);
+  return info;
+}
+
+namespace {
+const plugins::deviceshare::NodeDevices* devices_of(const plugins::NodeInfo& info) {
+  return info.extension<plugins::deviceshare::NodeDevices>(plugins::NodeExtensionSlot::kDevices);
+}
+}  // namespace
+
+void NodePartition::erase_if_unused(const std::string& name) {
+  auto it = nodes_.find(name);
+  if (it == nodes_.end() || it->second.node() != nullptr || it->second.pod_count() > 0) return;
+  const auto* devices = devices_of(it->second);
+  if (devices != nullptr && devices->has_device()) return;
+  nodes_.erase(it);
+  order_.erase(std::find(order_.begin(), order_.end(), name));
 }
 
 void NodePartition::upsert_node(std::shared_ptr<const Node> node) {
@@ -27,12 +49,8 @@ void NodePartition::delete_node(const std::string& name) {
   auto it = nodes_.find(name);
   if (it == nodes_.end() || it->second.node() == nullptr) return;
   --known_nodes_;
-  if (it->second.pod_count() > 0) {
-    it->second.set_node(nullptr);
-    return;
-  }
-  nodes_.erase(it);
-  order_.erase(std::find(order_.begin(), order_.end(), name));
+  it->second.set_node(nullptr);
+  erase_if_unused(name);
 }
 
 void NodePartition::account_pod(std::shared_ptr<const plugins::PodInfo> pod) {
@@ -48,12 +66,35 @@ void NodePartition::forget_pod(const std::string& uid) {
   auto node = nodes_.find(it->second);
   if (node != nodes_.end()) {
     node->second.remove_pod(uid);
-    if (node->second.node() == nullptr && node->second.pod_count() == 0) {
-      order_.erase(std::find(order_.begin(), order_.end(), node->first));
-      nodes_.erase(node);
-    }
+    erase_if_unused(node->first);
   }
   pod_node_.erase(it);
+}
+
+void NodePartition::apply_device(std::shared_ptr<const Device> device) {
+  std::string name = device->meta.name;
+  auto* devices = node_info(name).mutable_extension<plugins::deviceshare::NodeDevices>(
+      plugins::NodeExtensionSlot::kDevices);
+  devices->apply_device(std::move(device));
+}
+
+void NodePartition::delete_device(const std::string& node_name) {
+  auto it = nodes_.find(node_name);
+  if (it == nodes_.end()) return;
+  it->second.mutable_extension<plugins::deviceshare::NodeDevices>(plugins::NodeExtensionSlot::kDevices)->clear_device();
+  erase_if_unused(node_name);
+}
+
+std::string NodePartition::device_summaries(const std::string& name) const {
+  std::string out;
+  for (const auto& node_name : order_) {
+    if (!name.empty() && node_name != name) continue;
+    const auto* devices = devices_of(nodes_.at(node_name));
+    if (devices == nullptr || !devices->known()) continue;
+    if (!out.empty()) out += ',';
+    out += plugins::deviceshare::go_json_string(node_name) + ":" + plugins::deviceshare::node_device_summary_json(*devices);
+  }
+  return out;
 }
 
 FilterOutcome NodePartition::filter(const plugins::Framework& framework, const plugins::CycleState& state,

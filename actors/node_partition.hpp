@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/device.hpp"
 #include "model/node.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/framework/framework.hpp"
@@ -50,6 +51,15 @@ class NodePartition {
   /// Undoes the accounting of the pod with this uid, wherever it is.
   void forget_pod(const std::string& uid);
 
+  /// Applies the Device object named after one of our nodes (it may come
+  /// before the node does).
+  void apply_device(std::shared_ptr<const Device> device);
+  /// The node's Device object was deleted.
+  void delete_device(const std::string& node_name);
+  /// DeviceShare's debug summaries: `"node":{...}` members, comma-separated,
+  /// for the node `name` (every node with device state when empty).
+  std::string device_summaries(const std::string& name) const;
+
   /// Runs the Filters over the nodes, starting where the last round stopped
   /// (kube-scheduler's nextStartNodeIndex), until `limit` feasible nodes are
   /// found or every node was tried. Remembers the feasible nodes for score().
@@ -74,6 +84,8 @@ class NodePartition {
 
  private:
   plugins::NodeInfo& node_info(const std::string& name);
+  /// Drops the entry of a node with no node object, no pods and no Device.
+  void erase_if_unused(const std::string& name);
 
   std::unordered_map<std::string, plugins::NodeInfo> nodes_;
   std::vector<std::string> order_;                      // stable iteration order

@@ -112,7 +112,12 @@ struct SchedulerRuntime::Impl {
   bool stopped = false;
 
   Status start();
-  void start_reflector(const std::string& resource, const std::string& path, const std::string& field_selector);
+  /// `optional`: a 404 on the list (the CRD is not installed) counts as an
+  /// empty, synced list, so a cluster without it still becomes ready; the
+  /// reflector keeps retrying and picks the objects up once the CRD appears.
+  void start_reflector(const std::string& resource, const std::string& path, const std::string& field_selector,
+                       bool optional = false);
+  HttpReply device_summaries(const std::string& node_name);
   void run_election();
   HttpReply serve(const HttpRequest& request);
   void stop();
@@ -155,7 +160,8 @@ Status SchedulerRuntime::Impl::start() {
                         CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score, std::random_device{}()});
 
   may_schedule->store(!cfg.leader_election.leader_elect);
-  InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods"}, metrics, ready, may_schedule};
+  InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices"}, metrics, ready,
+                              may_schedule};
   informer = system->spawn(informer_actor_fn, informer_deps);
 
   if (!options.metrics_address.empty()) {
@@ -165,6 +171,7 @@ Status SchedulerRuntime::Impl::start() {
   start_reflector("nodes", "/api/v1/nodes", "");
   // As kube-scheduler's pod informer: finished pods hold nothing.
   start_reflector("pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed");
+  start_reflector("devices", "/apis/scheduling.koordinator.sh/v1alpha1/devices", "", /*optional=*/true);
   if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });
   spdlog::info("scheduler started: {} profile(s), {} node partition(s), {} thread(s), identity {}", by_name.size(),
                partitions, threads, options.identity);
@@ -172,7 +179,7 @@ Status SchedulerRuntime::Impl::start() {
 }
 
 void SchedulerRuntime::Impl::start_reflector(const std::string& resource, const std::string& path,
-                                             const std::string& field_selector) {
+                                             const std::string& field_selector, bool optional) {
   watch::ReflectorOptions ro;
   ro.name = resource;
   ro.path = path;
@@ -184,7 +191,17 @@ void SchedulerRuntime::Impl::start_reflector(const std::string& resource, const 
                    ObjectEventPtr(std::make_shared<ObjectEvent>(ObjectEvent{resource, type, std::move(object)})));
   };
   callbacks.on_synced = [target, resource] { caf::anon_send(target, atom::synced_v, resource); };
-  callbacks.on_error = [](const std::string&) {};  // the reflector logs its own problems
+  if (optional) {
+    auto warned = std::make_shared<std::atomic<bool>>(false);
+    callbacks.on_error = [target, resource, path, warned](const std::string& message) {
+      if (message.find("list failed") == std::string::npos || message.find(": 404") == std::string::npos) return;
+      if (warned->exchange(true)) return;
+      spdlog::warn("{} is not served by the API server (CRD not installed?): treating it as empty", path);
+      caf::anon_send(target, atom::synced_v, resource);
+    };
+  } else {
+    callbacks.on_error = [](const std::string&) {};  // the reflector logs its own problems
+  }
   reflectors.push_back(std::make_unique<watch::Reflector>(api, ro, callbacks));
   reflectors.back()->start();
 }
@@ -228,7 +245,34 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
   if (path == "/readyz")
     return ready->load() ? HttpReply{200, "text/plain", "ok"}
                          : HttpReply{500, "text/plain", "[-]informer-sync failed: reason withheld\n"};
+  const std::string summaries = "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries";
+  if (path == summaries) return device_summaries("");
+  if (path.rfind(summaries + "/", 0) == 0) return device_summaries(path.substr(summaries.size() + 1));
   return {404, "text/plain", "404 page not found\n"};
+}
+
+// Koordinator's DeviceShare debug service: every node's summary as a JSON
+// object keyed by node name, or one node's summary.
+HttpReply SchedulerRuntime::Impl::device_summaries(const std::string& node_name) {
+  if (!system) return {503, "text/plain", "scheduler is stopping\n"};
+  caf::scoped_actor self{*system};
+  std::string members;
+  bool failed = false;
+  for (auto& partition : nodes) {
+    self->request(partition, std::chrono::seconds(10), atom::device_summary_v, node_name)
+        .receive(
+            [&](const std::string& part) {
+              if (part.empty()) return;
+              if (!members.empty()) members += ',';
+              members += part;
+            },
+            [&](caf::error&) { failed = true; });
+  }
+  if (failed) return {503, "text/plain", "a node partition did not answer\n"};
+  if (node_name.empty()) return {200, "application/json", "{" + members + "}"};
+  if (members.empty()) return {404, "text/plain", "node " + node_name + " has no device state\n"};
+  // One node: the summary itself, without the name key.
+  return {200, "application/json", members.substr(members.find(':') + 1)};
 }
 
 void SchedulerRuntime::Impl::stop() {

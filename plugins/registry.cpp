@@ -4,6 +4,8 @@
 
 #include "plugins/common/args.hpp"
 #include "plugins/default_binder/default_binder.hpp"
+#include "plugins/deviceshare/deviceshare_plugin.hpp"
+#include "plugins/gpushare/gpushare_plugin.hpp"
 #include "plugins/node_affinity/node_affinity.hpp"
 #include "plugins/node_name/node_name.hpp"
 #include "plugins/node_ports/node_ports.hpp"
@@ -37,6 +39,8 @@ Registry build_in_tree_registry() {
       {names::kNodeResourcesBalancedAllocation, NodeResourcesBalancedAllocation::make, 1},
       {names::kNodeResourcesFitPlus, NodeResourcesFitPlus::make, 1},
       {names::kScarceResourceAvoidance, ScarceResourceAvoidance::make, 1},
+      {deviceshare::DeviceShare::kName, deviceshare::DeviceShare::make, 1},
+      {gpushare::AliyunGpuShare::kName, gpushare::AliyunGpuShare::make, 0},
       {names::kDefaultBinder, build_without_args<DefaultBinder>, 0},
   };
   Registry registry;
@@ -62,7 +66,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
       "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
       "ImageLocality", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
-      "LoadAwareScheduling", "NodeNUMAResource", "Reservation", "Coscheduling", "DeviceShare", "ElasticQuota",
+      "LoadAwareScheduling", "NodeNUMAResource", "Reservation", "Coscheduling", "ElasticQuota",
       "DefaultPreBind", "SchedulingHint"};
   return names;
 }

@@ -26,6 +26,10 @@ const std::string& label_of(const Labels& labels, const std::string& key) {
 
 // The Huawei NPU device plugin's annotation: "<minor>-<template>" for a vNPU,
 // else the minors.
+const NodeDevices* devices_of(const NodeInfo& node) {
+  return node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
+}
+
 std::string huawei_npu_core(const std::vector<DeviceAllocation>& gpus) {
   if (!gpus.empty() && gpus.front().extension && !gpus.front().extension->gpu_shared_resource_template.empty())
     return std::to_string(gpus.front().minor) + "-" + gpus.front().extension->gpu_shared_resource_template;
@@ -75,6 +79,29 @@ PluginStatus DeviceShare::pre_filter(CycleState& state, const PodInfo& pod, PreF
   return {};
 }
 
+PluginStatus DeviceShare::filter(const CycleState& state, const PodInfo&, const NodeInfo& node) const {
+  return filter_devices(state, node.node(), devices_of(node));
+}
+
+ScoreResult DeviceShare::score(const CycleState& state, const PodInfo&, const NodeInfo& node) const {
+  return {score_devices(state, node.node(), devices_of(node)), {}};
+}
+
+PluginStatus DeviceShare::normalize_scores(const CycleState& state, const PodInfo&, std::vector<int64_t>& scores) const {
+  if (read_state(state) != nullptr) normalize(scores);
+  return {};
+}
+
+PluginStatus DeviceShare::reserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
+  if (read_state(state) == nullptr) return {};
+  return reserve_devices(state, pod, node.node(), node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices));
+}
+
+void DeviceShare::unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
+  if (read_state(state) == nullptr) return;
+  unreserve_devices(state, pod, node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices));
+}
+
 PluginStatus DeviceShare::filter_devices(const CycleState& state, const Node* node, const NodeDevices* devices) const {
   const DeviceShareState* s = read_state(state);
   if (s == nullptr) return {};
@@ -83,7 +110,11 @@ PluginStatus DeviceShare::filter_devices(const CycleState& state, const Node* no
   if (request.gpu && request.gpu->shared) {
     if (!request.isolation_provider.empty() &&
         request.isolation_provider != label_of(node->meta.labels, label_keys().gpu_isolation_provider))
-      return PluginStatus::internal_error(kErrIsolationProviderMissing);  // upstream returns Error here
+      // Upstream returns Error here, which aborts the whole scheduling attempt
+      // as soon as any node lacks the provider: a HAMi-core pod could then
+      // never be placed in a mixed cluster. Rejecting the node is what the
+      // check means.
+      return PluginStatus::unresolvable(kErrIsolationProviderMissing);
     if (share_unsupported(*node)) {
       return PluginStatus::unresolvable("model " + go_quote(label_of(node->meta.labels, label_keys().gpu_model)) +
                                         " of vendor " + go_quote(label_of(node->meta.labels, label_keys().gpu_vendor)) +
@@ -109,9 +140,10 @@ PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod,
   if (s == nullptr || devices == nullptr || !devices->known()) return {};
   const std::string node_name = node != nullptr ? node->meta.name : std::string();
   const std::string_view key = pod_identity(pod);
-  // Never account a pod twice: its devices would be handed out again.
-  if (devices->has_pod(key))
-    return PluginStatus::internal_error("pod " + pod.key + " already has devices accounted on node " + node_name);
+  // The pod is being placed now, so an allocation accounted under its key
+  // came from a stale device-allocated annotation on the pending pod (NodeInfo
+  // told the extension about the assumed pod): replace it, never add twice.
+  devices->remove_pod(key);
   AllocateOptions options = options_for(node);
   options.scorer = &scorer_;
   options.reserve_phase = true;

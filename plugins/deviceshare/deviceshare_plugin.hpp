@@ -15,10 +15,10 @@
 //              bind-timestamp, gpu-minors, hami.io/vgpu-node, Huawei NPU
 //              annotations) into BindingChanges.
 //
-// Per-node state is a NodeDevices. Until NodeInfo carries plugin extensions,
-// the node-level steps are the *_devices member functions, which take the
-// node's NodeDevices explicitly; the framework entry points for them follow
-// once the hook exists.
+// Per-node state is a NodeDevices, NodeInfo's extension in slot kDevices. The
+// framework entry points (filter, score, reserve, unreserve) find it there
+// and call the *_devices member functions, which take it explicitly so tests
+// and the GPU-share extender endpoint can drive them without a NodeInfo.
 
 #include <cstdint>
 #include <functional>
@@ -52,7 +52,12 @@ struct DeviceShareState {
 
 inline constexpr const char* kErrIsolationProviderMissing = "GPUIsolationProviderHAMICore not found on the node";
 
-class DeviceShare final : public PreFilterPlugin, public PreBindPlugin, public EnqueueExtensions {
+class DeviceShare final : public PreFilterPlugin,
+                          public FilterPlugin,
+                          public ScorePlugin,
+                          public ReservePlugin,
+                          public PreBindPlugin,
+                          public EnqueueExtensions {
  public:
   static constexpr const char* kName = "DeviceShare";
   using Clock = std::function<int64_t()>;  // unix nanoseconds
@@ -65,6 +70,13 @@ class DeviceShare final : public PreFilterPlugin, public PreBindPlugin, public E
   const DeviceScorer& scorer() const { return scorer_; }
 
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
+  PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
+  ScoreResult score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
+  bool has_normalize_score() const override { return true; }
+  PluginStatus normalize_scores(const CycleState& state, const PodInfo& pod,
+                                std::vector<int64_t>& scores) const override;
+  PluginStatus reserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const override;
+  void unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const override;
   PluginStatus pre_bind(CycleState& state, const PodInfo& pod, const std::string& node_name,
                         BindingChanges& changes) const override;
   std::vector<ClusterEvent> events_to_register() const override;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "model/node.hpp"
 #include "plugins/framework/pod_info.hpp"
 
 namespace troupe::plugins {
@@ -24,8 +25,9 @@ enum class NodeExtensionSlot : size_t {
   kDevices = 0,       // deviceshare::NodeDevices
   kCpus = 1,          // NodeNUMAResource's per-node CPU state
   kReservations = 2,  // reservations held on the node
+  kGpuShare = 3,      // gpushare::GpuShareNodeState (aliyun.com/gpu-mem)
 };
-inline constexpr size_t kNodeExtensionSlots = 3;
+inline constexpr size_t kNodeExtensionSlots = 4;
 
 class NodeExtension {
  public:
@@ -34,6 +36,8 @@ class NodeExtension {
   virtual void on_pod_added(const PodInfo& pod) = 0;
   /// The pod accounted by on_pod_added is gone from the node.
   virtual void on_pod_removed(const PodInfo& pod) = 0;
+  /// The node object was added, changed or deleted (nullptr).
+  virtual void on_node_changed(const Node* node) {}
   /// A deep copy (NodeInfo is copied for simulations such as preemption).
   virtual std::unique_ptr<NodeExtension> clone() const = 0;
 };

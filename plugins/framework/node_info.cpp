@@ -39,6 +39,7 @@ NodeInfo& NodeInfo::operator=(const NodeInfo& other) {
 
 void NodeInfo::set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension) {
   if (extension) {
+    extension->on_node_changed(node_.get());
     for (const auto& pod : pods_) extension->on_pod_added(*pod);
   }
   extensions_[static_cast<size_t>(slot)] = std::move(extension);
@@ -48,6 +49,9 @@ void NodeInfo::set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtensi
 void NodeInfo::set_node(std::shared_ptr<const Node> node) {
   node_ = std::move(node);
   allocatable_ = node_ ? ResourceVector::from(node_->status.allocatable) : ResourceVector{};
+  for (auto& extension : extensions_) {
+    if (extension) extension->on_node_changed(node_.get());
+  }
   ++generation_;
 }
 

@@ -238,6 +238,9 @@ def condition(pod, kind="PodScheduled"):
 # HTTP client
 
 
+DEVICES_PATH = "/apis/scheduling.koordinator.sh/v1alpha1/devices"
+
+
 class Client:
     """A keep-alive JSON client for a troupe apiserver, one connection per
     thread (http.client connections are not thread-safe). Follows the server
@@ -315,7 +318,9 @@ class Client:
         if kind == "Pod":
             ns = obj["metadata"].get("namespace", DEFAULT_NS)
             return self.ok("POST", "/api/v1/namespaces/%s/pods" % ns, obj)
-        raise ValueError("create() knows nodes and pods, not %s" % kind)
+        if kind == "Device":
+            return self.ok("POST", DEVICES_PATH, obj)
+        raise ValueError("create() knows nodes, pods and devices, not %s" % kind)
 
     def create_all(self, objects, threads=4):
         """Creates objects in parallel over `threads` keep-alive connections."""

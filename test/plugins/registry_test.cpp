@@ -35,6 +35,8 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"NodeResourcesBalancedAllocation", {P::pre_score, P::score}, 1},
       {"NodeResourcesFitPlus", {P::score}, 1},
       {"ScarceResourceAvoidance", {P::score}, 1},
+      {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
+      {"AliyunGPUShare", {P::pre_filter, P::filter, P::reserve, P::pre_bind}, 0},
       {"DefaultBinder", {P::bind}, 0},
   };
   REQUIRE(r.entries().size() == cases.size());
@@ -51,8 +53,9 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
   auto config = parse_scheduler_configuration(kHeader);
   REQUIRE(config);
   const auto& p = config->profiles[0];
-  CHECK(names(p, ExtensionPoint::filter) == std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration",
-                                                                       "NodeAffinity", "NodePorts", "NodeResourcesFit"});
+  CHECK(names(p, ExtensionPoint::filter) ==
+        std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
+                                 "NodeResourcesFit", "DeviceShare", "AliyunGPUShare"});
   std::vector<std::pair<std::string, int32_t>> weights;
   for (const auto& e : p.enabled_at(ExtensionPoint::score)) weights.emplace_back(e.name, e.weight);
   CHECK(weights == std::vector<std::pair<std::string, int32_t>>{{"TaintToleration", 3},
@@ -60,11 +63,13 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
                                                                 {"NodeResourcesFit", 1},
                                                                 {"NodeResourcesBalancedAllocation", 1},
                                                                 {"NodeResourcesFitPlus", 1},
-                                                                {"ScarceResourceAvoidance", 1}});
+                                                                {"ScarceResourceAvoidance", 1},
+                                                                {"DeviceShare", 1}});
   auto frameworks = make_frameworks(*config);
   REQUIRE(frameworks);
   REQUIRE(frameworks->size() == 1);
-  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) == std::vector<std::string>{"NodeAffinity", "NodePorts", "NodeResourcesFit"});
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) ==
+        std::vector<std::string>{"NodeAffinity", "NodePorts", "NodeResourcesFit", "DeviceShare", "AliyunGPUShare"});
 }
 
 TEST_CASE("config/examples/default.yaml loads and equals the implicit default", "[registry]") {

@@ -184,8 +184,9 @@ TEST_CASE("DeviceShare Filter", "[deviceshare][plugin]") {
   CHECK(filter(shared, &a10, &devices) ==
         "UnschedulableAndUnresolvable: model \"A10\" of vendor \"nvidia\" does not support GPU Share");
   CHECK(filter(whole, &a10, &devices) == "ok");  // whole cards are fine on that model
-  // Upstream returns Error (not Unschedulable) for a missing isolation provider.
-  CHECK(filter(hami_pod, &plain, &devices) == "Error: GPUIsolationProviderHAMICore not found on the node");
+  // Upstream returns Error, which would abort the pod's whole cycle; troupe rejects the node.
+  CHECK(filter(hami_pod, &plain, &devices) ==
+        "UnschedulableAndUnresolvable: GPUIsolationProviderHAMICore not found on the node");
   CHECK(filter(PodSpecBuilder().requests({{"nvidia.com/gpu", "1"}}).label("koordinator.sh/gpu-isolation-provider", "HAMi-core").pod(),
                &plain, &devices) == "ok");  // whole cards need no isolation
   CHECK(filter(hami_pod, &hami, &devices) == "ok");
@@ -246,9 +247,11 @@ TEST_CASE("DeviceShare Reserve, Unreserve and PreBind", "[deviceshare][plugin]")
                R"("rdma":[{"minor":0,"resources":{"koordinator.sh/rdma":"1"},"id":"0000:10:00.0",)"
                R"("extension":{"vfs":[{"minor":-1,"busID":"0000:10:00.2"}]}}]})"}});
     CHECK(changes.pod_patches.empty());
-    // A second Reserve of the same pod would hand out devices twice.
+    // A second Reserve of the same pod (its stale annotation was accounted)
+    // replaces the allocation: the pod never holds devices twice.
     PluginStatus twice = p->reserve_devices(state, *pod, &node, &devices);
-    CHECK(twice.code == Code::error);
+    CHECK(twice.ok());
+    CHECK(devices.pod_count() == 1);
     p->unreserve_devices(state, *pod, &devices);
     CHECK_FALSE(devices.has_pod("uid-train"));
     for (DeviceType t : kAllDeviceTypes)

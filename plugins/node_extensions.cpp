@@ -1,0 +1,15 @@
+#include "plugins/node_extensions.hpp"
+
+#include <memory>
+
+#include "plugins/deviceshare/node_devices.hpp"
+#include "plugins/gpushare/gpushare_node_state.hpp"
+
+namespace troupe::plugins {
+
+void attach_node_extensions(NodeInfo& node) {
+  node.set_extension(NodeExtensionSlot::kDevices, std::make_unique<deviceshare::NodeDevices>());
+  node.set_extension(NodeExtensionSlot::kGpuShare, std::make_unique<gpushare::GpuShareNodeState>());
+}
+
+}  // namespace troupe::plugins
