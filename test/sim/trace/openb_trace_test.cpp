@@ -161,3 +161,45 @@ TEST_CASE("trace files: missing file and the shipped traces", "[trace][csv]") {
   CHECK(shared == 3078);                       // fgd-method.md §2.2 trace summary
   CHECK(total == Approx(0.9798 * 6212000).epsilon(0.0001));
 }
+
+TEST_CASE("trace files: mutated input never crashes and errors name the file", "[trace][csv]") {
+  const std::string valid = std::string(kPodHeader) +
+                            "openb-pod-0000,12000,16384,1,1000,,LS,Running,0,12537496,0\n"
+                            "openb-pod-0001,6000,12288,1,460,V100M16|T4,LS,Running,427061,12902960,427061\n"
+                            "openb-pod-0002,88000,327680,8,1000,,LS,Running,1,2,3\n";
+  const std::string alphabet = ",|\n\r-0123456789ax ";
+  uint64_t state = 20240601;
+  auto next = [&state] {  // xorshift: a fixed, seeded sequence of mutations
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  size_t parsed = 0, rejected = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text = valid;
+    const int edits = 1 + static_cast<int>(next() % 4);
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      const size_t at = next() % text.size();
+      switch (next() % 3) {
+        case 0: text[at] = alphabet[next() % alphabet.size()]; break;
+        case 1: text.erase(at, 1 + next() % 8); break;
+        default: text.insert(at, 1, alphabet[next() % alphabet.size()]); break;
+      }
+    }
+    auto pods = parse_trace_pods(text, "fuzz.csv");
+    if (pods.ok()) {
+      ++parsed;
+      for (const auto& p : *pods) {
+        CHECK(p.cpu_milli >= 0);
+        CHECK((p.cpu_only() ? p.gpu_milli == 0 : (p.gpu_milli > 0 && p.gpu_milli <= 1000)));
+      }
+    } else {
+      ++rejected;
+      CHECK_THAT(pods.message(), Catch::StartsWith("fuzz.csv"));
+    }
+  }
+  // Both outcomes occur: the mutations are neither all harmless nor all fatal.
+  CHECK(parsed > 0);
+  CHECK(rejected > 0);
+}
