@@ -1,5 +1,6 @@
 #include "actors/metrics_registry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -63,6 +64,33 @@ void MetricsRegistry::observe(const std::string& name, const LabelValues& labels
     }
   s.sum += value;
   ++s.count;
+}
+
+void MetricsRegistry::merge(const std::string& name, const LabelValues& labels, const HistogramDelta& delta) {
+  if (delta.count == 0) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  Series& s = series_for(name, labels, Type::histogram);
+  // The delta's last entry counts values above every bound: only +Inf (the count) has them.
+  const size_t bounded = std::min(s.bucket_counts.size(), delta.bucket_counts.size());
+  for (size_t i = 0; i < bounded; ++i) s.bucket_counts[i] += delta.bucket_counts[i];
+  s.sum += delta.sum;
+  s.count += delta.count;
+}
+
+std::vector<double> MetricsRegistry::buckets(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = families_.find(name);
+  return it == families_.end() ? std::vector<double>{} : it->second.buckets;
+}
+
+void MetricsRegistry::add_collector(std::function<void(MetricsRegistry&)> collect) {
+  std::lock_guard<std::mutex> lock(collectors_mutex_);
+  collectors_.push_back(std::move(collect));
+}
+
+void MetricsRegistry::collect() {
+  std::lock_guard<std::mutex> lock(collectors_mutex_);
+  for (auto& collector : collectors_) collector(*this);
 }
 
 double MetricsRegistry::value(const std::string& name, const LabelValues& labels) const {
@@ -138,7 +166,8 @@ const char* type_name(MetricsRegistry::Type t) {
 
 }  // namespace
 
-std::string MetricsRegistry::render() const {
+std::string MetricsRegistry::render() {
+  collect();
   std::lock_guard<std::mutex> lock(mutex_);
   std::ostringstream out;
   for (const auto& [name, f] : families_) {
@@ -166,9 +195,8 @@ std::string MetricsRegistry::render() const {
 }
 
 void declare_scheduler_metrics(MetricsRegistry& r) {
-  // Only families troupe records. Per-plugin and per-extension-point
-  // durations, preemption and per-actor metrics are not recorded yet and so
-  // are not declared (README, "Observing").
+  // Only families troupe records. Preemption metrics are not recorded yet
+  // and so are not declared (README, "Observing").
   using T = MetricsRegistry::Type;
   r.declare("scheduler_schedule_attempts_total", T::counter,
             "[STABLE] Number of attempts to schedule pods, by the result. 'unschedulable' means a pod could not be "
@@ -191,6 +219,18 @@ void declare_scheduler_metrics(MetricsRegistry& r) {
             "[STABLE] Number of attempts to successfully schedule a pod.", {}, exponential_buckets(1, 2, 5));
   r.declare("scheduler_queue_incoming_pods_total", T::counter,
             "[STABLE] Number of pods added to scheduling queues by event and queue type.", {"event", "queue"});
+  r.declare("scheduler_framework_extension_point_duration_seconds", T::histogram,
+            "[STABLE] Latency for running all plugins of a specific extension point.",
+            {"extension_point", "status", "profile"}, exponential_buckets(0.0001, 2, 12));
+  r.declare("scheduler_plugin_execution_duration_seconds", T::histogram,
+            "[ALPHA] Duration for running a plugin at a specific extension point.",
+            {"plugin", "extension_point", "status"}, exponential_buckets(0.00001, 1.5, 20));
+  r.declare("troupe_actor_mailbox_depth", T::gauge,
+            "Messages waiting in the mailboxes of the actors of a kind, as last seen by each when it handled one.",
+            {"actor"});
+  r.declare("troupe_actor_messages_total", T::counter, "Messages handled by the actors of a kind.", {"actor"});
+  r.declare("troupe_actor_message_duration_seconds", T::histogram,
+            "Time the actors of a kind spent handling one message.", {"actor"}, exponential_buckets(0.00001, 2, 20));
   r.declare("troupe_bindings_total", T::counter, "Binding requests by result.", {"result"});
   r.declare("troupe_watch_events_total", T::counter, "Watch events received, by resource and type.",
             {"resource", "type"});

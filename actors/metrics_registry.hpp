@@ -5,11 +5,14 @@
 // thousands of observations per second cost nothing next to scheduling.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "actors/atomic_histogram.hpp"
 
 namespace troupe::actors {
 
@@ -30,6 +33,29 @@ class MetricsRegistry {
   void add(const std::string& name, const LabelValues& labels, double delta = 1.0);
   void set(const std::string& name, const LabelValues& labels, double value);
   void observe(const std::string& name, const LabelValues& labels, double value);
+  /// Adds observations pre-aggregated elsewhere (an AtomicHistogram's drain
+  /// over this family's bounds). Empty deltas create no series.
+  void merge(const std::string& name, const LabelValues& labels, const HistogramDelta& delta);
+  /// The bucket bounds a histogram family was declared with (empty if unknown).
+  std::vector<double> buckets(const std::string& name) const;
+
+  /// Collectors run at the start of every render(), outside the registry's
+  /// lock, to move lock-free counters (actor and plugin metrics) in.
+  void add_collector(std::function<void(MetricsRegistry&)> collect);
+  /// Runs the collectors now (render() does; tests call it directly).
+  void collect();
+
+  /// An object that lives as long as the registry, made by `make()` the first
+  /// time `key` is asked for (e.g. one actor kind's lock-free counters).
+  /// `created` tells the caller whether this call made it.
+  template <class T, class Make>
+  std::shared_ptr<T> attachment(const std::string& key, Make&& make, bool* created = nullptr) {
+    std::lock_guard<std::mutex> lock(attachments_mutex_);
+    auto& slot = attachments_[key];
+    if (created != nullptr) *created = slot == nullptr;
+    if (!slot) slot = std::shared_ptr<T>(make());
+    return std::static_pointer_cast<T>(slot);
+  }
 
   /// Current value of a counter or gauge (0 if never recorded): for tests and
   /// debug endpoints.
@@ -38,7 +64,7 @@ class MetricsRegistry {
   uint64_t count(const std::string& name, const LabelValues& labels) const;
 
   /// The whole registry in Prometheus text exposition format 0.0.4.
-  std::string render() const;
+  std::string render();
 
  private:
   struct Series {
@@ -59,6 +85,10 @@ class MetricsRegistry {
 
   mutable std::mutex mutex_;
   std::map<std::string, Family> families_;
+  std::mutex collectors_mutex_;  // also serialises collectors: each drains its counters alone
+  std::vector<std::function<void(MetricsRegistry&)>> collectors_;
+  std::mutex attachments_mutex_;
+  std::map<std::string, std::shared_ptr<void>> attachments_;
 };
 
 /// Declares every metric troupe exposes, with kube-scheduler's names, labels,

@@ -1,6 +1,7 @@
 #include "plugins/framework/framework.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace troupe::plugins {
 
@@ -26,6 +27,55 @@ void collect(const std::vector<config::EnabledPlugin>& enabled, const Framework&
              const std::function<const Plugin*(const std::string&)>& find, std::vector<const T*>& out) {
   for (const auto& e : enabled)
     if (auto* p = dynamic_cast<const T*>(find(e.name))) out.push_back(p);
+}
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Times one extension point when someone listens (no clock read otherwise).
+class PointTimer {
+ public:
+  PointTimer(FrameworkObserver* observer, MetricPoint point) : observer_(observer), point_(point) {
+    if (observer_ != nullptr) start_ = Clock::now();
+  }
+  void finish(Code code) const {
+    if (observer_ != nullptr) observer_->extension_point_done(point_, code, seconds_since(start_));
+  }
+
+ private:
+  FrameworkObserver* observer_;
+  MetricPoint point_;
+  Clock::time_point start_;
+};
+
+/// Times one plugin call; `observer` is null unless the cycle is sampled.
+class PluginTimer {
+ public:
+  PluginTimer(FrameworkObserver* observer, const Plugin& plugin, MetricPoint point)
+      : observer_(observer), plugin_(plugin), point_(point) {
+    if (observer_ != nullptr) start_ = Clock::now();
+  }
+  void finish(Code code) const {
+    if (observer_ != nullptr) observer_->plugin_done(plugin_.state_slot(), point_, code, seconds_since(start_));
+  }
+
+ private:
+  FrameworkObserver* observer_;
+  const Plugin& plugin_;
+  MetricPoint point_;
+  Clock::time_point start_;
+};
+
+/// splitmix64: spreads consecutive cycle numbers so the sampled cycles do not
+/// follow a pattern the workload could line up with.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
 }
 
 bool in_range(int64_t score) { return score >= kMinNodeScore && score <= kMaxNodeScore; }
@@ -104,7 +154,25 @@ Result<Framework> Framework::create(const config::Profile& profile, const Regist
 }
 
 std::unique_ptr<CycleState> Framework::new_cycle_state() const {
-  return std::make_unique<CycleState>(plugins_.size());
+  // The slot after the plugins' is the Framework's: it marks sampled cycles.
+  auto state = std::make_unique<CycleState>(plugins_.size() + 1);
+  if (observer_ && sample_percent_ > 0) {
+    const uint64_t cycle = cycles_->fetch_add(1, std::memory_order_relaxed);
+    if (mix(cycle) % 100 < sample_percent_) state->write<SampledCycle>(plugins_.size(), SampledCycle{});
+  }
+  return state;
+}
+
+bool Framework::records_plugin_metrics(const CycleState& state) const {
+  return observer_ && state.read<SampledCycle>(plugins_.size()) != nullptr;
+}
+
+void Framework::record_extension_point(MetricPoint point, Code code, double seconds) const {
+  if (observer_) observer_->extension_point_done(point, code, seconds);
+}
+
+std::string_view Framework::plugin_name(size_t slot) const {
+  return slot < plugins_.size() ? plugins_[slot]->name() : std::string_view();
 }
 
 std::vector<std::string> Framework::plugin_names(ExtensionPoint point) const {
@@ -130,10 +198,19 @@ std::vector<std::string> Framework::plugin_names(ExtensionPoint point) const {
 // ---- queue -------------------------------------------------------------------
 
 PluginStatus Framework::run_pre_enqueue(const PodInfo& pod) const {
+  // No CycleState yet: PreEnqueue's plugin calls are timed when the point is
+  // (upstream samples them separately; the queue sees few calls per pod).
+  PointTimer timer(pre_enqueue_.empty() ? nullptr : observer_.get(), MetricPoint::pre_enqueue);
   for (auto* p : pre_enqueue_) {
+    PluginTimer plugin_timer(observer_.get(), *p, MetricPoint::pre_enqueue);
     PluginStatus s = p->pre_enqueue(pod);
-    if (!s.ok()) return with_plugin(std::move(s), p->name());
+    plugin_timer.finish(s.code);
+    if (!s.ok()) {
+      timer.finish(s.code);
+      return with_plugin(std::move(s), p->name());
+    }
   }
+  timer.finish(Code::success);
   return {};
 }
 
@@ -162,13 +239,23 @@ bool Framework::event_may_help(const ClusterEvent& event, const std::set<std::st
 // ---- scheduling cycle ----------------------------------------------------------
 
 PluginStatus Framework::run_pre_filter(CycleState& state, const PodInfo& pod) const {
+  PointTimer timer(observer_.get(), MetricPoint::pre_filter);
+  PluginStatus status = run_pre_filter_plugins(state, pod);
+  timer.finish(status.code);
+  return status;
+}
+
+PluginStatus Framework::run_pre_filter_plugins(CycleState& state, const PodInfo& pod) const {
+  FrameworkObserver* sampled_observer = sampled(state);
   state.skip_filter_mask = 0;
   state.node_names.reset();
   state.node_names_plugins.clear();
   std::vector<std::string> restricting;
   for (auto* p : pre_filter_) {
     PreFilterResult result;
+    PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::pre_filter);
     PluginStatus s = p->pre_filter(state, pod, result);
+    plugin_timer.finish(s.code);
     if (s.is_skip()) {
       for (size_t i = 0; i < filter_.size(); ++i)
         if (filter_[i]->name() == p->name()) state.skip_filter_mask |= uint64_t{1} << i;
@@ -215,9 +302,12 @@ std::string Framework::excluded_by_pre_filter_reason(const CycleState& state) {
 }
 
 PluginStatus Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  FrameworkObserver* sampled_observer = sampled(state);
   for (size_t i = 0; i < filter_.size(); ++i) {
     if (state.skip_filter_mask & (uint64_t{1} << i)) continue;
+    PluginTimer plugin_timer(sampled_observer, *filter_[i], MetricPoint::filter);
     PluginStatus s = filter_[i]->filter(state, pod, node);
+    plugin_timer.finish(s.code);
     if (s.ok()) continue;
     if (!s.is_rejection()) return as_error(std::move(s), filter_[i]->name(), "Filter");
     return with_plugin(std::move(s), filter_[i]->name());
@@ -227,13 +317,24 @@ PluginStatus Framework::run_filter(const CycleState& state, const PodInfo& pod, 
 
 PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& pod,
                                             const NodeStatuses& statuses) const {
+  PointTimer timer(observer_.get(), MetricPoint::post_filter);
+  PostFilterResult result = run_post_filter_plugins(state, pod, statuses);
+  timer.finish(result.status.code);
+  return result;
+}
+
+PostFilterResult Framework::run_post_filter_plugins(CycleState& state, const PodInfo& pod,
+                                                    const NodeStatuses& statuses) const {
+  FrameworkObserver* sampled_observer = sampled(state);
   // kube-scheduler's RunPostFilterPlugins: the first success or unresolvable
   // answer wins; otherwise every plugin's reasons, the first rejector named.
   PostFilterResult result;
   std::vector<std::string> reasons;
   std::string rejector;
   for (auto* p : post_filter_) {
+    PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::post_filter);
     PostFilterResult r = p->post_filter(state, pod, statuses);
+    plugin_timer.finish(r.status.code);
     if (r.status.ok() || r.status.code == Code::unschedulable_and_unresolvable) {
       r.status.plugin = std::string(p->name());
       if (r.message.empty()) r.message = r.status.message();
@@ -257,16 +358,24 @@ PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& po
 
 PluginStatus Framework::run_pre_score(CycleState& state, const PodInfo& pod,
                                       const std::vector<std::string>& feasible_nodes) const {
+  PointTimer timer(observer_.get(), MetricPoint::pre_score);
+  FrameworkObserver* sampled_observer = sampled(state);
   state.skip_score_mask = 0;
   for (auto* p : pre_score_) {
+    PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::pre_score);
     PluginStatus s = p->pre_score(state, pod, feasible_nodes);
+    plugin_timer.finish(s.code);
     if (s.is_skip()) {
       for (const auto& e : score_)
         if (e.plugin->name() == p->name()) state.skip_score_mask |= uint64_t{1} << e.pre_score_skip_bit;
       continue;
     }
-    if (!s.ok()) return as_error(std::move(s), p->name(), "PreScore");
+    if (!s.ok()) {
+      timer.finish(Code::error);
+      return as_error(std::move(s), p->name(), "PreScore");
+    }
   }
+  timer.finish(Code::success);
   return {};
 }
 
@@ -276,9 +385,12 @@ PluginStatus Framework::score_node(const CycleState& state, const PodInfo& pod, 
   out.weighted_sum = 0;
   out.total = 0;
   out.raw.fill(0);
+  FrameworkObserver* sampled_observer = sampled(state);
   for (const auto& e : score_) {
     if (state.skip_score_mask & (uint64_t{1} << e.pre_score_skip_bit)) continue;
+    PluginTimer plugin_timer(sampled_observer, *e.plugin, MetricPoint::score);
     ScoreResult r = e.plugin->score(state, pod, node);
+    plugin_timer.finish(r.status.code);
     if (!r.status.ok()) return as_error(std::move(r.status), e.plugin->name(), "Score");
     if (e.normalize_index >= 0) {
       out.raw[static_cast<size_t>(e.normalize_index)] = r.score;
@@ -295,11 +407,14 @@ PluginStatus Framework::finalize_scores(const CycleState& state, const PodInfo& 
                                         std::vector<NodeScore>& scores) const {
   for (auto& s : scores) s.total = s.weighted_sum;
   std::vector<int64_t> column(scores.size());
+  FrameworkObserver* sampled_observer = sampled(state);
   for (const auto& e : score_) {
     if (e.normalize_index < 0 || (state.skip_score_mask & (uint64_t{1} << e.pre_score_skip_bit))) continue;
     const auto k = static_cast<size_t>(e.normalize_index);
     for (size_t i = 0; i < scores.size(); ++i) column[i] = scores[i].raw[k];
+    PluginTimer plugin_timer(sampled_observer, *e.plugin, MetricPoint::score_normalize);
     PluginStatus s = e.plugin->normalize_scores(state, pod, column);
+    plugin_timer.finish(s.code);
     if (!s.ok()) return as_error(std::move(s), e.plugin->name(), "NormalizeScore");
     for (size_t i = 0; i < scores.size(); ++i) {
       if (!in_range(column[i])) return invalid_score(e.plugin->name(), column[i]);
@@ -330,10 +445,21 @@ std::optional<size_t> Framework::select_host(const std::vector<NodeScore>& score
 
 PluginStatus Framework::run_reserve(CycleState& state, const std::shared_ptr<const PodInfo>& pod,
                                     NodeInfo& node) const {
+  PointTimer timer(observer_.get(), MetricPoint::reserve);
+  PluginStatus status = run_reserve_plugins(state, pod, node);
+  timer.finish(status.code);
+  return status;
+}
+
+PluginStatus Framework::run_reserve_plugins(CycleState& state, const std::shared_ptr<const PodInfo>& pod,
+                                            NodeInfo& node) const {
+  FrameworkObserver* sampled_observer = sampled(state);
   if (!node.add_pod(pod))
     return PluginStatus::internal_error("pod " + pod->key + " is already accounted on node " + node.name());
   for (auto* p : reserve_) {
+    PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::reserve);
     PluginStatus s = p->reserve(state, *pod, node);
+    plugin_timer.finish(s.code);
     if (s.ok()) continue;
     run_unreserve(state, *pod, node);
     if (s.is_rejection()) return with_plugin(std::move(s), p->name());
@@ -343,16 +469,34 @@ PluginStatus Framework::run_reserve(CycleState& state, const std::shared_ptr<con
 }
 
 void Framework::run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
-  for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) (*it)->unreserve(state, pod, node);
+  PointTimer timer(observer_.get(), MetricPoint::unreserve);
+  FrameworkObserver* sampled_observer = sampled(state);
+  for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) {
+    PluginTimer plugin_timer(sampled_observer, **it, MetricPoint::unreserve);
+    (*it)->unreserve(state, pod, node);
+    plugin_timer.finish(Code::success);
+  }
   node.remove_pod(pod_identity(pod));
+  timer.finish(Code::success);
 }
 
 // ---- binding cycle --------------------------------------------------------------------
 
 PermitOutcome Framework::run_permit(CycleState& state, const PodInfo& pod, const std::string& node_name) const {
+  PointTimer timer(observer_.get(), MetricPoint::permit);
+  PermitOutcome outcome = run_permit_plugins(state, pod, node_name);
+  timer.finish(outcome.status.code);
+  return outcome;
+}
+
+PermitOutcome Framework::run_permit_plugins(CycleState& state, const PodInfo& pod,
+                                            const std::string& node_name) const {
+  FrameworkObserver* sampled_observer = sampled(state);
   PermitOutcome outcome;
   for (auto* p : permit_) {
+    PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::permit);
     PermitResult r = p->permit(state, pod, node_name);
+    plugin_timer.finish(r.status.code);
     if (r.status.ok()) continue;
     if (r.status.code == Code::wait) {
       outcome.waiting.emplace_back(std::string(p->name()), r.timeout);
@@ -369,12 +513,18 @@ PermitOutcome Framework::run_permit(CycleState& state, const PodInfo& pod, const
 
 PluginStatus Framework::run_pre_bind(CycleState& state, const PodInfo& pod, const std::string& node_name,
                                      BindingChanges& changes) const {
+  PointTimer timer(observer_.get(), MetricPoint::pre_bind);
+  FrameworkObserver* sampled_observer = sampled(state);
   for (auto* p : pre_bind_) {
+    PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::pre_bind);
     PluginStatus s = p->pre_bind(state, pod, node_name, changes);
+    plugin_timer.finish(s.code);
     if (s.ok()) continue;
+    timer.finish(s.is_rejection() ? s.code : Code::error);
     if (s.is_rejection()) return with_plugin(std::move(s), p->name());
     return as_error(std::move(s), p->name(), "PreBind");
   }
+  timer.finish(Code::success);
   return {};
 }
 
@@ -389,7 +539,14 @@ PluginStatus Framework::run_bind(const CycleState& state, const PodInfo& pod, co
 }
 
 void Framework::run_post_bind(const CycleState& state, const PodInfo& pod, const std::string& node_name) const {
-  for (auto* p : post_bind_) p->post_bind(state, pod, node_name);
+  PointTimer timer(observer_.get(), MetricPoint::post_bind);
+  FrameworkObserver* sampled_observer = sampled(state);
+  for (auto* p : post_bind_) {
+    PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::post_bind);
+    p->post_bind(state, pod, node_name);
+    plugin_timer.finish(Code::success);
+  }
+  timer.finish(Code::success);
 }
 
 }  // namespace troupe::plugins

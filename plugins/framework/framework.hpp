@@ -12,6 +12,7 @@
 // applies the weights.
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "config/scheduler_config.hpp"
 #include "model/result.hpp"
 #include "plugins/framework/cycle_state.hpp"
+#include "plugins/framework/framework_observer.hpp"
 #include "plugins/framework/plugin.hpp"
 #include "plugins/framework/plugin_registry.hpp"
 
@@ -56,10 +58,27 @@ class Framework {
 
   const std::string& profile_name() const { return profile_name_; }
   std::optional<int32_t> percentage_of_nodes_to_score() const { return percentage_of_nodes_to_score_; }
-  /// A fresh CycleState with one slot per plugin of this profile.
+  /// A fresh CycleState with one slot per plugin of this profile (and one for
+  /// the Framework's own mark of a cycle whose plugin calls are timed).
   std::unique_ptr<CycleState> new_cycle_state() const;
   /// Plugin names enabled at a point, in order (for metrics and debugging).
   std::vector<std::string> plugin_names(config::ExtensionPoint point) const;
+  /// Plugins of this profile, by state slot (FrameworkObserver::plugin_done's index).
+  size_t plugin_count() const { return plugins_.size(); }
+  std::string_view plugin_name(size_t slot) const;
+
+  // ---- metrics ----
+  /// Reports extension point and (sampled) plugin durations to `observer`;
+  /// nullptr stops reporting. Set it before the Framework is shared.
+  void set_observer(std::shared_ptr<FrameworkObserver> observer) { observer_ = std::move(observer); }
+  /// Share of cycles whose plugin calls are timed, 0..100 (default 10, as upstream).
+  void set_plugin_metrics_sample_percent(uint64_t percent) { sample_percent_ = percent; }
+  /// Whether this cycle's plugin calls are timed (decided by new_cycle_state).
+  bool records_plugin_metrics(const CycleState& state) const;
+  /// For extension points the actors run in pieces (Filter and Score fan out
+  /// to the node partitions; Bind is the API writer's call): the whole
+  /// duration, reported by whoever saw it end.
+  void record_extension_point(MetricPoint point, Code code, double seconds) const;
 
   // ---- queue ----
   /// First non-success PreEnqueue status (with its plugin), or success.
@@ -124,11 +143,29 @@ class Framework {
   };
 
   Framework() = default;
+  /// The observer when this cycle's plugin calls are timed, else nullptr.
+  FrameworkObserver* sampled(const CycleState& state) const {
+    return records_plugin_metrics(state) ? observer_.get() : nullptr;
+  }
   Status add_plugin(const std::string& name, std::shared_ptr<const Plugin> plugin);
+  // The plugin loops behind the timed public entry points.
+  PluginStatus run_pre_filter_plugins(CycleState& state, const PodInfo& pod) const;
+  PostFilterResult run_post_filter_plugins(CycleState& state, const PodInfo& pod,
+                                           const NodeStatuses& statuses) const;
+  PluginStatus run_reserve_plugins(CycleState& state, const std::shared_ptr<const PodInfo>& pod,
+                                   NodeInfo& node) const;
+  PermitOutcome run_permit_plugins(CycleState& state, const PodInfo& pod, const std::string& node_name) const;
   const Plugin* find(const std::string& name) const;
+
+  /// Marks a sampled cycle in the CycleState's extra slot.
+  struct SampledCycle {};
 
   std::string profile_name_;
   std::optional<int32_t> percentage_of_nodes_to_score_;
+  std::shared_ptr<FrameworkObserver> observer_;
+  uint64_t sample_percent_ = kPluginMetricsSamplePercent;
+  /// Cycles started, for the sampling decision (shared: Framework is movable).
+  std::shared_ptr<std::atomic<uint64_t>> cycles_ = std::make_shared<std::atomic<uint64_t>>(0);
   std::vector<std::shared_ptr<const Plugin>> plugins_;  // owning; slot = index
   std::vector<const PreEnqueuePlugin*> pre_enqueue_;
   const QueueSortPlugin* queue_sort_ = nullptr;
