@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "watch/object_writes.hpp"
 #include "watch/pod_writes.hpp"
 
 namespace troupe::actors {
@@ -9,6 +10,19 @@ namespace troupe::actors {
 namespace {
 
 WriteOutcome outcome_of(const watch::ApiResult& r) { return {r.ok, r.code, r.message}; }
+
+// PreBind's pod patches (strategic merge), in order; the first failure stops
+// the binding, which then fails as a whole.
+watch::ApiResult apply_pod_patches(watch::ApiClient& api, const BindJob& job) {
+  watch::ApiResult result;
+  result.ok = true;
+  const std::string path = "/api/v1/namespaces/" + job.ns + "/pods/" + job.name;
+  for (const auto& patch : job.pod_patches) {
+    result = watch::patch_object(api, path, patch, watch::PatchType::strategic_merge);
+    if (!result.ok) return result;
+  }
+  return result;
+}
 
 watch::ObjectReference pod_reference(const std::string& ns, const std::string& name, const std::string& uid) {
   watch::ObjectReference ref;
@@ -21,10 +35,62 @@ watch::ObjectReference pod_reference(const std::string& ns, const std::string& n
 }
 
 void record_event(const std::shared_ptr<watch::EventWriter>& writer, watch::EventSpec event) {
-  auto result = writer->create(event);
+  auto result = writer->record(event);
   if (!result.ok)
     spdlog::warn("api-writer could not record {} event for {}/{}: {}", event.reason, event.regarding.ns,
                  event.regarding.name, result.message);
+}
+
+using Self = api_writer_actor::stateful_pointer<api_writer_state>;
+
+/// The Binding API call: PreBind's pod patches, then the Binding (which carries the annotations).
+watch::ApiResult bind_through_api(watch::ApiClient& api, const BindJob& job) {
+  auto result = apply_pod_patches(api, job);
+  if (!result.ok) return result;
+  watch::BindRequest request{job.ns, job.name, job.uid, job.node, job.annotations};
+  return watch::bind_pod(api, request);
+}
+
+/// An extender's bindVerb binds the pod; PreBind's patches and annotations go
+/// onto the pod first, since the extender's binding will not carry them.
+watch::ApiResult bind_through_extender(watch::ApiClient& api, const BindJob& job, const Extenders::Entry& binder) {
+  auto result = apply_pod_patches(api, job);
+  if (!result.ok) return result;
+  if (!job.annotations.empty()) {
+    watch::StringUpdates annotations(job.annotations.begin(), job.annotations.end());
+    result = watch::merge_patch_metadata(api, watch::pod_path(job.ns, job.name), annotations);
+    if (!result.ok) return result;
+  }
+  auto bound = binder.client->bind(binder.config.bind_verb, {job.name, job.ns, job.uid, job.node});
+  watch::ApiResult out;
+  out.ok = bound.ok();
+  out.code = bound.ok() ? 200 : 0;
+  if (!bound.ok()) out.message = "extender " + binder.config.url_prefix + ": " + bound.message();
+  return out;
+}
+
+/// Runs `bind` on an I/O thread; the reply goes out when it reports back.
+caf::result<WriteOutcome> start_binding(Self self, const BindJobPtr& job,
+                                        std::function<watch::ApiResult(watch::ApiClient&)> bind) {
+  auto& st = self->state;
+  uint64_t id = st.next_id++;
+  auto promise = self->make_response_promise<WriteOutcome>();
+  st.pending.emplace(id, promise);
+  auto api = st.deps.api;
+  auto events = st.events_for(job->profile);
+  auto me = caf::actor_cast<api_writer_actor>(self);
+  bool queued = st.deps.io->post([=] {
+    auto result = bind(*api);
+    caf::anon_send(me, atom::bind_result_v, id, outcome_of(result));
+    if (result.ok)
+      record_event(events, {pod_reference(job->ns, job->name, job->uid), "Normal", "Scheduled", "Binding",
+                            "Successfully assigned " + job->ns + "/" + job->name + " to " + job->node});
+  });
+  if (!queued) {
+    st.pending.erase(id);
+    return WriteOutcome{false, 0, "the scheduler is shutting down"};
+  }
+  return promise;
 }
 
 }  // namespace
@@ -38,30 +104,19 @@ std::shared_ptr<watch::EventWriter> api_writer_state::events_for(const std::stri
 api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<api_writer_state> self,
                                            ApiWriterDeps deps) {
   self->state.deps = std::move(deps);
+  self->state.actor_metrics = actor_metrics(self->state.deps.metrics, "writer");
   return {
       [=](atom::bind, BindJobPtr job) -> caf::result<WriteOutcome> {
-        auto& st = self->state;
-        uint64_t id = st.next_id++;
-        auto promise = self->make_response_promise<WriteOutcome>();
-        st.pending.emplace(id, promise);
-        auto api = st.deps.api;
-        auto events = st.events_for(job->profile);
-        auto me = caf::actor_cast<api_writer_actor>(self);
-        bool queued = st.deps.io->post([=] {
-          watch::BindRequest request{job->ns, job->name, job->uid, job->node, job->annotations};
-          auto result = watch::bind_pod(*api, request);
-          caf::anon_send(me, atom::bind_result_v, id, outcome_of(result));
-          if (result.ok)
-            record_event(events, {pod_reference(job->ns, job->name, job->uid), "Normal", "Scheduled", "Binding",
-                                  "Successfully assigned " + job->ns + "/" + job->name + " to " + job->node});
-        });
-        if (!queued) {
-          st.pending.erase(id);
-          return WriteOutcome{false, 0, "the scheduler is shutting down"};
-        }
-        return promise;
+        MessageTimer timer(self->state.actor_metrics, self);
+        return start_binding(self, job, [job](watch::ApiClient& api) { return bind_through_api(api, *job); });
+      },
+      [=](atom::bind, BindJobPtr job, ExtenderBinderPtr binder) -> caf::result<WriteOutcome> {
+        MessageTimer timer(self->state.actor_metrics, self);
+        return start_binding(self, job,
+                             [job, binder](watch::ApiClient& api) { return bind_through_extender(api, *job, *binder); });
       },
       [=](atom::report, FailureReportPtr report) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto api = self->state.deps.api;
         auto events = self->state.events_for(report->profile);
         self->state.deps.io->post([=] {
@@ -79,6 +134,7 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
         });
       },
       [=](atom::bind_result, uint64_t id, WriteOutcome& outcome) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto& st = self->state;
         auto it = st.pending.find(id);
         if (it == st.pending.end()) return;

@@ -13,6 +13,8 @@
 #include <caf/all.hpp>
 
 #include "actors/atoms.hpp"
+#include "actors/actor_metrics.hpp"
+#include "actors/extenders.hpp"
 #include "actors/messages.hpp"
 #include "actors/metrics_registry.hpp"
 #include "watch/api_client.hpp"
@@ -24,6 +26,8 @@ namespace troupe::actors {
 using api_writer_actor = caf::typed_actor<
     // POST the Binding; replies once the API server has answered.
     caf::replies_to<atom::bind, BindJobPtr>::with<WriteOutcome>,
+    // Bind through the extender that binds this pod (its bindVerb) instead.
+    caf::replies_to<atom::bind, BindJobPtr, ExtenderBinderPtr>::with<WriteOutcome>,
     // Patch PodScheduled=False (reason, message) and record FailedScheduling.
     caf::reacts_to<atom::report, FailureReportPtr>,
     // INTERNAL: an I/O thread finished the Binding with this id.
@@ -43,6 +47,7 @@ struct api_writer_state {
   uint64_t next_id = 1;
   std::map<uint64_t, caf::typed_response_promise<WriteOutcome>> pending;
   std::map<std::string, std::shared_ptr<watch::EventWriter>> event_writers;  // by profile
+  ActorMetricsHandle actor_metrics;
 
   std::shared_ptr<watch::EventWriter> events_for(const std::string& profile);
 

@@ -21,6 +21,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, score, "score")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, reserve, "reserve")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, unreserve, "unreserve")
+  // Cycle -> node partitions: Node objects for extenders that want them.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, node_objects, "nodeobjs")
   // Informer / cycle / binder -> queue.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, enqueue, "enqueue")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, dequeue, "dequeue")

@@ -2,34 +2,46 @@
 // SCHEDULING CYCLE actor: kube-scheduler's scheduleOne, one pod at a time.
 //
 //   pop ─► PreFilter ─► Filter (fan-out to NODE actors) ─► PostFilter if none fit
-//       ─► PreScore ─► Score (fan-out) ─► finalize + selectHost ─► Reserve on the
+//       ─► [filter extenders] ─► PreScore ─► Score (fan-out) ─► finalize
+//       ─► [prioritize extenders] ─► selectHost ─► Reserve on the
 //       owning NODE actor ─► Permit ─► PreBind ─► hand the Binding to the API WRITER
 //       ─► pop the next pod (binding runs concurrently, like bindingCycle)
 //
 // A failed binding unreserves on the node and sends the pod back to the QUEUE
 // with backoff; an unplaceable pod gets PodScheduled=False and a FailedScheduling event.
+// Extender calls (actors/extenders.hpp) block, so they run on the I/O
+// TaskPool and the cycle resumes when the pool sends the continuation back.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <vector>
 
 #include <caf/all.hpp>
 
+#include "actors/actor_metrics.hpp"
 #include "actors/api_writer.hpp"
 #include "actors/atoms.hpp"
 #include "actors/cycle_messages.hpp"
+#include "actors/extenders.hpp"
 #include "actors/metrics_registry.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
 
 namespace troupe::actors {
 
+/// The rest of a scheduling attempt, to run on the cycle actor once an I/O
+/// thread has the extenders' answers.
+using CycleResumePtr = std::shared_ptr<const std::function<void()>>;
+
 using cycle_actor = caf::typed_actor<
     // Start popping pods (sent once everything is synced and we lead).
     caf::reacts_to<atom::start>,
     // INTERNAL: pop and schedule the next pod.
-    caf::reacts_to<atom::next>>;
+    caf::reacts_to<atom::next>,
+    // INTERNAL: an extender call finished on an I/O thread: continue the attempt.
+    caf::reacts_to<atom::next, CycleResumePtr>>;
 
 struct CycleDeps {
   queue_actor queue;
@@ -38,6 +50,8 @@ struct CycleDeps {
   std::shared_ptr<MetricsRegistry> metrics;
   int32_t percentage_of_nodes_to_score = 0;  // the configuration's; a profile's own wins
   uint64_t seed = 0;                          // for selectHost's tie-break
+  std::shared_ptr<const Extenders> extenders;  // the configuration's extenders[]; null = none
+  std::shared_ptr<watch::TaskPool> io;         // where extender calls run (needed with extenders)
 };
 
 struct cycle_actor_state {
@@ -46,9 +60,17 @@ struct cycle_actor_state {
   uint64_t cycle = 0;
   int64_t total_nodes = 0;  // as the partitions last reported
   bool started = false;
+  ActorMetricsHandle actor_metrics;
 
   static inline const char* name = "scheduling-cycle";
 };
+
+}  // namespace troupe::actors
+
+// In-process only: a closure over the attempt, run by the actor that sent it out.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::CycleResumePtr)
+
+namespace troupe::actors {
 
 cycle_actor::behavior_type cycle_actor_fn(cycle_actor::stateful_pointer<cycle_actor_state> self, CycleDeps deps);
 

@@ -4,7 +4,10 @@
 // and Score, written only by the partition that Reserves).
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <caf/all.hpp>
 
@@ -31,6 +34,10 @@ using PodInfoPtr = std::shared_ptr<const plugins::PodInfo>;
 using NodePtr = std::shared_ptr<const Node>;
 using DevicePtr = std::shared_ptr<const Device>;
 
+/// Node names, and their API JSON (for extenders that are not nodeCacheCapable).
+using NodeNamesPtr = std::shared_ptr<const std::vector<std::string>>;
+using NodeJsonPtr = std::shared_ptr<const std::map<std::string, std::string>>;
+
 /// The Reserve verdict of the partition that owns the chosen node.
 struct ReserveOutcome {
   bool ok = false;
@@ -50,4 +57,6 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::FilterOutcomePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeScoresPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodInfoPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodePtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeNamesPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeJsonPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::DevicePtr)

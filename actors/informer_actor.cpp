@@ -191,8 +191,10 @@ uint32_t node_update_actions(const Node& before, const Node& after) {
 
 informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
   self->state.deps = std::move(deps);
+  self->state.actor_metrics = actor_metrics(self->state.deps.metrics, "informer");
   return {
       [=](atom::watch_event, ObjectEventPtr event) {
+        MessageTimer timer(self->state.actor_metrics, self);
         if (auto& m = self->state.deps.metrics)
           m->add("troupe_watch_events_total", {event->resource, watch::to_string(event->type)});
         if (event->resource == "nodes") return on_node(self, event->type, event->object);
@@ -200,6 +202,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "devices") return on_device(self, event->type, event->object);
       },
       [=](atom::synced, const std::string& resource) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto& st = self->state;
         st.synced.insert(resource);
         if (st.synced.size() < st.deps.resources.size()) return;

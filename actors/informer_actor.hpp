@@ -17,6 +17,7 @@
 #include <caf/all.hpp>
 
 #include "actors/api_writer.hpp"
+#include "actors/actor_metrics.hpp"
 #include "actors/atoms.hpp"
 #include "actors/cycle_actor.hpp"
 #include "actors/messages.hpp"
@@ -48,6 +49,7 @@ struct InformerDeps {
 };
 
 struct informer_state {
+  ActorMetricsHandle actor_metrics;
   InformerDeps deps;
   std::set<std::string> synced;
   std::unordered_map<std::string, NodePtr> nodes;             // by name, for update diffs

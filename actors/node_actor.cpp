@@ -2,30 +2,65 @@
 
 namespace troupe::actors {
 
-node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_state> self) {
+node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_state> self,
+                                        std::shared_ptr<MetricsRegistry> metrics) {
+  self->state.actor_metrics = actor_metrics(metrics, "node");
   return {
-      [=](atom::upsert_node, NodePtr node) { self->state.partition.upsert_node(std::move(node)); },
-      [=](atom::delete_node, const std::string& name) { self->state.partition.delete_node(name); },
-      [=](atom::pod_bound, PodInfoPtr pod) { self->state.partition.account_pod(std::move(pod)); },
-      [=](atom::pod_gone, const std::string& uid) { self->state.partition.forget_pod(uid); },
-      [=](atom::upsert_device, DevicePtr device) { self->state.partition.apply_device(std::move(device)); },
-      [=](atom::delete_device, const std::string& name) { self->state.partition.delete_device(name); },
-      [=](atom::device_summary, const std::string& name) { return self->state.partition.device_summaries(name); },
+      [=](atom::upsert_node, NodePtr node) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.upsert_node(std::move(node));
+      },
+      [=](atom::delete_node, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.delete_node(name);
+      },
+      [=](atom::pod_bound, PodInfoPtr pod) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.account_pod(std::move(pod));
+      },
+      [=](atom::pod_gone, const std::string& uid) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.forget_pod(uid);
+      },
+      [=](atom::upsert_device, DevicePtr device) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.apply_device(std::move(device));
+      },
+      [=](atom::delete_device, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.delete_device(name);
+      },
+      [=](atom::device_summary, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        return self->state.partition.device_summaries(name);
+      },
       [=](atom::filter, CycleRequestPtr req) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto& partition = self->state.partition;
         auto limit = feasible_share(req->feasible_wanted, req->total_nodes, static_cast<int64_t>(partition.node_count()));
         auto outcome = partition.filter(*req->framework, *req->state, *req->pod, limit);
         return FilterOutcomePtr(std::make_shared<FilterOutcome>(std::move(outcome)));
       },
       [=](atom::score, CycleRequestPtr req) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto scores = self->state.partition.score(*req->framework, *req->state, *req->pod);
         return NodeScoresPtr(std::make_shared<std::vector<plugins::NodeScore>>(std::move(scores)));
       },
       [=](atom::reserve, CycleRequestPtr req, const std::string& node) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto status = self->state.partition.reserve(*req->framework, *req->state, req->pod, node);
         return ReserveOutcome{status.ok(), status.message(), status.plugin};
       },
+      [=](atom::node_objects, NodeNamesPtr names) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        auto out = std::make_shared<std::map<std::string, std::string>>();
+        for (const auto& name : *names)
+          if (const auto* info = self->state.partition.find(name); info != nullptr && info->node() != nullptr)
+            (*out)[name] = encode(*info->node());
+        return NodeJsonPtr(std::move(out));
+      },
       [=](atom::unreserve, CycleRequestPtr req, const std::string& node) {
+        MessageTimer timer(self->state.actor_metrics, self);
         self->state.partition.unreserve(*req->framework, *req->state, *req->pod, node);
       },
   };

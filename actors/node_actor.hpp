@@ -6,6 +6,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/actor_metrics.hpp"
 #include "actors/atoms.hpp"
 #include "actors/cycle_messages.hpp"
 #include "actors/node_partition.hpp"
@@ -34,14 +35,19 @@ using node_actor = caf::typed_actor<
     caf::replies_to<atom::score, CycleRequestPtr>::with<NodeScoresPtr>,
     // Reserve the pod on one of our nodes (assume + Reserve plugins).
     caf::replies_to<atom::reserve, CycleRequestPtr, std::string>::with<ReserveOutcome>,
+    // The API JSON of those of these nodes that are ours (for extenders).
+    caf::replies_to<atom::node_objects, NodeNamesPtr>::with<NodeJsonPtr>,
     // Undo a Reserve (the binding failed).
     caf::reacts_to<atom::unreserve, CycleRequestPtr, std::string>>;
 
 struct node_actor_state {
   NodePartition partition;
+  ActorMetricsHandle actor_metrics;
   static inline const char* name = "node";
 };
 
-node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_state> self);
+/// `metrics`: where the node actors' message metrics go (may be null).
+node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_state> self,
+                                        std::shared_ptr<MetricsRegistry> metrics);
 
 }  // namespace troupe::actors

@@ -42,10 +42,12 @@ queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_ac
                                           QueueActorSettings settings) {
   self->state.queue = std::make_unique<SchedulingQueue<QueuedPod>>(queue_sort_less, settings.queue);
   self->state.metrics = settings.metrics;
+  self->state.actor_metrics = actor_metrics(settings.metrics, "queue");
   auto tick = settings.tick;
   self->delayed_send(self, tick, atom::tick_v);
   return {
       [=](atom::enqueue, QueuedPodPtr pod) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto now = QueueClock::now();
         bool known = self->state.queue->find(pod->pod->key) != nullptr;
         self->state.queue->add(pod->pod->key, *pod, now);
@@ -53,21 +55,30 @@ queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_ac
           self->state.metrics->add("scheduler_queue_incoming_pods_total", {known ? "PodUpdate" : "PodAdd", "active"});
         self->state.serve_waiting(now);
       },
-      [=](atom::dequeue, const std::string& key) { self->state.queue->remove(key); },
+      [=](atom::dequeue, const std::string& key) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.queue->remove(key);
+      },
       [=](atom::pop) -> caf::result<QueuedPodPtr> {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto entry = self->state.queue->pop(QueueClock::now());
         if (entry) return handout(*entry);
         auto promise = self->make_response_promise<QueuedPodPtr>();
         self->state.waiting.push_back(promise);
         return promise;
       },
-      [=](atom::done, const std::string& key) { self->state.queue->done(key); },
+      [=](atom::done, const std::string& key) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.queue->done(key);
+      },
       [=](atom::failed, const std::string& key, const std::vector<std::string>& rejectors, bool error) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto now = QueueClock::now();
         self->state.queue->failed(key, std::set<std::string>(rejectors.begin(), rejectors.end()), error, now);
         self->state.serve_waiting(now);
       },
       [=](atom::cluster_event, uint8_t resource, uint32_t actions) {
+        MessageTimer timer(self->state.actor_metrics, self);
         plugins::ClusterEvent event{static_cast<plugins::EventResource>(resource), actions, "event"};
         auto now = QueueClock::now();
         self->state.queue->on_cluster_event(
@@ -79,6 +90,7 @@ queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_ac
         self->state.serve_waiting(now);
       },
       [=](atom::tick) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto now = QueueClock::now();
         self->state.queue->flush(now);
         self->state.serve_waiting(now);

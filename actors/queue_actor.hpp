@@ -12,6 +12,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/actor_metrics.hpp"
 #include "actors/atoms.hpp"
 #include "actors/cycle_messages.hpp"
 #include "actors/metrics_registry.hpp"
@@ -50,6 +51,7 @@ struct queue_actor_state {
   std::unique_ptr<SchedulingQueue<QueuedPod>> queue;  // created with the actor's settings
   std::vector<caf::typed_response_promise<QueuedPodPtr>> waiting;  // pops on an empty queue
   std::shared_ptr<MetricsRegistry> metrics;
+  ActorMetricsHandle actor_metrics;
 
   /// Answers waiting pops while pods are ready.
   void serve_waiting(QueueClock::time_point now);

@@ -10,6 +10,8 @@
 #include "actors/api_writer.hpp"
 #include "actors/atoms.hpp"
 #include "actors/cycle_actor.hpp"
+#include "actors/extenders.hpp"
+#include "actors/framework_metrics.hpp"
 #include "actors/http_endpoint.hpp"
 #include "actors/informer_actor.hpp"
 #include "actors/leader_election.hpp"
@@ -139,6 +141,7 @@ Status SchedulerRuntime::Impl::start() {
   if (!frameworks) return Error{frameworks.message()};
   std::map<std::string, std::shared_ptr<const plugins::Framework>> by_name;
   for (auto& f : *frameworks) {
+    observe_framework(f, metrics);
     auto shared = std::make_shared<const plugins::Framework>(std::move(f));
     by_name[shared->profile_name()] = shared;
   }
@@ -149,15 +152,17 @@ Status SchedulerRuntime::Impl::start() {
   caf_config = std::make_unique<RuntimeConfig>(threads);
   system = std::make_unique<caf::actor_system>(*caf_config);
 
-  for (size_t i = 0; i < partitions; ++i) nodes.push_back(system->spawn(node_actor_fn));
+  for (size_t i = 0; i < partitions; ++i) nodes.push_back(system->spawn(node_actor_fn, metrics));
   QueueActorSettings queue_settings;
   queue_settings.queue.initial_backoff = std::chrono::seconds(cfg.pod_initial_backoff_seconds);
   queue_settings.queue.max_backoff = std::chrono::seconds(cfg.pod_max_backoff_seconds);
   queue_settings.metrics = metrics;
   queue = system->spawn(queue_actor_fn, queue_settings);
   writer = system->spawn(api_writer, ApiWriterDeps{api, io, metrics, options.identity});
-  cycle = system->spawn(cycle_actor_fn,
-                        CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score, std::random_device{}()});
+  auto extenders = Extenders::create(cfg.extenders);
+  if (!extenders) return Error{extenders.message()};
+  cycle = system->spawn(cycle_actor_fn, CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score,
+                                                  std::random_device{}(), *extenders, io});
 
   may_schedule->store(!cfg.leader_election.leader_elect);
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices"}, metrics, ready,

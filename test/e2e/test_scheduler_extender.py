@@ -1,0 +1,223 @@
+"""troupe scheduler end to end with scheduler extenders (extenders[] of the
+KubeSchedulerConfiguration) served by a small Python HTTP extender.
+
+- filter: the extender turns down the nodes it is told to; the pod lands on
+  the others, and a pod every node is turned down for gets the extender's
+  reasons in its FitError message;
+- prioritize: the extender's favourite node wins (its score × weight, scaled
+  by MaxNodeScore / MaxExtenderPriority, outweighs the plugins');
+- ignorable: a broken ignorable extender (500s, or nothing listening) does not
+  block scheduling; a broken non-ignorable one does (SchedulerError);
+- managedResources: pods without a managed resource never reach the extender;
+- bind: the binder extender receives ExtenderBindingArgs and performs the
+  Binding itself;
+- the extension point, plugin and actor metrics are exported while it runs.
+"""
+import json
+import os
+import sys
+import threading
+import unittest
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scheduler_helpers import (Client, Cluster, all_bound, condition, describe_pending, free_port,  # noqa: E402
+                               make_node, make_pod, metric_sum, scheduler_config)
+
+
+class Extender:
+    """An HTTP extender speaking kube-scheduler's extender/v1 JSON. It rejects
+    nodes named in `reject`, gives MaxExtenderPriority to `favourite`, answers
+    500 to every call when `broken`, and binds through `binder` (a callable
+    (namespace, name, uid, node) -> error text) when one is set."""
+
+    def __init__(self, reject=(), favourite=None, broken=False, binder=None):
+        self.reject = set(reject)
+        self.favourite = favourite
+        self.broken = broken
+        self.binder = binder
+        self.calls = []  # (verb, pod name, [node names])
+        self.lock = threading.Lock()
+        extender = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"null")
+                verb = self.path.rsplit("/", 1)[-1]
+                status, answer = extender.answer(verb, body)
+                data = json.dumps(answer).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d/scheduler" % self.server.server_address[1]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def calls_for(self, verb, pod=None):
+        with self.lock:
+            return [c for c in self.calls if c[0] == verb and (pod is None or c[1] == pod)]
+
+    @staticmethod
+    def node_names(args):
+        if args.get("NodeNames") is not None:
+            return list(args["NodeNames"])
+        return [n["metadata"]["name"] for n in (args.get("Nodes") or {}).get("items", [])]
+
+    def answer(self, verb, args):
+        if verb == "bind":
+            with self.lock:
+                self.calls.append(("bind", args["PodName"], [args["Node"]]))
+            error = self.binder(args["PodNamespace"], args["PodName"], args["PodUID"], args["Node"])
+            return 200, {"Error": error}
+        names = self.node_names(args)
+        pod = args["Pod"]["metadata"]["name"]
+        with self.lock:
+            self.calls.append((verb, pod, names))
+        if self.broken:
+            return 500, {"Error": "broken on purpose"}
+        if verb == "filter":
+            passing = [n for n in names if n not in self.reject]
+            failed = {n: "extender says no" for n in names if n in self.reject}
+            if args.get("NodeNames") is not None:
+                return 200, {"NodeNames": passing, "FailedNodes": failed, "Error": ""}
+            items = [n for n in args["Nodes"]["items"] if n["metadata"]["name"] in passing]
+            return 200, {"Nodes": {"metadata": {}, "items": items}, "FailedNodes": failed, "Error": ""}
+        if verb == "prioritize":
+            return 200, [{"Host": n, "Score": 10 if n == self.favourite else 0} for n in names]
+        return 404, {"Error": "unknown verb " + verb}
+
+
+def extender_config(extender, **fields):
+    entry = {"urlPrefix": extender.url if isinstance(extender, Extender) else extender, "httpTimeout": "5s"}
+    entry.update(fields)
+    return entry
+
+
+class ExtenderTest(unittest.TestCase):
+    def setUp(self):
+        self.cluster = Cluster(self)
+        self.client = self.cluster.client
+        self.client.create_all([make_node("n%d" % i, cpu="8", memory="16Gi") for i in range(4)])
+
+    def start_extender(self, **kwargs):
+        extender = Extender(**kwargs)
+        self.addCleanup(extender.close)
+        return extender
+
+    def start(self, extenders):
+        scheduler = self.cluster.start_scheduler(scheduler_config(extra={"extenders": extenders}))
+        scheduler.wait_ready()
+        return scheduler
+
+    def wait_bound(self, names, timeout=60):
+        return self.cluster.wait(lambda: all_bound(self.client, names), timeout,
+                                 lambda: "pods bound: %s; %s" % (names, describe_pending(self.client)))
+
+    def test_filter_and_prioritize_place_pods_where_the_extender_wants(self):
+        extender = self.start_extender(reject={"n0", "n1"}, favourite="n3")
+        # An ignorable extender that answers 500, and one nobody listens on: neither blocks.
+        broken = self.start_extender(broken=True)
+        scheduler = self.start([
+            extender_config(broken, filterVerb="filter", prioritizeVerb="prioritize", weight=1, ignorable=True),
+            extender_config("http://127.0.0.1:%d/none" % free_port(), filterVerb="filter", ignorable=True,
+                            httpTimeout="1s"),
+            extender_config(extender, filterVerb="filter", prioritizeVerb="prioritize", weight=5),
+        ])
+        names = ["p%d" % i for i in range(6)]
+        self.client.create_all([make_pod(n, cpu="100m", memory="64Mi") for n in names])
+        placed = self.wait_bound(names)
+        # n0/n1 filtered out, n3 prioritised far above n2: every pod goes to n3.
+        self.assertEqual({placed[n] for n in names}, {"n3"}, placed)
+        # The extender saw whole Node objects (not nodeCacheCapable) and only what the plugins let through.
+        filters = extender.calls_for("filter", "p0")
+        self.assertTrue(filters, extender.calls)
+        self.assertEqual(sorted(filters[0][2]), ["n0", "n1", "n2", "n3"])
+        # Prioritize got only the nodes that passed the filter.
+        self.assertEqual(sorted(extender.calls_for("prioritize", "p0")[0][2]), ["n2", "n3"])
+        # The broken ignorable extender was asked (and its failure skipped).
+        self.assertTrue(broken.calls_for("filter", "p0"))
+
+        # Every node turned down: the extender's reason is counted in the FitError.
+        extender.reject = {"n0", "n1", "n2", "n3"}
+        self.client.create(make_pod("nowhere", cpu="100m"))
+        c = self.cluster.wait(lambda: condition(self.client.pod("nowhere") or {}), 30, "nowhere gets a condition")
+        self.assertEqual((c["status"], c["reason"]), ("False", "Unschedulable"), c)
+        self.assertTrue(c["message"].startswith("0/4 nodes are available: 4 extender says no."), c["message"])
+
+        metrics = scheduler.metrics()
+        for point in ("PreFilter", "Filter", "Score", "Reserve", "Permit", "PreBind", "Bind", "PostBind"):
+            self.assertGreater(metric_sum(metrics, "scheduler_framework_extension_point_duration_seconds_count",
+                                          extension_point=point, profile="troupe-scheduler"), 0, point)
+        for actor in ("queue", "cycle", "writer"):
+            self.assertGreater(metric_sum(metrics, "troupe_actor_messages_total", actor=actor), 0, actor)
+            self.assertGreater(metric_sum(metrics, "troupe_actor_message_duration_seconds_count", actor=actor), 0)
+
+    def test_a_failing_extender_that_is_not_ignorable_fails_the_attempt(self):
+        broken = self.start_extender(broken=True)
+        self.start([extender_config(broken, filterVerb="filter")])
+        self.client.create(make_pod("p", cpu="100m"))
+        c = self.cluster.wait(lambda: condition(self.client.pod("p") or {}), 30, "p gets a condition")
+        self.assertEqual((c["status"], c["reason"]), ("False", "SchedulerError"), c)
+        self.assertIn("failed filter with extender at URL %s/filter, code 500" % broken.url, c["message"])
+
+    def test_managed_resources_limit_which_pods_reach_the_extender(self):
+        extender = self.start_extender(reject={"n0", "n1", "n2"})
+        self.start([extender_config(extender, filterVerb="filter", nodeCacheCapable=True,
+                                    managedResources=[{"name": "example.com/widget"}])])
+        for node in ("n0", "n1", "n2", "n3"):
+            status, body = self.client.request(
+                "PATCH", "/api/v1/nodes/%s/status" % node,
+                {"status": {"capacity": {"example.com/widget": "4"}, "allocatable": {"example.com/widget": "4"}}},
+                content_type="application/merge-patch+json")
+            self.assertEqual(status, 200, body)
+        self.client.create(make_pod("plain", cpu="100m"))
+        self.client.create(make_pod("widget", cpu="100m", extra_requests={"example.com/widget": "1"}))
+        placed = self.wait_bound(["plain", "widget"])
+        self.assertEqual(placed["widget"], "n3")
+        self.assertEqual(extender.calls_for("filter", "plain"), [])
+        calls = extender.calls_for("filter", "widget")
+        self.assertTrue(calls)
+        self.assertEqual(sorted(calls[0][2]), ["n0", "n1", "n2", "n3"])  # NodeNames: nodeCacheCapable
+
+    def test_a_binder_extender_binds_the_pod(self):
+        # The extender's own connection: it answers on its server threads while the test polls.
+        binder_client = Client(self.cluster.server)
+        self.addCleanup(binder_client.close)
+
+        def bind(namespace, name, uid, node):
+            status, body = binder_client.request(
+                "POST", "/api/v1/namespaces/%s/pods/%s/binding" % (namespace, name),
+                {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": name, "namespace": namespace,
+                                                                     "uid": uid},
+                 "target": {"apiVersion": "v1", "kind": "Node", "name": node}})
+            return "" if status in (200, 201) else "binding failed: %s %s" % (status, body)
+
+        extender = self.start_extender(favourite="n1", binder=bind)
+        self.start([extender_config(extender, prioritizeVerb="prioritize", weight=10, bindVerb="bind")])
+        names = ["b%d" % i for i in range(3)]
+        self.client.create_all([make_pod(n, cpu="100m") for n in names])
+        placed = self.wait_bound(names)
+        self.assertEqual({placed[n] for n in names}, {"n1"}, placed)
+        bound_by_extender = {c[1] for c in extender.calls_for("bind")}
+        self.assertEqual(bound_by_extender, set(names))
+        events = self.cluster.wait(lambda: [e for e in self.client.events_about("b0") if e["reason"] == "Scheduled"],
+                                   30, "Scheduled event for b0")
+        self.assertIn("to n1", events[0]["message"])
+
+
+if __name__ == "__main__":
+    unittest.main()
