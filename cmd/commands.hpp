@@ -18,5 +18,7 @@ int run_apiserver(int argc, char** argv);
 int run_demo(int argc, char** argv);
 int run_bench_apiserver(int argc, char** argv);
 int run_scheduler(int argc, char** argv);
+int run_bench(int argc, char** argv);
+int run_replay(int argc, char** argv);
 
 }  // namespace troupe::cmd

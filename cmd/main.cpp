@@ -17,6 +17,8 @@ const Command kCommands[] = {
     {"scheduler", troupe::cmd::run_scheduler, "run the secondary scheduler"},
     {"demo", troupe::cmd::run_demo, "start the API server with a sample cluster and show it"},
     {"bench-apiserver", troupe::cmd::run_bench_apiserver, "measure the embedded API server's creates/bindings/watch rates"},
+    {"bench", troupe::cmd::run_bench, "measure placement throughput, latency and memory on a synthetic cluster"},
+    {"replay", troupe::cmd::run_replay, "replay the openb GPU trace through the scheduler (GPU allocation ratio)"},
 };
 
 void print_usage() {

@@ -1,0 +1,302 @@
+#include "actors/bench_harness.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+#include <caf/all.hpp>
+
+#include "actors/api_writer.hpp"
+#include "actors/atoms.hpp"
+#include "actors/cycle_actor.hpp"
+#include "actors/metrics_registry.hpp"
+#include "actors/node_actor.hpp"
+#include "actors/partitioning.hpp"
+#include "actors/queue_actor.hpp"
+#include "plugins/registry.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+struct HarnessConfig : caf::actor_system_config {
+  explicit HarnessConfig(size_t threads) {
+    add_message_types<caf::id_block::troupe_atoms>();
+    set("scheduler.max-threads", threads);
+    set("logger.verbosity", caf::atom("quiet"));
+  }
+};
+
+/// Where the in-process binder reports outcomes, and where schedule() waits
+/// for them. Shared between the binder actor and the driving thread.
+class OutcomeSink {
+ public:
+  void expect(const std::string& key, BenchClock::time_point enqueued) {
+    std::lock_guard<std::mutex> lock(mu_);
+    waiting_[key] = enqueued;
+  }
+
+  void bound(const BindJob& job) {
+    PodOutcome outcome;
+    outcome.key = job.ns + "/" + job.name;
+    outcome.bound = true;
+    outcome.node = job.node;
+    outcome.annotations = job.annotations;
+    finish(std::move(outcome));
+  }
+
+  /// Only the first report of a pod counts; the pod is then dropped from
+  /// the queue so it is never retried.
+  void failed(const FailureReport& report, const queue_actor& queue) {
+    PodOutcome outcome;
+    outcome.key = report.ns + "/" + report.name;
+    outcome.message = report.message;
+    if (finish(outcome)) caf::anon_send(queue, atom::dequeue_v, outcome.key);
+  }
+
+  size_t finished() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return outcomes_.size();
+  }
+
+  /// Waits until `count` outcomes exist or the deadline passes.
+  bool wait_for(size_t count, BenchClock::time_point deadline) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_until(lock, deadline, [&] { return outcomes_.size() >= count; });
+  }
+
+  std::vector<PodOutcome> take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    waiting_.clear();
+    return std::move(outcomes_);
+  }
+
+ private:
+  bool finish(PodOutcome outcome) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = waiting_.find(outcome.key);
+      if (it == waiting_.end()) return false;  // a retry of a pod already finished, or not ours
+      outcome.enqueued = it->second;
+      outcome.finished = BenchClock::now();
+      waiting_.erase(it);
+      outcomes_.push_back(std::move(outcome));
+    }
+    cv_.notify_all();
+    return true;
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::unordered_map<std::string, BenchClock::time_point> waiting_;
+  std::vector<PodOutcome> outcomes_;
+};
+
+struct bench_binder_state {
+  std::shared_ptr<OutcomeSink> sink;
+  queue_actor queue;
+  static inline const char* name = "bench-binder";
+};
+
+/// The API writer's typed interface, confirming every Binding at once.
+api_writer_actor::behavior_type bench_binder(api_writer_actor::stateful_pointer<bench_binder_state> self,
+                                             std::shared_ptr<OutcomeSink> sink, queue_actor queue) {
+  self->state.sink = std::move(sink);
+  self->state.queue = std::move(queue);
+  return {
+      [=](atom::bind, BindJobPtr job) -> WriteOutcome {
+        self->state.sink->bound(*job);
+        return {true, 201, ""};
+      },
+      [=](atom::bind, BindJobPtr job, ExtenderBinderPtr) -> WriteOutcome {
+        self->state.sink->bound(*job);
+        return {true, 201, ""};
+      },
+      [=](atom::report, FailureReportPtr report) { self->state.sink->failed(*report, self->state.queue); },
+      [=](atom::bind_result, uint64_t, WriteOutcome) {},
+  };
+}
+
+}  // namespace
+
+struct BenchHarness::Impl {
+  BenchHarnessOptions options;
+  config::SchedulerConfiguration config;
+  std::shared_ptr<const plugins::Framework> framework;
+  std::shared_ptr<MetricsRegistry> metrics = std::make_shared<MetricsRegistry>();
+  std::shared_ptr<OutcomeSink> sink = std::make_shared<OutcomeSink>();
+  size_t threads = 1;
+  std::unique_ptr<HarnessConfig> caf_config;
+  std::unique_ptr<caf::actor_system> system;
+  std::vector<node_actor> nodes;
+  queue_actor queue;
+  api_writer_actor writer;
+  cycle_actor cycle;
+
+  void spawn_scheduling(size_t partitions);
+  /// Returns once every node actor has handled what `sender` sent it before.
+  void sync_nodes(caf::scoped_actor& sender);
+  const node_actor& owner(const std::string& node) const { return nodes[partition_of(node, nodes.size())]; }
+  void stop();
+};
+
+void BenchHarness::Impl::spawn_scheduling(size_t partitions) {
+  for (size_t i = 0; i < partitions; ++i) nodes.push_back(system->spawn(node_actor_fn, metrics));
+  CycleDeps deps;
+  deps.queue = queue;
+  deps.nodes = nodes;
+  deps.writer = writer;
+  deps.metrics = metrics;
+  deps.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
+  deps.seed = options.seed;
+  cycle = system->spawn(cycle_actor_fn, deps);
+}
+
+void BenchHarness::Impl::sync_nodes(caf::scoped_actor& sender) {
+  // A cheap request that answers "" for an unknown node: being handled after
+  // everything this sender sent before, its answer means those are applied.
+  for (auto& n : nodes)
+    sender->request(n, caf::infinite, atom::cpu_summary_v, std::string(), false)
+        .receive([](const std::string&) {}, [](caf::error&) {});
+}
+
+void BenchHarness::Impl::stop() {
+  if (!system) return;
+  for (auto& n : nodes) caf::anon_send_exit(n, caf::exit_reason::user_shutdown);
+  if (queue) caf::anon_send_exit(queue, caf::exit_reason::user_shutdown);
+  if (cycle) caf::anon_send_exit(cycle, caf::exit_reason::user_shutdown);
+  if (writer) caf::anon_send_exit(writer, caf::exit_reason::user_shutdown);
+  nodes.clear();
+  queue = nullptr;
+  cycle = nullptr;
+  writer = nullptr;
+  system.reset();  // waits for the actors to finish
+}
+
+Result<std::unique_ptr<BenchHarness>> BenchHarness::start(const BenchHarnessOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  auto config = plugins::parse_scheduler_configuration(options.config_yaml);
+  if (!config) return Error{"bench configuration: " + config.message()};
+  impl->config = std::move(*config);
+  auto frameworks = plugins::make_frameworks(impl->config);
+  if (!frameworks) return Error{"bench configuration: " + frameworks.message()};
+  if (frameworks->empty()) return Error{"bench configuration: no profile"};
+  impl->framework = std::make_shared<const plugins::Framework>(std::move(frameworks->front()));
+  declare_scheduler_metrics(*impl->metrics);
+
+  impl->threads = options.threads > 0 ? options.threads : std::max(2u, std::thread::hardware_concurrency());
+  impl->caf_config = std::make_unique<HarnessConfig>(impl->threads);
+  impl->system = std::make_unique<caf::actor_system>(*impl->caf_config);
+  QueueActorSettings queue_settings;
+  queue_settings.queue.initial_backoff = std::chrono::seconds(impl->config.pod_initial_backoff_seconds);
+  queue_settings.queue.max_backoff = std::chrono::seconds(impl->config.pod_max_backoff_seconds);
+  // Unplaceable pods are dropped at their first report; never flush them back.
+  queue_settings.queue.max_unschedulable_age = std::chrono::hours(24);
+  queue_settings.metrics = impl->metrics;
+  impl->queue = impl->system->spawn(queue_actor_fn, queue_settings);
+  impl->writer = impl->system->spawn(bench_binder, impl->sink, impl->queue);
+  return std::unique_ptr<BenchHarness>(new BenchHarness(std::move(impl)));
+}
+
+BenchHarness::BenchHarness(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+BenchHarness::~BenchHarness() { impl_->stop(); }
+
+const std::string& BenchHarness::profile_name() const { return impl_->framework->profile_name(); }
+
+bool BenchHarness::has_filter_plugin(const std::string& name) const {
+  auto names = impl_->framework->plugin_names(config::ExtensionPoint::filter);
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+size_t BenchHarness::partitions() const { return impl_->nodes.size(); }
+
+void BenchHarness::load_cluster(const std::vector<Node>& nodes, const std::vector<Device>& devices,
+                                const std::vector<NodeResourceTopology>& topologies) {
+  auto& impl = *impl_;
+  if (!impl.cycle) {
+    size_t partitions = impl.options.one_node_per_actor ? std::max<size_t>(1, nodes.size())
+                        : impl.options.partitions > 0   ? impl.options.partitions
+                                                        : impl.threads;
+    impl.spawn_scheduling(partitions);
+  }
+  caf::scoped_actor self{*impl.system};
+  for (const auto& n : nodes) self->send(impl.owner(n.meta.name), atom::upsert_node_v, NodePtr(std::make_shared<Node>(n)));
+  for (const auto& d : devices)
+    self->send(impl.owner(d.meta.name), atom::upsert_device_v, DevicePtr(std::make_shared<Device>(d)));
+  for (const auto& t : topologies)
+    self->send(impl.owner(t.meta.name), atom::upsert_topology_v, TopologyPtr(std::make_shared<NodeResourceTopology>(t)));
+  impl.sync_nodes(self);
+}
+
+Status BenchHarness::place_bound_pods(const std::vector<Pod>& pods) {
+  auto& impl = *impl_;
+  if (!impl.cycle) return Error{"place_bound_pods: load the cluster first"};
+  caf::scoped_actor self{*impl.system};
+  for (const auto& pod : pods) {
+    if (pod.spec.node_name.empty())
+      return Error{"place_bound_pods: pod " + pod.meta.namespace_name + "/" + pod.meta.name + " has no spec.nodeName"};
+    Pod copy = pod;
+    if (copy.meta.uid.empty()) copy.meta.uid = copy.meta.namespace_name + "/" + copy.meta.name;
+    self->send(impl.owner(copy.spec.node_name), atom::pod_bound_v, PodInfoPtr(plugins::PodInfo::make(std::move(copy))));
+  }
+  impl.sync_nodes(self);
+  return {};
+}
+
+Result<std::vector<PodOutcome>> BenchHarness::schedule(std::vector<Pod> pods, size_t window,
+                                                       std::chrono::milliseconds timeout) {
+  auto& impl = *impl_;
+  if (!impl.cycle) return Error{"schedule: load the cluster first"};
+  const auto deadline = BenchClock::now() + timeout;
+  caf::anon_send(impl.cycle, atom::start_v);  // a cycle already started ignores it
+  const size_t total = pods.size();
+  for (size_t sent = 0; sent < total; ++sent) {
+    if (window > 0 && sent >= window && !impl.sink->wait_for(sent - window + 1, deadline))
+      return Error{"schedule: timed out after " + std::to_string(impl.sink->finished()) + " of " +
+                   std::to_string(total) + " pods"};
+    Pod pod = std::move(pods[sent]);
+    pod.spec.scheduler_name = impl.framework->profile_name();
+    if (pod.meta.uid.empty()) pod.meta.uid = pod.meta.namespace_name + "/" + pod.meta.name;
+    auto queued = std::make_shared<QueuedPod>();
+    queued->pod = plugins::PodInfo::make(std::move(pod));
+    queued->framework = impl.framework;
+    queued->first_queued = QueueClock::now();
+    impl.sink->expect(queued->pod->key, BenchClock::now());
+    caf::anon_send(impl.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
+  }
+  if (!impl.sink->wait_for(total, deadline))
+    return Error{"schedule: timed out after " + std::to_string(impl.sink->finished()) + " of " +
+                 std::to_string(total) + " pods"};
+  return impl.sink->take();
+}
+
+ProcessMemory process_memory() {
+  ProcessMemory memory;
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    int64_t kib = 0;
+    fields >> key >> kib;
+    if (key == "VmRSS:") memory.rss_bytes = kib * 1024;
+    if (key == "VmHWM:") memory.peak_rss_bytes = kib * 1024;
+  }
+  return memory;
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::ceil(std::clamp(p, 0.0, 1.0) * static_cast<double>(values.size()));
+  const size_t index = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
+  return values[std::min(index, values.size() - 1)];
+}
+
+}  // namespace troupe::actors
