@@ -20,9 +20,33 @@ namespace troupe::cmd {
 namespace {
 
 struct PodOutcome {
-  std::string name, scheduler, node, shows, message;
+  std::string name, scheduler, node, shows, message, devices;
   bool settled = false;  // bound, or a PodScheduled=False condition
 };
+
+// The device-allocated annotation in short: "gpu 0(50%) 1 | rdma 0 vf 0000:1f:00.1".
+std::string device_summary(const std::string& annotation) {
+  if (annotation.empty()) return {};
+  rapidjson::Document d;
+  d.Parse(annotation.c_str());
+  if (!d.IsObject()) return "device-allocated: " + annotation;
+  std::string out;
+  for (const auto& type : d.GetObject()) {
+    if (!type.value.IsArray()) continue;
+    if (!out.empty()) out += " | ";
+    out += type.name.GetString();
+    for (const auto& entry : type.value.GetArray()) {
+      const rapidjson::Value* minor = find_path(entry, "minor");
+      out += " " + std::to_string(minor != nullptr && minor->IsInt() ? minor->GetInt() : -1);
+      std::string core = get_string(entry, "resources", "koordinator.sh/gpu-core");
+      if (!core.empty() && core != "100") out += "(" + core + "%)";
+      const rapidjson::Value* vfs = find_path(entry, "extension", "vfs");
+      if (vfs != nullptr && vfs->IsArray())
+        for (const auto& vf : vfs->GetArray()) out += " vf " + get_string(vf, "busID");
+    }
+  }
+  return out;
+}
 
 std::vector<PodOutcome> demo_pods(sim::ObjectStore& store) {
   std::vector<PodOutcome> out;
@@ -36,6 +60,7 @@ std::vector<PodOutcome> demo_pods(sim::ObjectStore& store) {
     p.name = o->name;
     p.scheduler = get_string(d, "spec", "schedulerName");
     p.node = get_string(d, "spec", "nodeName");
+    p.devices = device_summary(get_string(d, "metadata", "annotations", "scheduling.koordinator.sh/device-allocated"));
     p.settled = !p.node.empty();
     if (d["status"].IsObject() && d["status"].HasMember("conditions") && d["status"]["conditions"].IsArray())
       for (const auto& c : d["status"]["conditions"].GetArray())
@@ -59,6 +84,7 @@ void print_report(const std::vector<PodOutcome>& pods) {
   for (const auto& p : pods) {
     std::string node = p.node.empty() ? "<pending>" : p.node;
     std::printf("%-14s %-18s %-12s %s\n", p.name.c_str(), p.scheduler.c_str(), node.c_str(), p.shows.c_str());
+    if (!p.devices.empty()) std::printf("%-46s devices: %s\n", "", p.devices.c_str());
     if (!p.message.empty()) std::printf("%-46s -> %s\n", "", p.message.c_str());
   }
 }

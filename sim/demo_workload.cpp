@@ -92,6 +92,72 @@ metadata: {name: not-ours, namespace: default, annotations: {troupe.dev/demo: "a
 spec:
   schedulerName: some-other-scheduler
   containers: [{name: c, image: c:1, resources: {requests: {cpu: "1"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: gpu-share-1, namespace: default, annotations: {troupe.dev/demo: "GPU share: half a card (koordinator.sh/gpu: 50)"}}
+spec:
+  schedulerName: troupe-scheduler
+  priority: 48
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+  nodeSelector: {node.koordinator.sh/gpu-model: H100}
+  containers: [{name: m, image: infer:1, resources: {requests: {cpu: "2", memory: 8Gi, koordinator.sh/gpu: "50"}, limits: {koordinator.sh/gpu: "50"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: gpu-share-2, namespace: default, annotations: {troupe.dev/demo: "GPU share: 30% of a card + 16Gi (binpacks beside share-1)"}}
+spec:
+  schedulerName: troupe-scheduler
+  priority: 47
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+  nodeSelector: {node.koordinator.sh/gpu-model: H100}
+  containers: [{name: m, image: infer:1, resources: {requests: {cpu: "2", memory: 8Gi, koordinator.sh/gpu-core: "30", koordinator.sh/gpu-memory: 16Gi}, limits: {koordinator.sh/gpu-core: "30", koordinator.sh/gpu-memory: 16Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: gpu-pcie-2
+  namespace: default
+  annotations:
+    troupe.dev/demo: "2 whole GPUs behind one PCIe switch (requiredTopologyScope: PCIe)"
+    scheduling.koordinator.sh/device-allocate-hint: '{"gpu":{"requiredTopologyScope":"PCIe"}}'
+spec:
+  schedulerName: troupe-scheduler
+  priority: 49
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+  nodeSelector: {node.koordinator.sh/gpu-model: H100}
+  containers: [{name: t, image: train:1, resources: {requests: {cpu: "8", memory: 64Gi, nvidia.com/gpu: "2"}, limits: {nvidia.com/gpu: "2"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: gpu-rdma
+  namespace: default
+  annotations:
+    troupe.dev/demo: "GPU + RDMA on the same PCIe switch, with a virtual function"
+    scheduling.koordinator.sh/device-joint-allocate: '{"deviceTypes":["gpu","rdma"],"requiredScope":"SamePCIe"}'
+    scheduling.koordinator.sh/device-allocate-hint: '{"rdma":{"vfSelector":{}}}'
+spec:
+  schedulerName: troupe-scheduler
+  priority: 50
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+  nodeSelector: {node.koordinator.sh/gpu-model: H100}
+  containers: [{name: t, image: train:1, resources: {requests: {cpu: "8", memory: 64Gi, nvidia.com/gpu: "1", koordinator.sh/rdma: "1"}, limits: {nvidia.com/gpu: "1", koordinator.sh/rdma: "1"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: gpu-partition
+  namespace: default
+  annotations:
+    troupe.dev/demo: "4 GPUs from H100's partition table (gpu-partition-spec Restricted)"
+    scheduling.koordinator.sh/gpu-partition-spec: '{"allocatePolicy":"Restricted"}'
+spec:
+  schedulerName: troupe-scheduler
+  priority: 51
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+  nodeSelector: {node.koordinator.sh/gpu-model: H100}
+  containers: [{name: t, image: train:1, resources: {requests: {cpu: "16", memory: 128Gi, nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}}]
 )YAML";
 
 const char* kConfig = R"YAML(

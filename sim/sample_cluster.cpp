@@ -121,6 +121,50 @@ spec:
   - {type: gpu, id: GPU-t4-0, minor: 0, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 16Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci0000:00, busID: "0000:3b:00.0"}}
   - {type: gpu, id: GPU-t4-1, minor: 1, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 16Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci0000:00, busID: "0000:3c:00.0"}}
 ---
+apiVersion: v1
+kind: Node
+metadata:
+  name: gpu-h100-1
+  labels:
+    kubernetes.io/hostname: gpu-h100-1
+    topology.kubernetes.io/zone: zone-a
+    node.koordinator.sh/gpu-model: H100
+    node.koordinator.sh/gpu-vendor: nvidia
+spec:
+  taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]
+status:
+  capacity: &h100
+    cpu: "64"
+    memory: 1Ti
+    pods: "110"
+    nvidia.com/gpu: "8"
+    koordinator.sh/gpu: "800"
+    koordinator.sh/gpu-core: "800"
+    koordinator.sh/gpu-memory: 640Gi
+    koordinator.sh/gpu-memory-ratio: "800"
+    koordinator.sh/rdma: "400"
+  allocatable: *h100
+  conditions: [{type: Ready, status: "True", reason: KubeletReady}]
+  addresses: [{type: InternalIP, address: 10.0.1.23}, {type: Hostname, address: gpu-h100-1}]
+---
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Device
+metadata: {name: gpu-h100-1, labels: {node.koordinator.sh/gpu-model: H100, node.koordinator.sh/gpu-vendor: nvidia}}
+spec:
+  devices:
+  - {type: gpu, id: GPU-h100-0, minor: 0, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci-0, busID: "0000:18:00.0"}}
+  - {type: gpu, id: GPU-h100-1, minor: 1, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci-0, busID: "0000:28:00.0"}}
+  - {type: gpu, id: GPU-h100-2, minor: 2, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci-1, busID: "0000:38:00.0"}}
+  - {type: gpu, id: GPU-h100-3, minor: 3, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci-1, busID: "0000:48:00.0"}}
+  - {type: gpu, id: GPU-h100-4, minor: 4, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci-2, busID: "0000:58:00.0"}}
+  - {type: gpu, id: GPU-h100-5, minor: 5, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci-2, busID: "0000:68:00.0"}}
+  - {type: gpu, id: GPU-h100-6, minor: 6, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci-3, busID: "0000:78:00.0"}}
+  - {type: gpu, id: GPU-h100-7, minor: 7, health: true, resources: {koordinator.sh/gpu-core: "100", koordinator.sh/gpu-memory: 80Gi, koordinator.sh/gpu-memory-ratio: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci-3, busID: "0000:88:00.0"}}
+  - {type: rdma, id: "0000:1f:00.0", minor: 0, health: true, resources: {koordinator.sh/rdma: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci-0, busID: "0000:1f:00.0"}, vfGroups: [{labels: {type: sriov}, vfs: [{minor: 0, busID: "0000:1f:00.1"}, {minor: 1, busID: "0000:1f:00.2"}, {minor: 2, busID: "0000:1f:00.3"}, {minor: 3, busID: "0000:1f:00.4"}]}]}
+  - {type: rdma, id: "0000:3f:00.0", minor: 1, health: true, resources: {koordinator.sh/rdma: "100"}, topology: {socketID: 0, nodeID: 0, pcieID: pci-1, busID: "0000:3f:00.0"}, vfGroups: [{labels: {type: sriov}, vfs: [{minor: 0, busID: "0000:3f:00.1"}, {minor: 1, busID: "0000:3f:00.2"}, {minor: 2, busID: "0000:3f:00.3"}, {minor: 3, busID: "0000:3f:00.4"}]}]}
+  - {type: rdma, id: "0000:5f:00.0", minor: 2, health: true, resources: {koordinator.sh/rdma: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci-2, busID: "0000:5f:00.0"}, vfGroups: [{labels: {type: sriov}, vfs: [{minor: 0, busID: "0000:5f:00.1"}, {minor: 1, busID: "0000:5f:00.2"}, {minor: 2, busID: "0000:5f:00.3"}, {minor: 3, busID: "0000:5f:00.4"}]}]}
+  - {type: rdma, id: "0000:7f:00.0", minor: 3, health: true, resources: {koordinator.sh/rdma: "100"}, topology: {socketID: 1, nodeID: 1, pcieID: pci-3, busID: "0000:7f:00.0"}, vfGroups: [{labels: {type: sriov}, vfs: [{minor: 0, busID: "0000:7f:00.1"}, {minor: 1, busID: "0000:7f:00.2"}, {minor: 2, busID: "0000:7f:00.3"}, {minor: 3, busID: "0000:7f:00.4"}]}]}
+---
 apiVersion: topology.node.k8s.io/v1alpha1
 kind: NodeResourceTopology
 metadata: {name: gpu-a100-1}

@@ -1,0 +1,48 @@
+"""`troupe demo` end to end: it exits 0 and its report shows each device
+scheduling feature with the allocation Koordinator's rules give on the
+sample H100 node (8 GPUs, two per PCIe switch, one RDMA NIC with VFs per
+switch)."""
+import os
+import re
+import subprocess
+import unittest
+
+
+def report_rows(text):
+    """pod name -> (node, devices line or None) from the demo's report."""
+    rows, last = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^(\S+)\s+(troupe\S*|some-other-scheduler)\s+(\S+)\s+", line)
+        if m:
+            last = m.group(1)
+            rows[last] = [m.group(3), None]
+            continue
+        d = re.match(r"^\s+devices: (.*)$", line)
+        if d and last:
+            rows[last][1] = d.group(1)
+    return rows
+
+
+class DemoTest(unittest.TestCase):
+    def test_demo_report_shows_device_scheduling(self):
+        out = subprocess.run([os.environ["TROUPE"], "demo"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stdout[-3000:] + out.stderr[-3000:])
+        rows = report_rows(out.stdout)
+        for pod in ("gpu-partition", "gpu-pcie-2", "gpu-rdma", "gpu-share-1", "gpu-share-2"):
+            self.assertEqual(rows[pod][0], "gpu-h100-1", (pod, rows.get(pod)))
+        # A 4-GPU partition of the built-in H100 table is one NUMA node's GPUs.
+        self.assertIn(rows["gpu-partition"][1], ("gpu 0 1 2 3", "gpu 4 5 6 7"))
+        # Two whole GPUs behind one switch: minors 2k and 2k+1.
+        a, b = map(int, rows["gpu-pcie-2"][1].split()[1:])
+        self.assertEqual((a // 2, b), (b // 2, a + 1))
+        # GPU + RDMA on the same switch (NIC k serves GPUs 2k, 2k+1), with a VF.
+        m = re.match(r"gpu (\d+) \| rdma (\d+) vf 0000:[0-9a-f]{2}:00\.\d$", rows["gpu-rdma"][1])
+        self.assertIsNotNone(m, rows["gpu-rdma"])
+        self.assertEqual(int(m.group(1)) // 2, int(m.group(2)))
+        # The two shares binpack on one card.
+        self.assertRegex(rows["gpu-share-1"][1], r"^gpu \d+\(50%\)$")
+        self.assertEqual(rows["gpu-share-1"][1].split("(")[0], rows["gpu-share-2"][1].split("(")[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
