@@ -1,5 +1,7 @@
 #include "actors/extender_protocol.hpp"
 
+#include <strings.h>
+
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -19,10 +21,21 @@ void write_string_map(Writer& w, const char* key, const std::map<std::string, st
   w.EndObject();
 }
 
+// Go's encoding/json matches keys exactly first, then case-insensitively:
+// kube-scheduler sends the Go field names ("Pod", "NodeNames"), other
+// clients often lower-case them.
+rapidjson::Value::ConstMemberIterator find_member(const rapidjson::Value& object, const char* key) {
+  auto exact = object.FindMember(key);
+  if (exact != object.MemberEnd()) return exact;
+  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it)
+    if (strcasecmp(it->name.GetString(), key) == 0) return it;
+  return object.MemberEnd();
+}
+
 Result<std::string> node_name_of(const rapidjson::Value& node, size_t index) {
   const rapidjson::Value* name = find_path(node, "metadata", "name");
   if (name == nullptr || !name->IsString() || name->GetStringLength() == 0)
-    return Error{"nodes.items[" + std::to_string(index) + "].metadata.name: Required value"};
+    return Error{"Nodes.items[" + std::to_string(index) + "].metadata.name: Required value"};
   return std::string(name->GetString(), name->GetStringLength());
 }
 
@@ -34,16 +47,16 @@ Result<ExtenderArgs> parse_extender_args(std::string_view body) {
   const rapidjson::Value& root = **doc;
   if (!root.IsObject()) return Error{std::string("ExtenderArgs: expected an object, got ") + json_type_name(root)};
   ExtenderArgs args;
-  auto pod_it = root.FindMember("pod");
-  if (pod_it == root.MemberEnd() || !pod_it->value.IsObject()) return Error{"pod: Required value"};
+  auto pod_it = find_member(root, "Pod");
+  if (pod_it == root.MemberEnd() || !pod_it->value.IsObject()) return Error{"Pod: Required value"};
   auto pod = decode_pod_json(to_json(pod_it->value));
-  if (!pod) return Error{"pod: " + pod.message()};
+  if (!pod) return Error{"Pod: " + pod.message()};
   args.pod = std::make_shared<const Pod>(std::move(*pod));
 
-  auto nodes_it = root.FindMember("nodes");
+  auto nodes_it = find_member(root, "Nodes");
   if (nodes_it != root.MemberEnd() && !nodes_it->value.IsNull()) {
     const rapidjson::Value* items = find_path(nodes_it->value, "items");
-    if (items == nullptr || !items->IsArray()) return Error{"nodes.items: expected a list"};
+    if (items == nullptr || !items->IsArray()) return Error{"Nodes.items: expected a list"};
     args.sent_nodes = true;
     for (rapidjson::SizeType i = 0; i < items->Size(); ++i) {
       auto name = node_name_of((*items)[i], i);
@@ -53,12 +66,12 @@ Result<ExtenderArgs> parse_extender_args(std::string_view body) {
     }
     return args;
   }
-  auto names_it = root.FindMember("nodenames");
-  if (names_it == root.MemberEnd() || names_it->value.IsNull()) return Error{"nodes or nodenames: Required value"};
-  if (!names_it->value.IsArray()) return Error{"nodenames: expected a list of strings"};
+  auto names_it = find_member(root, "NodeNames");
+  if (names_it == root.MemberEnd() || names_it->value.IsNull()) return Error{"Nodes or NodeNames: Required value"};
+  if (!names_it->value.IsArray()) return Error{"NodeNames: expected a list of strings"};
   for (rapidjson::SizeType i = 0; i < names_it->value.Size(); ++i) {
     const auto& v = names_it->value[i];
-    if (!v.IsString()) return Error{"nodenames[" + std::to_string(i) + "]: expected a string"};
+    if (!v.IsString()) return Error{"NodeNames[" + std::to_string(i) + "]: expected a string"};
     args.node_names.emplace_back(v.GetString(), v.GetStringLength());
   }
   return args;
@@ -71,7 +84,7 @@ std::string extender_filter_result_json(const ExtenderArgs& args, const Extender
   Writer w(buffer);
   w.StartObject();
   if (args.sent_nodes) {
-    w.Key("nodes");
+    w.Key("Nodes");
     w.StartObject();
     w.Key("metadata");
     w.StartObject();
@@ -85,14 +98,14 @@ std::string extender_filter_result_json(const ExtenderArgs& args, const Extender
     w.EndArray();
     w.EndObject();
   }
-  w.Key("nodenames");
+  w.Key("NodeNames");
   w.StartArray();
   for (const auto& name : verdict.passed) w.String(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
   w.EndArray();
-  write_string_map(w, "failedNodes", verdict.failed);
-  write_string_map(w, "failedAndUnresolvableNodes", verdict.failed_unresolvable);
-  if (!verdict.error.empty()) {  // omitempty
-    w.Key("error");
+  write_string_map(w, "FailedNodes", verdict.failed);
+  write_string_map(w, "FailedAndUnresolvableNodes", verdict.failed_unresolvable);
+  if (!verdict.error.empty()) {
+    w.Key("Error");
     w.String(verdict.error.c_str(), static_cast<rapidjson::SizeType>(verdict.error.size()));
   }
   w.EndObject();
@@ -105,9 +118,9 @@ std::string host_priority_list_json(const std::vector<std::pair<std::string, int
   w.StartArray();
   for (const auto& [host, score] : scores) {
     w.StartObject();
-    w.Key("host");
+    w.Key("Host");
     w.String(host.c_str(), static_cast<rapidjson::SizeType>(host.size()));
-    w.Key("score");
+    w.Key("Score");
     w.Int64(score);
     w.EndObject();
   }
@@ -127,9 +140,9 @@ Result<ExtenderBindingArgs> parse_extender_binding_args(std::string_view body) {
     std::string* out;
     bool required;
   };
-  for (const Field& f : {Field{"podName", &args.pod_name, true}, Field{"podNamespace", &args.pod_namespace, true},
-                         Field{"podUID", &args.pod_uid, false}, Field{"node", &args.node, true}}) {
-    auto it = root.FindMember(f.key);
+  for (const Field& f : {Field{"PodName", &args.pod_name, true}, Field{"PodNamespace", &args.pod_namespace, true},
+                         Field{"PodUID", &args.pod_uid, false}, Field{"Node", &args.node, true}}) {
+    auto it = find_member(root, f.key);
     if (it == root.MemberEnd() || it->value.IsNull()) {
       if (f.required) return Error{std::string(f.key) + ": Required value"};
       continue;
@@ -145,7 +158,7 @@ std::string extender_binding_result_json(const std::string& error) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
-  w.Key("error");
+  w.Key("Error");
   w.String(error.c_str(), static_cast<rapidjson::SizeType>(error.size()));
   w.EndObject();
   return buffer.GetString();

@@ -2,9 +2,10 @@
 // The server side of kube-scheduler's extender protocol
 // (k8s.io/kube-scheduler/extender/v1), as troupe's extender endpoint speaks
 // it: decode ExtenderArgs / ExtenderBindingArgs, encode ExtenderFilterResult,
-// HostPriorityList and ExtenderBindingResult. Field names are the JSON tags of
-// extender/v1 (lower camel case: "pod", "nodes", "nodenames", "failedNodes",
-// "failedAndUnresolvableNodes", "error", "host", "score", "podName", ...).
+// HostPriorityList and ExtenderBindingResult. The extender/v1 types have no
+// JSON tags, so the keys are the Go field names ("Pod", "NodeNames",
+// "FailedNodes", "Host", "PodUID", ...): they are written exactly so and read
+// case-insensitively, as Go's decoder does.
 
 #include <cstdint>
 #include <map>
@@ -42,10 +43,10 @@ struct ExtenderFilterVerdict {
   std::string error;
 };
 
-/// ExtenderFilterResult: "nodes" (when the request sent nodes) or "nodenames".
+/// ExtenderFilterResult: "NodeNames", and "Nodes" too when the request sent Node objects.
 std::string extender_filter_result_json(const ExtenderArgs& args, const ExtenderFilterVerdict& verdict);
 
-/// HostPriorityList: [{"host": ..., "score": ...}].
+/// HostPriorityList: [{"Host": ..., "Score": ...}].
 std::string host_priority_list_json(const std::vector<std::pair<std::string, int64_t>>& scores);
 
 struct ExtenderBindingArgs {
@@ -57,7 +58,7 @@ struct ExtenderBindingArgs {
 
 Result<ExtenderBindingArgs> parse_extender_binding_args(std::string_view body);
 
-/// ExtenderBindingResult {"error": ...} ("" = success; the field is kept, as Go writes it).
+/// ExtenderBindingResult {"Error": ...} ("" = success; Go writes the empty string too).
 std::string extender_binding_result_json(const std::string& error);
 
 }  // namespace troupe::actors

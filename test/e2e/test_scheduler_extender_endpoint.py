@@ -1,9 +1,9 @@
 """troupe scheduler as a scheduler extender (--extender-bind-address).
 
 A stock kube-scheduler delegates device decisions to troupe over
-kube-scheduler's extender protocol (extender/v1 JSON). This test plays the
-stock scheduler: it POSTs ExtenderArgs / ExtenderBindingArgs as
-kube-scheduler would and checks the answers, the bindings and the
+kube-scheduler's extender protocol (extender/v1 JSON, whose keys are the Go
+field names). This test plays the stock scheduler: it POSTs ExtenderArgs /
+ExtenderBindingArgs as kube-scheduler would and checks the answers, the bindings and the
 annotations — for Alibaba's gpushare verbs (/gpushare-scheduler/*) and for
 Koordinator's DeviceShare (/deviceshare/*). Pods placed through the extender
 and pods troupe schedules itself share one accounting.
@@ -56,26 +56,26 @@ class ExtenderEndpointTest(unittest.TestCase):
 
     def bind(self, prefix, pod, node):
         meta = pod["metadata"]
-        return self.post(prefix + "/bind", {"podName": meta["name"], "podNamespace": meta["namespace"],
-                                            "podUID": meta["uid"], "node": node})
+        return self.post(prefix + "/bind", {"PodName": meta["name"], "PodNamespace": meta["namespace"],
+                                            "PodUID": meta["uid"], "Node": node})
 
     def test_gpushare_verbs_filter_and_bind_with_binpack(self):
         self.start([gpushare_node("gs-0"), gpushare_node("gs-1", memory="8", count="1"),
                     make_node("plain", cpu="32", memory="64Gi")])
         pod = self.created(gpu_mem_pod("m-0", 10))
         status, result = self.post("/gpushare-scheduler/filter",
-                                   {"pod": pod, "nodenames": ["gs-0", "gs-1", "plain"]})
+                                   {"Pod": pod, "NodeNames": ["gs-0", "gs-1", "plain"]})
         self.assertEqual(status, 200)
-        self.assertEqual(result["nodenames"], ["gs-0"])
-        self.assertEqual(result["failedNodes"], {"gs-1": "Insufficient GPU Memory in one device",
+        self.assertEqual(result["NodeNames"], ["gs-0"])
+        self.assertEqual(result["FailedNodes"], {"gs-1": "Insufficient GPU Memory in one device",
                                                  "plain": "The node plain is not for GPU share, need skip"})
         # nodeCacheCapable=false: whole Node objects in, the passing ones out.
         nodes = {"items": [n for n in self.client.nodes() if n["metadata"]["name"] in ("gs-0", "gs-1")]}
-        status, result = self.post("/gpushare-scheduler/filter", {"pod": pod, "nodes": nodes})
-        self.assertEqual([n["metadata"]["name"] for n in result["nodes"]["items"]], ["gs-0"])
+        status, result = self.post("/gpushare-scheduler/filter", {"Pod": pod, "Nodes": nodes, "NodeNames": None})
+        self.assertEqual([n["metadata"]["name"] for n in result["Nodes"]["items"]], ["gs-0"])
 
         status, result = self.bind("/gpushare-scheduler", pod, "gs-0")
-        self.assertEqual((status, result), (200, {"error": ""}))
+        self.assertEqual((status, result), (200, {"Error": ""}))
         bound = self.client.pod("m-0")
         self.assertEqual(bound["spec"]["nodeName"], "gs-0")
         annotations = bound["metadata"]["annotations"]
@@ -91,11 +91,12 @@ class ExtenderEndpointTest(unittest.TestCase):
         self.assertEqual(self.client.pod("m-2")["metadata"]["annotations"]["ALIYUN_COM_GPU_MEM_IDX"], "1")
         # Both cards are now too full for 10: filter says so, bind refuses and binds nothing.
         late = self.created(gpu_mem_pod("m-3", 10))
+        # (Go decodes keys case-insensitively, so lower-case clients work too.)
         status, result = self.post("/gpushare-scheduler/filter", {"pod": late, "nodenames": ["gs-0"]})
-        self.assertEqual(result["nodenames"], [])
+        self.assertEqual(result["NodeNames"], [])
         status, result = self.bind("/gpushare-scheduler", late, "gs-0")
         self.assertEqual(status, 500)
-        self.assertIn("Insufficient GPU Memory in one device", result["error"])
+        self.assertIn("Insufficient GPU Memory in one device", result["Error"])
         self.assertIsNone(self.client.pod("m-3")["spec"].get("nodeName"))
 
     def test_deviceshare_verbs_share_accounting_with_troupes_own_pods(self):
@@ -108,26 +109,26 @@ class ExtenderEndpointTest(unittest.TestCase):
         self.cluster.wait(lambda: all_bound(self.client, ["own"]), 30, "own pod bound")
         # ...so for the stock scheduler's pod only g-0 has room.
         pod = self.created(gpu_pod("ext", koord_gpu=50, scheduler=None))
-        status, result = self.post("/deviceshare/filter", {"pod": pod, "nodenames": ["g-0", "g-1", "gone"]})
+        status, result = self.post("/deviceshare/filter", {"Pod": pod, "NodeNames": ["g-0", "g-1", "gone"]})
         self.assertEqual(status, 200)
-        self.assertEqual(result["nodenames"], ["g-0"])
-        self.assertIn("g-1", result["failedNodes"])
-        self.assertEqual(result["failedNodes"]["gone"], "node(s) not found")
-        status, priorities = self.post("/deviceshare/prioritize", {"pod": pod, "nodenames": ["g-0"]})
+        self.assertEqual(result["NodeNames"], ["g-0"])
+        self.assertIn("g-1", result["FailedNodes"])
+        self.assertEqual(result["FailedNodes"]["gone"], "node(s) not found")
+        status, priorities = self.post("/deviceshare/prioritize", {"Pod": pod, "NodeNames": ["g-0"]})
         self.assertEqual(status, 200)
-        self.assertEqual([p["host"] for p in priorities], ["g-0"])
-        self.assertTrue(0 <= priorities[0]["score"] <= 10)
-        self.assertEqual(self.bind("/deviceshare", pod, "g-0"), (200, {"error": ""}))
+        self.assertEqual([p["Host"] for p in priorities], ["g-0"])
+        self.assertTrue(0 <= priorities[0]["Score"] <= 10)
+        self.assertEqual(self.bind("/deviceshare", pod, "g-0"), (200, {"Error": ""}))
         bound = self.client.pod("ext")
         self.assertEqual(bound["spec"]["nodeName"], "g-0")
         self.assertEqual(allocation(bound)["gpu"][0]["resources"]["koordinator.sh/gpu-core"], "50")
         # An invalid request is refused by name.
         bad = self.created(gpu_pod("bad", whole=1, core=50, scheduler=None))
-        status, result = self.post("/deviceshare/filter", {"pod": bad, "nodenames": ["g-0"]})
-        self.assertIn("invalid resource device requests", result["failedAndUnresolvableNodes"]["g-0"])
+        status, result = self.post("/deviceshare/filter", {"Pod": bad, "NodeNames": ["g-0"]})
+        self.assertIn("invalid resource device requests", result["FailedAndUnresolvableNodes"]["g-0"])
         # Malformed ExtenderArgs get an error, not a crash.
-        status, result = self.post("/deviceshare/filter", {"nodenames": ["g-0"]})
-        self.assertEqual(result["error"], "pod: Required value")
+        status, result = self.post("/deviceshare/filter", {"NodeNames": ["g-0"]})
+        self.assertEqual(result["Error"], "Pod: Required value")
 
 
 if __name__ == "__main__":
