@@ -1,13 +1,17 @@
 #include "plugins/registry.hpp"
 
+#include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "plugins/common/args.hpp"
 #include "plugins/default_binder/default_binder.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
+#include "plugins/deviceshare/numa_hint_adapter.hpp"
 #include "plugins/gpushare/gpushare_plugin.hpp"
 #include "plugins/node_affinity/node_affinity.hpp"
 #include "plugins/node_name/node_name.hpp"
+#include "plugins/node_numa_resource/node_numa_resource_plugin.hpp"
 #include "plugins/node_ports/node_ports.hpp"
 #include "plugins/node_resources_balanced_allocation/balanced_allocation.hpp"
 #include "plugins/node_resources_fit/node_resources_fit.hpp"
@@ -21,7 +25,44 @@ namespace troupe::plugins {
 
 namespace {
 
-Registry build_in_tree_registry() {
+// NodeNUMAResource merges DeviceShare's NUMA hints, and DeviceShare's Reserve
+// allocates within the affinity NodeNUMAResource's Reserve chose. The
+// Framework builds a profile's plugins independently and in any order, so the
+// two factories meet here: the adapter exists before either plugin, and the
+// NUMA plugin is noted for DeviceShare's affinity source.
+struct NumaPeers {
+  std::shared_ptr<deviceshare::DeviceShareNumaHints> device_hints =
+      std::make_shared<deviceshare::DeviceShareNumaHints>();
+  const numa::NodeNUMAResource* numa = nullptr;
+};
+
+PluginFactory numa_factory(std::shared_ptr<NumaPeers> peers) {
+  if (!peers) return numa::NodeNUMAResource::make;
+  return [peers](const YAML::Node& args) {
+    auto plugin = numa::NodeNUMAResource::make_with_hint_providers(args, {peers->device_hints});
+    if (plugin) peers->numa = dynamic_cast<const numa::NodeNUMAResource*>(plugin->get());
+    return plugin;
+  };
+}
+
+PluginFactory deviceshare_factory(std::shared_ptr<NumaPeers> peers) {
+  if (!peers) return deviceshare::DeviceShare::make;
+  return [peers](const YAML::Node& args) {
+    // Both plugins belong to the same Framework, so the NUMA plugin lives as
+    // long as the DeviceShare asking it.
+    auto affinity = [peers](const CycleState& state) -> std::optional<uint64_t> {
+      if (peers->numa == nullptr) return std::nullopt;
+      return peers->numa->reserved_affinity(state);
+    };
+    auto plugin = deviceshare::DeviceShare::make_with_numa_affinity(args, affinity);
+    if (plugin) peers->device_hints->attach(dynamic_cast<const deviceshare::DeviceShare*>(plugin->get()));
+    return plugin;
+  };
+}
+
+/// `peers`: null for the catalog; make_frameworks passes one per profile so
+/// that profile's NUMA-aware plugins are wired together.
+Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullptr) {
   struct Line {
     const char* name;
     PluginFactory factory;
@@ -39,7 +80,9 @@ Registry build_in_tree_registry() {
       {names::kNodeResourcesBalancedAllocation, NodeResourcesBalancedAllocation::make, 1},
       {names::kNodeResourcesFitPlus, NodeResourcesFitPlus::make, 1},
       {names::kScarceResourceAvoidance, ScarceResourceAvoidance::make, 1},
-      {deviceshare::DeviceShare::kName, deviceshare::DeviceShare::make, 1},
+      // Before DeviceShare: its Reserve chooses the NUMA affinity DeviceShare's Reserve uses.
+      {numa::NodeNUMAResource::kName, numa_factory(peers), 1},
+      {deviceshare::DeviceShare::kName, deviceshare_factory(peers), 1},
       {gpushare::AliyunGpuShare::kName, gpushare::AliyunGpuShare::make, 0},
       {names::kDefaultBinder, build_without_args<DefaultBinder>, 0},
   };
@@ -66,7 +109,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
       "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
       "ImageLocality", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
-      "LoadAwareScheduling", "NodeNUMAResource", "Reservation", "Coscheduling", "ElasticQuota",
+      "LoadAwareScheduling", "Reservation", "Coscheduling", "ElasticQuota",
       "DefaultPreBind", "SchedulingHint"};
   return names;
 }
@@ -87,7 +130,10 @@ Result<config::SchedulerConfiguration> parse_scheduler_configuration(const std::
 Result<std::vector<Framework>> make_frameworks(const config::SchedulerConfiguration& config) {
   std::vector<Framework> frameworks;
   for (const auto& profile : config.profiles) {
-    auto framework = Framework::create(profile, in_tree_registry());
+    auto peers = std::make_shared<NumaPeers>();
+    const Registry registry = build_in_tree_registry(peers);
+    *peers = NumaPeers{};  // forget the instances Registry::add built to learn extension points
+    auto framework = Framework::create(profile, registry);
     if (!framework) return Error{framework.message()};
     frameworks.push_back(std::move(framework).value());
   }

@@ -43,8 +43,11 @@ std::string huawei_npu_core(const std::vector<DeviceAllocation>& gpus) {
 
 }  // namespace
 
-DeviceShare::DeviceShare(DeviceShareArgs args, Clock clock)
-    : args_(std::move(args)), scorer_(args_.strategy, args_.resources), clock_(std::move(clock)) {
+DeviceShare::DeviceShare(DeviceShareArgs args, Clock clock, NumaAffinitySource numa_affinity)
+    : args_(std::move(args)),
+      scorer_(args_.strategy, args_.resources),
+      clock_(std::move(clock)),
+      numa_affinity_(std::move(numa_affinity)) {
   templates_.matched_resources = args_.template_matched_resources;
   for (const auto& m : args_.gpu_share_unsupported_models) unsupported_models_[m.vendor].insert(m.model);
   if (!clock_) clock_ = system_now_nanos;
@@ -52,6 +55,15 @@ DeviceShare::DeviceShare(DeviceShareArgs args, Clock clock)
 
 Result<std::shared_ptr<const Plugin>> DeviceShare::make(const YAML::Node& args) {
   return build_plugin<DeviceShareArgs, DeviceShare>(args, DeviceShareArgs::from_yaml);
+}
+
+Result<std::shared_ptr<const Plugin>> DeviceShare::make_with_numa_affinity(const YAML::Node& args,
+                                                                           NumaAffinitySource numa_affinity) {
+  // make() validates the args and reports their errors; reuse what it decoded.
+  auto built = make(args);
+  if (!built) return built;
+  const auto* plain = dynamic_cast<const DeviceShare*>(built->get());
+  return std::shared_ptr<const Plugin>(std::make_shared<const DeviceShare>(plain->args_, Clock{}, std::move(numa_affinity)));
 }
 
 const DeviceShareState* DeviceShare::read_state(const CycleState& state) const {
@@ -94,7 +106,11 @@ PluginStatus DeviceShare::normalize_scores(const CycleState& state, const PodInf
 
 PluginStatus DeviceShare::reserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
   if (read_state(state) == nullptr) return {};
-  return reserve_devices(state, pod, node.node(), node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices));
+  // Koordinator's Reserve allocates within the topology manager's affinity
+  // for the node, so the devices land on the NUMA nodes the CPUs got.
+  std::optional<uint64_t> affinity = numa_affinity_ ? numa_affinity_(state) : std::nullopt;
+  return reserve_devices(state, pod, node.node(), node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices),
+                         affinity);
 }
 
 void DeviceShare::unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {

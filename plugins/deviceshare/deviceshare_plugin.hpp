@@ -24,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -61,9 +62,15 @@ class DeviceShare final : public PreFilterPlugin,
  public:
   static constexpr const char* kName = "DeviceShare";
   using Clock = std::function<int64_t()>;  // unix nanoseconds
+  /// The NUMA affinity the topology manager chose for the pod in this cycle
+  /// (NodeNUMAResource's Reserve, which runs first); nullopt = none.
+  using NumaAffinitySource = std::function<std::optional<uint64_t>(const CycleState&)>;
 
-  explicit DeviceShare(DeviceShareArgs args, Clock clock = {});
+  explicit DeviceShare(DeviceShareArgs args, Clock clock = {}, NumaAffinitySource numa_affinity = {});
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
+  /// make() whose Reserve allocates within `numa_affinity`'s answer.
+  static Result<std::shared_ptr<const Plugin>> make_with_numa_affinity(const YAML::Node& args,
+                                                                       NumaAffinitySource numa_affinity);
 
   std::string_view name() const override { return kName; }
   const DeviceShareArgs& args() const { return args_; }
@@ -113,6 +120,7 @@ class DeviceShare final : public PreFilterPlugin,
   TemplatePolicy templates_;
   std::map<std::string, std::set<std::string>> unsupported_models_;  // vendor -> models
   Clock clock_;
+  NumaAffinitySource numa_affinity_;
 };
 
 }  // namespace troupe::plugins::deviceshare

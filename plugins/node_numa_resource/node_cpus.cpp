@@ -39,6 +39,10 @@ void NodeCpus::on_pod_added(const PodInfo& pod) {
   add_allocation(pod_identity(pod), std::move(*allocation));
 }
 
+void NodeCpus::on_node_changed(const Node* node) {
+  node_reserved_cpus_ = node != nullptr ? node_annotation_reserved_cpus(*node) : CpuSet{};
+}
+
 void NodeCpus::on_pod_removed(const PodInfo& pod) { remove_allocation(pod_identity(pod)); }
 
 bool NodeCpus::add_allocation(std::string_view pod_key, PodAllocation allocation) {

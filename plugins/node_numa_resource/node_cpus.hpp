@@ -48,6 +48,11 @@ class NodeCpus final : public NodeExtension {
 
   void on_pod_added(const PodInfo& pod) override;
   void on_pod_removed(const PodInfo& pod) override;
+  /// Keeps the reservedCPUs of the Node's own node.koordinator.sh/reservation
+  /// annotation, so Filter does not parse it for every pod.
+  void on_node_changed(const Node* node) override;
+  /// Those CPUs (empty without a node, annotation or when it is malformed).
+  const CpuSet& node_reserved_cpus() const { return node_reserved_cpus_; }
   std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeCpus>(*this); }
 
   /// Accounts an allocation under `pod_key`; false (no change) when the key
@@ -79,6 +84,7 @@ class NodeCpus final : public NodeExtension {
 
   std::shared_ptr<const NodeResourceTopology> nrt_;
   TopologyOptions options_;
+  CpuSet node_reserved_cpus_;
   std::map<std::string, PodAllocation, std::less<>> pods_;
   AllocatedCpus cpu_policy_;
   std::map<int, int> cpu_holders_;

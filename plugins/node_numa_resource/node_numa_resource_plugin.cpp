@@ -25,8 +25,26 @@ PluginStatus missing_state() { return PluginStatus::internal_error("NodeNUMAReso
 
 }  // namespace
 
+NodeNUMAResource::NodeNUMAResource(NodeNumaResourceArgs args, HintProviders providers)
+    : args_(std::move(args)), providers_(std::move(providers)) {}
+
 Result<std::shared_ptr<const Plugin>> NodeNUMAResource::make(const YAML::Node& args) {
   return build_plugin<NodeNumaResourceArgs, NodeNUMAResource>(args, NodeNumaResourceArgs::from_yaml);
+}
+
+Result<std::shared_ptr<const Plugin>> NodeNUMAResource::make_with_hint_providers(const YAML::Node& args,
+                                                                                 HintProviders providers) {
+  // make() validates the args and reports their errors; reuse what it decoded.
+  auto built = make(args);
+  if (!built) return built;
+  const auto* plain = dynamic_cast<const NodeNUMAResource*>(built->get());
+  return std::shared_ptr<const Plugin>(std::make_shared<const NodeNUMAResource>(plain->args_, std::move(providers)));
+}
+
+std::optional<topology::NumaMask> NodeNUMAResource::reserved_affinity(const CycleState& state) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr || !s->allocation || s->affinity == 0) return std::nullopt;
+  return s->affinity;
 }
 
 PluginStatus NodeNUMAResource::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
@@ -103,13 +121,14 @@ PluginStatus NodeNUMAResource::decide(const NumaState& s, const NodeInfo& node, 
   r.bind_policy = r.required ? d.required : s.preferred;
   r.exclusive = s.exclusive;
   r.strategy = node_numa_allocate_strategy(n, options.kubelet, args_.default_numa_allocate_strategy());
-  r.also_reserved = node_annotation_reserved_cpus(n);
+  const NodeCpus* cpus = cpus_of(node);
+  r.also_reserved = cpus != nullptr ? cpus->node_reserved_cpus() : node_annotation_reserved_cpus(n);
   return {};
 }
 
 topology::NumaHintProviders NodeNUMAResource::all_providers() const {
   topology::NumaHintProviders out{this};
-  out.insert(out.end(), providers_.begin(), providers_.end());
+  for (const auto& p : providers_) out.push_back(p.get());
   return out;
 }
 

@@ -82,16 +82,22 @@ class NodeNUMAResource final : public PreFilterPlugin,
  public:
   static constexpr const char* kName = "NodeNUMAResource";
 
-  explicit NodeNUMAResource(NodeNumaResourceArgs args) : args_(std::move(args)) {}
+  using HintProviders = std::vector<std::shared_ptr<const topology::NumaHintProvider>>;
+
+  /// `providers`: the other NUMA hint providers of the profile (DeviceShare's
+  /// adapter); this plugin always takes part itself.
+  explicit NodeNUMAResource(NodeNumaResourceArgs args, HintProviders providers = {});
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
+  /// make() with other hint providers.
+  static Result<std::shared_ptr<const Plugin>> make_with_hint_providers(const YAML::Node& args,
+                                                                        HintProviders providers);
 
   std::string_view name() const override { return kName; }
   const NodeNumaResourceArgs& args() const { return args_; }
-  /// Other NUMA hint providers (DeviceShare); this plugin always takes part.
-  /// Set once before scheduling starts; the providers must outlive the plugin.
-  void set_hint_providers(std::vector<const topology::NumaHintProvider*> providers) {
-    providers_ = std::move(providers);
-  }
+  /// The NUMA affinity Reserve chose for the pod (the merged hint), for the
+  /// other providers' Reserve; nullopt when it chose none (no NUMA policy,
+  /// not reserved yet, or unreserved).
+  std::optional<topology::NumaMask> reserved_affinity(const CycleState& state) const;
 
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
   PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
@@ -112,12 +118,13 @@ class NodeNUMAResource final : public PreFilterPlugin,
   PluginStatus decide(const NumaState& state, const NodeInfo& node, NodeDecision& out) const;
 
  private:
+  /// This plugin, then providers_.
   topology::NumaHintProviders all_providers() const;
   PluginStatus merged_affinity(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                const NodeDecision& decision, topology::NumaMask& affinity) const;
 
   NodeNumaResourceArgs args_;
-  std::vector<const topology::NumaHintProvider*> providers_;
+  HintProviders providers_;
 };
 
 }  // namespace troupe::plugins::numa

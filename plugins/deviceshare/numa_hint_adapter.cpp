@@ -1,0 +1,56 @@
+#include "plugins/deviceshare/numa_hint_adapter.hpp"
+
+#include "plugins/deviceshare/joint_allocator.hpp"
+#include "plugins/framework/node_info.hpp"
+
+namespace troupe::plugins::deviceshare {
+
+namespace {
+
+const NodeDevices* devices_of(const NodeInfo& node) {
+  return node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
+}
+
+}  // namespace
+
+topology::NumaHints to_topology_hints(const NumaHints& hints) {
+  topology::NumaHints out;
+  for (const auto& [type, list] : hints) {
+    auto& converted = out[type];
+    converted.reserve(list.size());
+    for (const NumaHint& h : list) {
+      topology::NumaHint t;
+      t.numa_nodes = h.numa_nodes;
+      t.preferred = h.preferred;
+      t.score = h.score;
+      converted.push_back(t);
+    }
+  }
+  return out;
+}
+
+PluginStatus DeviceShareNumaHints::numa_hints(const CycleState& state, const PodInfo&, const NodeInfo& node,
+                                              topology::NumaHints& out) const {
+  out.clear();
+  if (plugin_ == nullptr) return {};
+  NumaHints hints;
+  PluginStatus status = plugin_->numa_hints(state, node.node(), devices_of(node), hints);
+  if (!status.ok()) return status;
+  out = to_topology_hints(hints);
+  return {};
+}
+
+PluginStatus DeviceShareNumaHints::try_allocate(const CycleState& state, const PodInfo&, const NodeInfo& node,
+                                                const topology::NumaHint& affinity) const {
+  if (plugin_ == nullptr) return {};
+  const DeviceShareState* s = plugin_->read_state(state);
+  const NodeDevices* devices = devices_of(node);
+  if (s == nullptr || devices == nullptr || !devices->known()) return {};
+  AllocateOptions options;
+  if (node.node() != nullptr) options.node_labels = &node.node()->meta.labels;
+  if (affinity.numa_nodes != 0 && !plugin_->args().disable_numa_alignment) options.numa_nodes = affinity.numa_nodes;
+  AllocationPlan plan;
+  return allocate_devices(*devices, *s->request, options, plan);
+}
+
+}  // namespace troupe::plugins::deviceshare
