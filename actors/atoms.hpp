@@ -14,8 +14,11 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, pod_gone, "podgone")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_device, "upsertdev")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_device, "deletedev")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_topology, "upsertnrt")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_topology, "deletenrt")
   // Debug endpoints -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, device_summary, "devsummary")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, cpu_summary, "cpusummary")
   // Cycle -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, filter, "filter")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, score, "score")

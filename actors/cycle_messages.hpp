@@ -33,6 +33,7 @@ using NodeScoresPtr = std::shared_ptr<const std::vector<plugins::NodeScore>>;
 using PodInfoPtr = std::shared_ptr<const plugins::PodInfo>;
 using NodePtr = std::shared_ptr<const Node>;
 using DevicePtr = std::shared_ptr<const Device>;
+using TopologyPtr = std::shared_ptr<const NodeResourceTopology>;
 
 /// Node names, and their API JSON (for extenders that are not nodeCacheCapable).
 using NodeNamesPtr = std::shared_ptr<const std::vector<std::string>>;
@@ -60,3 +61,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeNamesPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeJsonPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::DevicePtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::TopologyPtr)

@@ -78,6 +78,26 @@ void on_device(Self self, watch::EventType type, const watch::ObjectPtr& object)
                 type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
 }
 
+// A NodeResourceTopology is named after its node too; a change can make pods
+// NodeNUMAResource rejected fit (a cluster event, as for Devices).
+void on_topology(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  if (type == watch::EventType::deleted) {
+    std::string name = read_pod_identity(*object).name;
+    self->send(owner(self, name), atom::delete_topology_v, name);
+    cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
+    return;
+  }
+  auto nrt = decode_node_resource_topology(object);
+  if (!nrt) {
+    spdlog::warn("informer ignores a NodeResourceTopology that does not decode: {}", nrt.message());
+    return;
+  }
+  auto ptr = std::make_shared<const NodeResourceTopology>(std::move(*nrt));
+  self->send(owner(self, ptr->meta.name), atom::upsert_topology_v, TopologyPtr(ptr));
+  cluster_event(self, plugins::EventResource::other,
+                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+}
+
 void report_malformed(Self self, const PodIdentity& id, const std::string& message) {
   // Our own status patch changes the pod's resourceVersion: report each
   // problem once per pod, not once per version.
@@ -200,6 +220,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "nodes") return on_node(self, event->type, event->object);
         if (event->resource == "pods") return on_pod(self, event->type, event->object);
         if (event->resource == "devices") return on_device(self, event->type, event->object);
+        if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
       },
       [=](atom::synced, const std::string& resource) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -34,6 +34,18 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
         MessageTimer timer(self->state.actor_metrics, self);
         return self->state.partition.device_summaries(name);
       },
+      [=](atom::upsert_topology, TopologyPtr nrt) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.apply_topology(std::move(nrt));
+      },
+      [=](atom::delete_topology, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.delete_topology(name);
+      },
+      [=](atom::cpu_summary, const std::string& name, bool available) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        return self->state.partition.cpu_summary(name, available);
+      },
       [=](atom::filter, CycleRequestPtr req) {
         MessageTimer timer(self->state.actor_metrics, self);
         auto& partition = self->state.partition;

@@ -29,6 +29,13 @@ using node_actor = caf::typed_actor<
     // DeviceShare's debug summaries of our nodes (all when the name is empty):
     // a JSON object node name -> NodeDeviceSummary, without the braces.
     caf::replies_to<atom::device_summary, std::string>::with<std::string>,
+    // The NodeResourceTopology named after one of our nodes was added or changed.
+    caf::reacts_to<atom::upsert_topology, TopologyPtr>,
+    // That NodeResourceTopology was deleted: the node has no CPU topology.
+    caf::reacts_to<atom::delete_topology, std::string>,
+    // NodeNUMAResource's debug view of a node (true: Koordinator's
+    // availableCPUs answer); "" when the node is not ours.
+    caf::replies_to<atom::cpu_summary, std::string, bool>::with<std::string>,
     // Filter round of a cycle: which of our nodes fit, and why the others don't.
     caf::replies_to<atom::filter, CycleRequestPtr>::with<FilterOutcomePtr>,
     // Score round: score the nodes this partition found feasible.

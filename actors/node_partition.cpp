@@ -7,6 +7,8 @@
 #include "plugins/deviceshare/device_summary.hpp"
 #include "plugins/deviceshare/node_devices.hpp"
 #include "plugins/node_extensions.hpp"
+#include "plugins/node_numa_resource/node_cpus.hpp"
+#include "plugins/node_numa_resource/node_cpus_summary.hpp"
 
 namespace troupe::actors {
 
@@ -28,6 +30,9 @@ namespace {
 const plugins::deviceshare::NodeDevices* devices_of(const plugins::NodeInfo& info) {
   return info.extension<plugins::deviceshare::NodeDevices>(plugins::NodeExtensionSlot::kDevices);
 }
+const plugins::numa::NodeCpus* cpus_of(const plugins::NodeInfo& info) {
+  return info.extension<plugins::numa::NodeCpus>(plugins::NodeExtensionSlot::kCpus);
+}
 }  // namespace
 
 void NodePartition::erase_if_unused(const std::string& name) {
@@ -35,6 +40,8 @@ void NodePartition::erase_if_unused(const std::string& name) {
   if (it == nodes_.end() || it->second.node() != nullptr || it->second.pod_count() > 0) return;
   const auto* devices = devices_of(it->second);
   if (devices != nullptr && devices->has_device()) return;
+  const auto* cpus = cpus_of(it->second);
+  if (cpus != nullptr && cpus->has_topology()) return;
   nodes_.erase(it);
   order_.erase(std::find(order_.begin(), order_.end(), name));
 }
@@ -95,6 +102,27 @@ std::string NodePartition::device_summaries(const std::string& name) const {
     out += plugins::deviceshare::go_json_string(node_name) + ":" + plugins::deviceshare::node_device_summary_json(*devices);
   }
   return out;
+}
+
+void NodePartition::apply_topology(std::shared_ptr<const NodeResourceTopology> nrt) {
+  std::string name = nrt->meta.name;
+  auto* cpus = node_info(name).mutable_extension<plugins::numa::NodeCpus>(plugins::NodeExtensionSlot::kCpus);
+  cpus->apply_topology(std::move(nrt));
+}
+
+void NodePartition::delete_topology(const std::string& node_name) {
+  auto it = nodes_.find(node_name);
+  if (it == nodes_.end()) return;
+  it->second.mutable_extension<plugins::numa::NodeCpus>(plugins::NodeExtensionSlot::kCpus)->clear_topology();
+  erase_if_unused(node_name);
+}
+
+std::string NodePartition::cpu_summary(const std::string& node_name, bool available) const {
+  auto it = nodes_.find(node_name);
+  if (it == nodes_.end()) return "";
+  const auto* cpus = cpus_of(it->second);
+  if (cpus == nullptr) return "";
+  return available ? plugins::numa::available_cpus_json(*cpus) : plugins::numa::node_cpus_summary_json(*cpus);
 }
 
 FilterOutcome NodePartition::filter(const plugins::Framework& framework, const plugins::CycleState& state,

@@ -14,6 +14,7 @@
 
 #include "model/device.hpp"
 #include "model/node.hpp"
+#include "model/node_resource_topology.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/framework/framework.hpp"
 #include "plugins/framework/node_info.hpp"
@@ -59,6 +60,15 @@ class NodePartition {
   /// DeviceShare's debug summaries: `"node":{...}` members, comma-separated,
   /// for the node `name` (every node with device state when empty).
   std::string device_summaries(const std::string& name) const;
+
+  /// Applies the NodeResourceTopology named after one of our nodes (it may
+  /// come before the node does).
+  void apply_topology(std::shared_ptr<const NodeResourceTopology> nrt);
+  /// The node's NodeResourceTopology was deleted: no CPU topology any more.
+  void delete_topology(const std::string& node_name);
+  /// NodeNUMAResource's debug view of the node (`available`: Koordinator's
+  /// availableCPUs answer instead of the full summary); "" when the node is not ours.
+  std::string cpu_summary(const std::string& node_name, bool available) const;
 
   /// Runs the Filters over the nodes, starting where the last round stopped
   /// (kube-scheduler's nextStartNodeIndex), until `limit` feasible nodes are

@@ -16,6 +16,7 @@
 #include "actors/informer_actor.hpp"
 #include "actors/leader_election.hpp"
 #include "actors/node_actor.hpp"
+#include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
 #include "plugins/registry.hpp"
 #include "watch/api_client.hpp"
@@ -120,6 +121,7 @@ struct SchedulerRuntime::Impl {
   void start_reflector(const std::string& resource, const std::string& path, const std::string& field_selector,
                        bool optional = false);
   HttpReply device_summaries(const std::string& node_name);
+  HttpReply cpu_summary(const std::string& node_name, bool available);
   void run_election();
   HttpReply serve(const HttpRequest& request);
   void stop();
@@ -165,8 +167,8 @@ Status SchedulerRuntime::Impl::start() {
                                                   std::random_device{}(), *extenders, io});
 
   may_schedule->store(!cfg.leader_election.leader_elect);
-  InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices"}, metrics, ready,
-                              may_schedule};
+  InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies"},
+                              metrics, ready, may_schedule};
   informer = system->spawn(informer_actor_fn, informer_deps);
 
   if (!options.metrics_address.empty()) {
@@ -177,6 +179,8 @@ Status SchedulerRuntime::Impl::start() {
   // As kube-scheduler's pod informer: finished pods hold nothing.
   start_reflector("pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed");
   start_reflector("devices", "/apis/scheduling.koordinator.sh/v1alpha1/devices", "", /*optional=*/true);
+  start_reflector("noderesourcetopologies", "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies", "",
+                  /*optional=*/true);
   if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });
   spdlog::info("scheduler started: {} profile(s), {} node partition(s), {} thread(s), identity {}", by_name.size(),
                partitions, threads, options.identity);
@@ -253,6 +257,11 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
   const std::string summaries = "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries";
   if (path == summaries) return device_summaries("");
   if (path.rfind(summaries + "/", 0) == 0) return device_summaries(path.substr(summaries.size() + 1));
+  // NodeNUMAResource: our full per-node view, and Koordinator's availableCPUs.
+  const std::string cpu_nodes = "/apis/v1/plugins/NodeNUMAResource/nodes/";
+  const std::string available_cpus = "/apis/v1/plugins/NodeNUMAResource/availableCPUs/";
+  if (path.rfind(cpu_nodes, 0) == 0) return cpu_summary(path.substr(cpu_nodes.size()), false);
+  if (path.rfind(available_cpus, 0) == 0) return cpu_summary(path.substr(available_cpus.size()), true);
   return {404, "text/plain", "404 page not found\n"};
 }
 
@@ -278,6 +287,21 @@ HttpReply SchedulerRuntime::Impl::device_summaries(const std::string& node_name)
   if (members.empty()) return {404, "text/plain", "node " + node_name + " has no device state\n"};
   // One node: the summary itself, without the name key.
   return {200, "application/json", members.substr(members.find(':') + 1)};
+}
+
+// NodeNUMAResource's debug service: one node's CPU state, from the
+// partition that owns it.
+HttpReply SchedulerRuntime::Impl::cpu_summary(const std::string& node_name, bool available) {
+  if (!system) return {503, "text/plain", "scheduler is stopping\n"};
+  caf::scoped_actor self{*system};
+  std::string summary;
+  bool failed = false;
+  self->request(nodes[partition_of(node_name, nodes.size())], std::chrono::seconds(10), atom::cpu_summary_v, node_name,
+                available)
+      .receive([&](const std::string& answer) { summary = answer; }, [&](caf::error&) { failed = true; });
+  if (failed) return {503, "text/plain", "a node partition did not answer\n"};
+  if (summary.empty()) return {404, "text/plain", "node " + node_name + " is not known\n"};
+  return {200, "application/json", summary};
 }
 
 void SchedulerRuntime::Impl::stop() {

@@ -239,6 +239,7 @@ def condition(pod, kind="PodScheduled"):
 
 
 DEVICES_PATH = "/apis/scheduling.koordinator.sh/v1alpha1/devices"
+TOPOLOGIES_PATH = "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies"
 
 
 class Client:
@@ -320,7 +321,9 @@ class Client:
             return self.ok("POST", "/api/v1/namespaces/%s/pods" % ns, obj)
         if kind == "Device":
             return self.ok("POST", DEVICES_PATH, obj)
-        raise ValueError("create() knows nodes, pods and devices, not %s" % kind)
+        if kind == "NodeResourceTopology":
+            return self.ok("POST", TOPOLOGIES_PATH, obj)
+        raise ValueError("create() knows nodes, pods, devices and node resource topologies, not %s" % kind)
 
     def create_all(self, objects, threads=4):
         """Creates objects in parallel over `threads` keep-alive connections."""
