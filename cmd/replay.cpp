@@ -48,6 +48,7 @@ std::vector<FlagSpec> replay_specs() {
       {"pods", true, "pod list CSV (openb_pod_list_<trace>.csv)"},
       {"policy", true, "least-allocated or most-allocated (default least-allocated)"},
       {"seeds", true, "seeds: 42-51, 42,45 or 42 (default 42-51)"},
+      {"all-scorers", false, "keep every scorer of the default profile (default: only NodeResourcesFit and DeviceShare)"},
       {"no-reference", false, "do not run the reference simulator beside each seed"},
       {"threads", true, "actor scheduler threads; 0 = one per hardware thread (default 0)"},
       {"timeout", true, "seconds one seed may take (default 600)"},
@@ -69,9 +70,18 @@ trace::ReplayPolicy reference_policy_of(const std::string& strategy) {
 }
 
 /// The default profile with the strategy on DeviceShare and NodeResourcesFit,
-/// scoring every feasible node as the method does.
-std::string replay_config_yaml(const std::string& strategy) {
+/// scoring every feasible node as the method does. Unless `all_scorers`, only
+/// those two score (the method runs exactly one scoring policy): the default
+/// profile's other scorers (BalancedAllocation above all) pull against packing.
+std::string replay_config_yaml(const std::string& strategy, bool all_scorers) {
+  const std::string scorers =
+      all_scorers ? std::string()
+                  : "    plugins:\n"
+                    "      score:\n"
+                    "        disabled: [{name: '*'}]\n"
+                    "        enabled: [{name: NodeResourcesFit, weight: 1}, {name: DeviceShare, weight: 1}]\n";
   const std::string plugin_config =
+      scorers +
       "    pluginConfig:\n"
       "      - name: NodeResourcesFit\n"
       "        args:\n"
@@ -203,6 +213,7 @@ struct ReplayInputs {
   size_t threads = 0;
   int64_t timeout_seconds = 600;
   bool reference = true;
+  bool all_scorers = false;
 };
 
 Result<SeedResult> replay_seed(const ReplayInputs& in, const ds::TaskDistribution& tasks, uint64_t seed) {
@@ -213,7 +224,7 @@ Result<SeedResult> replay_seed(const ReplayInputs& in, const ds::TaskDistributio
   result.pods = arrival->pods.size();
 
   actors::BenchHarnessOptions options;
-  options.config_yaml = replay_config_yaml(in.strategy);
+  options.config_yaml = replay_config_yaml(in.strategy, in.all_scorers);
   options.threads = in.threads;
   options.seed = seed;
   auto harness = actors::BenchHarness::start(options);
@@ -384,6 +395,7 @@ Result<ReplayInputs> read_inputs(const Flags& flags) {
   in.threads = static_cast<size_t>(*threads);
   in.timeout_seconds = *timeout;
   in.reference = !flags.has("no-reference");
+  in.all_scorers = flags.has("all-scorers");
   auto nodes = trace::load_trace_nodes(flags.get("nodes"));
   if (!nodes) return Error{nodes.message()};
   in.nodes = trace::gpu_nodes_only(*nodes);
