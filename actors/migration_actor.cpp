@@ -1,0 +1,479 @@
+#include "actors/migration_actor.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "actors/atoms.hpp"
+#include "actors/messages.hpp"
+#include "actors/migration_settings.hpp"
+#include "actors/migration_view.hpp"
+#include "watch/json_util.hpp"
+#include "plugins/descheduler/arbiter.hpp"
+#include "plugins/descheduler/evictor_filter.hpp"
+#include "plugins/descheduler/low_node_load.hpp"
+#include "plugins/descheduler/migration_job.hpp"
+#include "watch/object_writes.hpp"
+#include "watch/pod_writes.hpp"
+
+namespace troupe::actors {
+
+namespace ds = plugins::descheduler;
+
+namespace {
+
+constexpr const char* kEvictionsMetric = "troupe_descheduler_evictions_total";
+constexpr const char* kJobsMetric = "troupe_migration_jobs";
+constexpr const char* kCycleMetric = "troupe_descheduler_cycle_duration_seconds";
+constexpr const char* kKoordRoot = "/apis/scheduling.koordinator.sh/v1alpha1";
+/// Which plugin asked for a migration (Koordinator's evictor annotations).
+constexpr const char* kTriggerAnnotation = "descheduler.koordinator.sh/evict-trigger";
+constexpr const char* kReasonAnnotation = "descheduler.koordinator.sh/evict-reason";
+constexpr const char* kSoftEvictionAnnotation = "scheduling.koordinator.sh/soft-eviction";
+constexpr const char* kControllerPlugin = "MigrationController";
+
+struct MigrationState {
+  MigrationDeps deps;
+  MigrationSettings settings;
+  MigrationView view;
+  std::set<std::string> unsynced;
+  bool started = false;
+  bool cycled_once = false;
+  ds::AnomalyDetectors detectors;
+  std::unique_ptr<ds::ArbiterState> arbiter;
+  std::set<std::string> admitted;   // jobs that passed arbitration (in memory, as Koordinator's cache)
+  std::set<std::string> busy;       // a step of the job is on the I/O pool
+  std::set<std::string> requested;  // pods whose job we created and have not seen yet
+};
+
+using Self = caf::stateful_actor<MigrationState>*;
+
+std::string pod_ref_key(const PodMigrationJob& job) {
+  return job.spec.pod_ref.namespace_name + "/" + job.spec.pod_ref.name;
+}
+
+std::string reservation_name(const PodMigrationJob& job) {
+  if (job.spec.reservation_options && job.spec.reservation_options->reservation_ref)
+    return job.spec.reservation_options->reservation_ref->name;
+  return job.meta.uid.empty() ? job.meta.name : job.meta.uid;
+}
+
+std::string trigger_of(const PodMigrationJob& job) {
+  const std::string* trigger = job.meta.annotation(kTriggerAnnotation);
+  return trigger ? *trigger : kControllerPlugin;
+}
+
+std::string job_path(const std::string& name) {
+  return watch::object_path(kKoordRoot, "podmigrationjobs", "", name);
+}
+
+bool leading(const MigrationState& st) { return !st.deps.leading || st.deps.leading->load(); }
+
+// ---- carrying out a job step (on an I/O thread) ----------------------------
+
+void fail(PodMigrationJobStatus& status, const std::string& reason, const std::string& message) {
+  status.phase = ds::kPhaseFailed;
+  status.reason = reason;
+  status.message = message;
+}
+
+/// Evicts by the configured policy; the metric result says how it went.
+watch::ApiResult evict(watch::ApiClient& api, const ds::JobAction& action, const std::string& uid,
+                       const std::string& why) {
+  auto slash = action.pod_key.find('/');
+  const std::string ns = action.pod_key.substr(0, slash), name = action.pod_key.substr(slash + 1);
+  if (action.eviction_policy == "Delete") return watch::delete_pod(api, ns, name, {uid, ""});
+  if (action.eviction_policy == "SoftEviction") {
+    // The workload's own controller moves the pod; we only mark it.
+    std::string mark = R"({"reason":)" + watch::json_quote(why) + R"(,"initiator":"troupe-descheduler"})";
+    return watch::merge_patch_metadata(api, watch::pod_path(ns, name), {{kSoftEvictionAnnotation, mark}});
+  }
+  return watch::evict_pod(api, ns, name);
+}
+
+const char* eviction_result(const watch::ApiResult& r) {
+  if (r.ok || r.code == 404) return "success";
+  return r.code == 429 ? "blocked" : "error";
+}
+
+/// Runs the step's actions in order, then writes the status; a failed
+/// action fails the job (Koordinator's FailedCreateReservation / FailedEvict).
+JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, const PodMigrationJob& job,
+                            ds::JobStep step, const std::string& pod_uid) {
+  auto outcome = std::make_shared<JobStepOutcome>();
+  outcome->job = job.meta.name;
+  PodMigrationJobStatus& status = step.status;
+  for (const ds::JobAction& action : step.actions) {
+    if (action.kind == ds::JobActionKind::create_reservation) {
+      auto r = watch::create_object(api, std::string(kKoordRoot) + "/reservations", encode(*action.reservation));
+      if (!r.ok && r.code != 409) {
+        fail(status, "FailedCreateReservation", r.message);
+        break;
+      }
+      spdlog::info("migration: job {} created reservation {}", job.meta.name, action.reservation->meta.name);
+    } else if (action.kind == ds::JobActionKind::delete_reservation) {
+      watch::HttpRequest request;
+      request.method = "DELETE";
+      request.target = watch::object_path(kKoordRoot, "reservations", "", action.reservation->meta.name);
+      auto r = api.call(request);
+      if (!r.ok && r.code != 404)
+        spdlog::warn("migration: job {} could not delete its reservation: {}", job.meta.name, r.message);
+    } else {
+      auto r = evict(api, action, pod_uid, trigger_of(job));
+      metrics.add(kEvictionsMetric, {trigger_of(job), eviction_result(r)});
+      if (!r.ok && r.code != 404) {
+        fail(status, "FailedEvict", "evicting pod " + action.pod_key + ": " + r.message);
+        break;
+      }
+      spdlog::info("migration: job {} evicted pod {} ({})", job.meta.name, action.pod_key, action.eviction_policy);
+    }
+  }
+  PodMigrationJob with_status = job;
+  with_status.status = status;
+  auto encoded = to_document(with_status);
+  auto write = watch::update_status(api, job_path(job.meta.name), [&](rapidjson::Document& object) {
+    auto& alloc = object.GetAllocator();
+    object.RemoveMember("status");
+    if (auto it = encoded->FindMember("status"); it != encoded->MemberEnd())
+      object.AddMember("status", rapidjson::Value(it->value, alloc), alloc);
+    return true;
+  });
+  if (!write.ok) {
+    outcome->error = "status write: " + write.message;
+    return outcome;
+  }
+  auto updated = decode_pod_migration_job_json(write.body);
+  if (updated) outcome->updated = std::make_shared<const PodMigrationJob>(std::move(*updated));
+  return outcome;
+}
+
+void post_step(Self self, std::shared_ptr<const PodMigrationJob> job, ds::JobStep step, std::string pod_uid) {
+  auto& st = self->state;
+  st.busy.insert(job->meta.name);
+  auto me = caf::actor_cast<caf::actor>(self);
+  auto api = st.deps.api;
+  auto metrics = st.deps.metrics;
+  bool queued = st.deps.io->post([me, api, metrics, job, step = std::move(step), pod_uid]() mutable {
+    caf::anon_send(me, atom::done_v, carry_out(*api, *metrics, *job, std::move(step), pod_uid));
+  });
+  if (!queued) st.busy.erase(job->meta.name);
+}
+
+// ---- reconciling jobs (arbitration + state machine) -------------------------
+
+std::vector<std::shared_ptr<const PodMigrationJob>> open_jobs(const MigrationView& view) {
+  std::vector<std::shared_ptr<const PodMigrationJob>> open;
+  for (const auto& [name, job] : view.jobs())
+    if (!job_finished(*job)) open.push_back(job);
+  std::stable_sort(open.begin(), open.end(), [](const auto& a, const auto& b) {
+    return a->meta.creation_timestamp.value_or(Timestamp{}) < b->meta.creation_timestamp.value_or(Timestamp{});
+  });
+  return open;
+}
+
+bool pending(const PodMigrationJob& job) { return job.status.phase.empty() || job.status.phase == ds::kPhasePending; }
+
+/// Arbitrates the Pending jobs; returns the non-admitted verdicts by job name.
+std::map<std::string, ds::ArbitrationDecision> arbitrate_pending(
+    MigrationState& st, const std::vector<std::shared_ptr<const PodMigrationJob>>& open, Timestamp now) {
+  auto rooms = st.view.node_rooms();
+  ds::ArbitrationInput input;
+  input.now = now;
+  input.evictor_context.nodes = &rooms;
+  for (const auto& job : open) {
+    auto pod = st.view.pod(pod_ref_key(*job));
+    const bool candidate = pending(*job) && !st.admitted.count(job->meta.name);
+    if (candidate) {
+      if (pod && !job->spec.paused) input.candidates.push_back({job->meta.name, job->spec.mode, pod, st.view.workload_of(*pod)});
+      continue;
+    }
+    ds::MigratingPod migrating;
+    migrating.pod_key = pod_ref_key(*job);
+    migrating.namespace_name = job->spec.pod_ref.namespace_name;
+    migrating.node = pod ? pod->spec.node_name : job->status.node_name;
+    if (pod) {
+      if (auto workload = st.view.workload_of(*pod)) migrating.workload_uid = workload->uid;
+    }
+    input.in_flight.push_back(std::move(migrating));
+  }
+  std::map<std::string, ds::ArbitrationDecision> held;
+  if (input.candidates.empty()) return held;
+  for (auto& decision : ds::arbitrate(input, st.settings.controller, *st.arbiter)) {
+    if (decision.verdict == ds::Verdict::admit) {
+      st.admitted.insert(decision.job);
+      spdlog::info("migration: job {} passed arbitration", decision.job);
+    } else {
+      held.emplace(decision.job, std::move(decision));
+    }
+  }
+  return held;
+}
+
+void record_job_phases(MigrationState& st) {
+  std::map<std::string, double> counts = {{ds::kPhasePending, 0}, {ds::kPhaseRunning, 0}, {ds::kPhaseSucceeded, 0},
+                                          {ds::kPhaseFailed, 0},  {ds::kPhaseAborted, 0}};
+  for (const auto& [name, job] : st.view.jobs()) counts[job->status.phase.empty() ? ds::kPhasePending : job->status.phase] += 1;
+  for (const auto& [phase, count] : counts) st.deps.metrics->set(kJobsMetric, {phase}, count);
+}
+
+void reconcile(Self self) {
+  auto& st = self->state;
+  const Timestamp now = timestamp_now();
+  auto open = open_jobs(st.view);
+  auto held = arbitrate_pending(st, open, now);
+  for (const auto& job : open) {
+    const std::string& name = job->meta.name;
+    if (st.busy.count(name)) continue;
+    ds::JobObservation observed;
+    observed.now = now;
+    observed.pod = st.view.pod(pod_ref_key(*job));
+    observed.reservation = st.view.reservation(reservation_name(*job));
+    observed.bound_pod_ready = observed.reservation && st.view.reservation_owner_ready(*observed.reservation);
+    observed.passed_arbitration = st.admitted.count(name) > 0;
+    ds::JobStep step = ds::step_migration_job(*job, observed, st.settings.controller);
+    if (auto it = held.find(name); it != held.end() && step.status.phase == ds::kPhasePending) {
+      if (it->second.verdict == ds::Verdict::reject) {
+        fail(step.status, "Rejected", it->second.message);
+      } else {
+        step.status.message = it->second.message;
+      }
+      step.changed = step.status.phase != job->status.phase || step.status.message != job->status.message ||
+                     step.status.reason != job->status.reason;
+    }
+    if (!step.changed && step.actions.empty()) continue;
+    post_step(self, job, std::move(step), observed.pod ? observed.pod->meta.uid : "");
+  }
+  // Forget admissions of jobs that are gone or done.
+  for (auto it = st.admitted.begin(); it != st.admitted.end();) {
+    auto job = st.view.job(*it);
+    it = (!job || job_finished(*job)) ? st.admitted.erase(it) : std::next(it);
+  }
+  record_job_phases(st);
+}
+
+// ---- the descheduling cycle -------------------------------------------------
+
+std::string describe(const ds::PlannedEviction& e) {
+  return "pod " + e.pod->meta.key() + " from node " + e.node + (e.target.empty() ? "" : " (room on " + e.target + ")") +
+         ": " + e.reason;
+}
+
+void create_job(Self self, const ds::PlannedEviction& eviction) {
+  auto& st = self->state;
+  PodMigrationJob job;
+  job.meta.generate_name = "lownodeload-";
+  job.meta.annotations[kTriggerAnnotation] = config::kLowNodeLoadPlugin;
+  job.meta.annotations[kReasonAnnotation] = eviction.reason;
+  job.meta.labels["app.kubernetes.io/created-by"] = "troupe-descheduler";
+  job.spec.pod_ref.kind = "Pod";
+  job.spec.pod_ref.namespace_name = eviction.pod->meta.namespace_name;
+  job.spec.pod_ref.name = eviction.pod->meta.name;
+  job.spec.pod_ref.uid = eviction.pod->meta.uid;
+  job.spec.mode = st.settings.controller.default_job_mode;
+  const std::string key = eviction.pod->meta.key();
+  st.requested.insert(key);
+  auto me = caf::actor_cast<caf::actor>(self);
+  auto api = st.deps.api;
+  std::string body = encode(job), what = describe(eviction);
+  st.deps.io->post([me, api, body, key, what] {
+    auto r = watch::create_object(*api, std::string(kKoordRoot) + "/podmigrationjobs", body);
+    if (r.ok) {
+      spdlog::info("descheduler: LowNodeLoad migrates {}", what);
+      return;
+    }
+    spdlog::warn("descheduler: could not create a PodMigrationJob for {}: {}", key, r.message);
+    caf::anon_send(me, atom::failed_v, key);
+  });
+}
+
+void run_cycle(Self self) {
+  auto& st = self->state;
+  const auto started = std::chrono::steady_clock::now();
+  const MigrationSettings& s = st.settings;
+  // A pod whose job appeared (or that is gone) no longer needs the guard.
+  for (auto it = st.requested.begin(); it != st.requested.end();)
+    it = (st.view.has_active_job(*it) || !st.view.pod(*it)) ? st.requested.erase(it) : std::next(it);
+
+  ds::LowNodeLoadInput input;
+  for (auto& node : st.view.node_loads(s.node_selector ? &*s.node_selector : nullptr)) {
+    if (s.profile_node_selector && !s.profile_node_selector->matches(node.node->meta.labels)) continue;
+    input.nodes.push_back(std::move(node));
+  }
+  input.now = timestamp_now();
+  input.descheduling_interval = s.interval;
+  auto rooms = st.view.node_rooms();
+  ds::EvictorContext context;
+  context.nodes = &rooms;
+  // A node that is giving up pods still reports their usage until they are
+  // gone and the koordlet's next NodeMetric shows it: planning it again
+  // meanwhile would move more than needed, so it waits for its migrations.
+  std::set<std::string> migrating_from;
+  for (const auto& job : open_jobs(st.view))
+    if (auto pod = st.view.pod(pod_ref_key(*job))) migrating_from.insert(pod->spec.node_name);
+  for (const std::string& key : st.requested)
+    if (auto pod = st.view.pod(key)) migrating_from.insert(pod->spec.node_name);
+  input.evictor = [&](const Pod& pod) -> std::optional<std::string> {
+    const std::string key = pod.meta.key();
+    if (st.requested.count(key) || st.view.has_active_job(key)) return std::string("pod is already being migrated");
+    if (migrating_from.count(pod.spec.node_name)) return std::string("its node has migrations in flight");
+    if (auto refusal = ds::eviction_refusal(pod, s.controller.evictor, context)) return refusal;
+    return st.view.pdb_refusal(pod);
+  };
+  auto limits = s.cycle_limits();
+  auto plan = ds::plan_low_node_load(input, s.low_node_load, st.detectors, limits);
+  for (const auto& note : plan.notes) spdlog::debug("descheduler: LowNodeLoad: {}", note);
+  for (const auto& skipped : plan.skipped)
+    spdlog::debug("descheduler: LowNodeLoad keeps pod {}: {}", skipped.pod->meta.key(), skipped.reason);
+  for (const auto& eviction : plan.evictions) {
+    if (s.dry_run) {
+      spdlog::info("descheduler: dry run: LowNodeLoad would migrate {}", describe(eviction));
+      st.deps.metrics->add(kEvictionsMetric, {config::kLowNodeLoadPlugin, "dry-run"});
+    } else {
+      create_job(self, eviction);
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  st.deps.metrics->observe(kCycleMetric, {}, seconds);
+  spdlog::info("descheduler: cycle over {} node(s): {} migration(s) planned{} in {:.1f} ms", input.nodes.size(),
+               plan.evictions.size(), s.dry_run ? " (dry run)" : "", seconds * 1e3);
+}
+
+std::chrono::milliseconds reconcile_period(const MigrationSettings& s) {
+  auto period = std::chrono::duration_cast<std::chrono::milliseconds>(s.controller.arbitration_interval);
+  return std::max(period, std::chrono::milliseconds(100));
+}
+
+caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSettings settings,
+                                 std::vector<std::string> resources) {
+  auto& st = self->state;
+  st.deps = std::move(deps);
+  st.settings = std::move(settings);
+  st.arbiter = std::make_unique<ds::ArbiterState>(st.settings.controller);
+  st.unsynced.insert(resources.begin(), resources.end());
+  return {
+      [=](atom::watch_event, const ObjectEventPtr& event) {
+        auto applied = self->state.view.apply(event->resource, event->type, event->object);
+        if (!applied) spdlog::warn("migration: ignoring an event: {}", applied.message());
+      },
+      [=](atom::synced, const std::string& resource) {
+        auto& st = self->state;
+        st.unsynced.erase(resource);
+        if (!st.unsynced.empty() || st.started) return;
+        st.started = true;
+        spdlog::info("migration: view synced ({} nodes, {} pods, {} jobs); balancing {}", st.view.node_count(),
+                     st.view.pod_count(), st.view.jobs().size(), st.settings.balance ? "on" : "off");
+        self->send(self, atom::next_v);
+        if (st.settings.balance) self->send(self, atom::tick_v);
+      },
+      [=](atom::tick) {
+        auto& st = self->state;
+        if (!leading(st)) {
+          self->delayed_send(self, std::chrono::seconds(1), atom::tick_v);
+          return;
+        }
+        run_cycle(self);
+        if (st.settings.interval.count() > 0)
+          self->delayed_send(self, std::chrono::duration_cast<std::chrono::milliseconds>(st.settings.interval),
+                             atom::tick_v);
+      },
+      [=](atom::next) {
+        if (leading(self->state)) reconcile(self);
+        self->delayed_send(self, reconcile_period(self->state.settings), atom::next_v);
+      },
+      [=](atom::done, const JobStepOutcomePtr& outcome) {
+        auto& st = self->state;
+        st.busy.erase(outcome->job);
+        if (outcome->updated) st.view.put_job(outcome->updated);
+        if (!outcome->error.empty()) spdlog::warn("migration: job {}: {}", outcome->job, outcome->error);
+      },
+      [=](atom::failed, const std::string& pod_key) { self->state.requested.erase(pod_key); },
+  };
+}
+
+struct Collection {
+  const char* resource;
+  const char* path;
+  const char* field_selector;
+  bool optional;  // a CRD that may not be installed
+};
+
+const Collection kCollections[] = {
+    {kViewNodes, "/api/v1/nodes", "", false},
+    {kViewPods, "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", false},
+    {kViewPdbs, "/apis/policy/v1/poddisruptionbudgets", "", true},
+    {kViewNodeMetrics, "/apis/slo.koordinator.sh/v1alpha1/nodemetrics", "", true},
+    {kViewJobs, "/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs", "", true},
+    {kViewReservations, "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", true},
+};
+
+std::unique_ptr<watch::Reflector> make_reflector(const std::shared_ptr<watch::ApiClient>& api, const Collection& c,
+                                                 caf::actor target) {
+  watch::ReflectorOptions options;
+  options.name = std::string("migration-") + c.resource;
+  options.path = c.path;
+  options.field_selector = c.field_selector;
+  watch::ReflectorCallbacks callbacks;
+  std::string resource = c.resource;
+  callbacks.on_event = [target, resource](watch::EventType type, watch::ObjectPtr object) {
+    caf::anon_send(target, atom::watch_event_v,
+                   ObjectEventPtr(std::make_shared<ObjectEvent>(ObjectEvent{resource, type, std::move(object)})));
+  };
+  callbacks.on_synced = [target, resource] { caf::anon_send(target, atom::synced_v, resource); };
+  callbacks.on_error = [](const std::string&) {};
+  if (c.optional) {
+    // As the scheduler's optional reflectors: a 404 on the list (CRD absent)
+    // counts as an empty synced list, so the controller still starts.
+    auto told = std::make_shared<std::atomic<bool>>(false);
+    callbacks.on_error = [target, resource, told](const std::string& message) {
+      if (message.find("list failed") == std::string::npos || message.find(": 404") == std::string::npos) return;
+      if (!told->exchange(true)) caf::anon_send(target, atom::synced_v, resource);
+    };
+  }
+  return std::make_unique<watch::Reflector>(api, options, callbacks);
+}
+
+}  // namespace
+
+void declare_migration_metrics(MetricsRegistry& registry) {
+  registry.declare(kEvictionsMetric, MetricsRegistry::Type::counter,
+                   "Pod evictions by the descheduler, by the plugin that asked for them and the result "
+                   "(success, blocked by a PodDisruptionBudget, error, dry-run).",
+                   {"plugin", "result"});
+  registry.declare(kJobsMetric, MetricsRegistry::Type::gauge, "PodMigrationJobs the migration actor sees, by phase.",
+                   {"phase"});
+  registry.declare(kCycleMetric, MetricsRegistry::Type::histogram, "Duration of one descheduling cycle (plan).", {},
+                   exponential_buckets(0.001, 2, 15));
+}
+
+Result<std::unique_ptr<MigrationController>> MigrationController::start(MigrationDeps deps) {
+  auto settings = migration_settings(deps.configuration.get());
+  if (!settings) return Error{"descheduler configuration: " + settings.message()};
+  for (const std::string& name : deps.scheduler_names) {
+    auto& names = settings->controller.scheduler_names;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  declare_migration_metrics(*deps.metrics);
+  std::unique_ptr<MigrationController> controller(new MigrationController());
+  std::vector<std::string> resources;
+  for (const Collection& c : kCollections) resources.push_back(c.resource);
+  auto api = deps.api;
+  auto* system = deps.system;
+  controller->actor_ = system->spawn(migration_actor_fn, std::move(deps), std::move(*settings), resources);
+  for (const Collection& c : kCollections) {
+    controller->reflectors_.push_back(make_reflector(api, c, controller->actor_));
+    controller->reflectors_.back()->start();
+  }
+  return controller;
+}
+
+MigrationController::~MigrationController() { stop(); }
+
+void MigrationController::stop() {
+  for (auto& reflector : reflectors_) reflector->stop();
+  reflectors_.clear();
+  if (actor_) caf::anon_send_exit(actor_, caf::exit_reason::user_shutdown);
+  actor_ = nullptr;
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,220 @@
+#include "actors/migration_view.hpp"
+
+#include "model/condition.hpp"
+#include "watch/object_store.hpp"
+#include "model/pod_requests.hpp"
+#include "plugins/descheduler/migration_job.hpp"
+#include "plugins/descheduler/workload_limits.hpp"
+
+namespace troupe::actors {
+
+namespace ds = plugins::descheduler;
+
+namespace {
+
+template <class T>
+Status decoded(const Result<T>& result, const std::string& resource, const watch::ObjectPtr& object) {
+  if (result) return {};
+  return Error{resource + " " + watch::ObjectStore::key_of(*object) + ": " + result.message()};
+}
+
+/// resourceVersions are opaque to clients, but etcd's (and the embedded
+/// server's) are decimal counters; anything else never counts as older.
+bool older_version(const std::string& candidate, const std::string& current) {
+  if (candidate.empty() || current.empty()) return false;
+  if (candidate.size() != current.size()) return candidate.size() < current.size();
+  return candidate < current;
+}
+
+const std::string* controller_uid(const Pod& pod) {
+  const OwnerReference* owner = pod.meta.controller_ref();
+  return owner ? &owner->uid : nullptr;
+}
+
+}  // namespace
+
+bool pod_ready(const Pod& pod) {
+  const Condition* ready = find_condition(pod.status.conditions, "Ready");
+  return ready && ready->status == "True";
+}
+
+bool pod_unavailable(const Pod& pod) {
+  if (pod.meta.is_terminating() || pod.status.phase == "Failed" || pod.status.phase == "Unknown") return true;
+  const Condition* ready = find_condition(pod.status.conditions, "Ready");
+  return ready && ready->status != "True";
+}
+
+bool job_finished(const PodMigrationJob& job) {
+  const std::string& phase = job.status.phase;
+  return phase == ds::kPhaseSucceeded || phase == ds::kPhaseFailed || phase == ds::kPhaseAborted;
+}
+
+Status MigrationView::apply(const std::string& resource, watch::EventType type, const watch::ObjectPtr& object) {
+  if (!object) return Error{resource + ": event without an object"};
+  const bool gone = type == watch::EventType::deleted;
+  const std::string key = watch::ObjectStore::key_of(*object);
+  if (resource == kViewPods) {
+    if (gone) {
+      drop_pod(key);
+      return {};
+    }
+    auto pod = decode_pod(object);
+    if (auto s = decoded(pod, resource, object); !s) return s;
+    // Finished pods hold nothing and will not come back (the reflector's
+    // field selector drops them only from the next list on).
+    if (pod->status.phase == "Succeeded" || pod->status.phase == "Failed") {
+      drop_pod(key);
+      return {};
+    }
+    put_pod(std::make_shared<const Pod>(std::move(*pod)));
+  } else if (resource == kViewNodes) {
+    if (gone) return nodes_.erase(key), Status{};
+    auto node = decode_node(object);
+    if (auto s = decoded(node, resource, object); !s) return s;
+    nodes_[key] = std::make_shared<const Node>(std::move(*node));
+  } else if (resource == kViewNodeMetrics) {
+    if (gone) return metrics_.erase(key), Status{};
+    auto metric = decode_node_metric(object);
+    if (auto s = decoded(metric, resource, object); !s) return s;
+    metrics_[key] = std::make_shared<const NodeMetric>(std::move(*metric));
+  } else if (resource == kViewJobs) {
+    if (gone) return jobs_.erase(key), Status{};
+    auto job = decode_pod_migration_job(object);
+    if (auto s = decoded(job, resource, object); !s) return s;
+    put_job(std::make_shared<const PodMigrationJob>(std::move(*job)));
+  } else if (resource == kViewReservations) {
+    if (gone) return reservations_.erase(key), Status{};
+    auto reservation = decode_reservation(object);
+    if (auto s = decoded(reservation, resource, object); !s) return s;
+    reservations_[key] = std::make_shared<const Reservation>(std::move(*reservation));
+  } else if (resource == kViewPdbs) {
+    if (gone) return pdbs_.erase(key), Status{};
+    auto pdb = decode_pod_disruption_budget(object);
+    if (auto s = decoded(pdb, resource, object); !s) return s;
+    pdbs_[key] = std::make_shared<const PodDisruptionBudget>(std::move(*pdb));
+  } else {
+    return Error{"the migration view does not follow " + resource};
+  }
+  return {};
+}
+
+void MigrationView::put_pod(std::shared_ptr<const Pod> pod) {
+  const std::string key = pod->meta.key();
+  drop_pod(key);
+  if (!pod->spec.node_name.empty()) pods_by_node_[pod->spec.node_name].insert(key);
+  if (const std::string* uid = controller_uid(*pod)) pods_by_owner_[*uid].insert(key);
+  pods_[key] = std::move(pod);
+}
+
+void MigrationView::drop_pod(const std::string& key) {
+  auto it = pods_.find(key);
+  if (it == pods_.end()) return;
+  const Pod& pod = *it->second;
+  auto erase_from = [&](auto& index, const std::string& slot) {
+    auto found = index.find(slot);
+    if (found == index.end()) return;
+    found->second.erase(key);
+    if (found->second.empty()) index.erase(found);
+  };
+  if (!pod.spec.node_name.empty()) erase_from(pods_by_node_, pod.spec.node_name);
+  if (const std::string* uid = controller_uid(pod)) erase_from(pods_by_owner_, *uid);
+  pods_.erase(it);
+}
+
+void MigrationView::put_job(std::shared_ptr<const PodMigrationJob> job) {
+  auto& slot = jobs_[job->meta.name];
+  // A watch event older than our own write must not undo it.
+  if (slot && older_version(job->meta.resource_version, slot->meta.resource_version)) return;
+  slot = std::move(job);
+}
+
+std::vector<ds::NodeLoadInput> MigrationView::node_loads(const LabelSelector* selector) const {
+  std::vector<ds::NodeLoadInput> out;
+  out.reserve(nodes_.size());
+  for (const auto& [name, node] : nodes_) {
+    if (selector && !selector->matches(node->meta.labels)) continue;
+    ds::NodeLoadInput input;
+    input.node = node;
+    if (auto it = pods_by_node_.find(name); it != pods_by_node_.end()) {
+      input.pods.reserve(it->second.size());
+      for (const std::string& key : it->second) input.pods.push_back(pods_.at(key));
+    }
+    if (auto it = metrics_.find(name); it != metrics_.end()) input.metric = it->second;
+    out.push_back(std::move(input));
+  }
+  return out;
+}
+
+std::vector<ds::NodeRoom> MigrationView::node_rooms() const {
+  std::vector<ds::NodeRoom> rooms;
+  rooms.reserve(nodes_.size());
+  for (const auto& [name, node] : nodes_) {
+    ds::NodeRoom room;
+    room.node = node.get();
+    if (auto it = pods_by_node_.find(name); it != pods_by_node_.end()) {
+      for (const std::string& key : it->second) room.requested += pod_requests(pods_.at(key)->spec);
+    }
+    rooms.push_back(std::move(room));
+  }
+  return rooms;
+}
+
+std::shared_ptr<const Pod> MigrationView::pod(const std::string& key) const {
+  auto it = pods_.find(key);
+  return it == pods_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const Reservation> MigrationView::reservation(const std::string& name) const {
+  auto it = reservations_.find(name);
+  return it == reservations_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const PodMigrationJob> MigrationView::job(const std::string& name) const {
+  auto it = jobs_.find(name);
+  return it == jobs_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const ds::Workload> MigrationView::workload_of(const Pod& pod) const {
+  const OwnerReference* owner = pod.meta.controller_ref();
+  if (!owner) return nullptr;
+  auto workload = std::make_shared<ds::Workload>();
+  workload->uid = owner->uid;
+  workload->description = owner->kind + " " + pod.meta.namespace_name + "/" + owner->name;
+  if (auto it = pods_by_owner_.find(owner->uid); it != pods_by_owner_.end()) {
+    for (const std::string& key : it->second) {
+      const Pod& sibling = *pods_.at(key);
+      if (sibling.meta.is_terminating()) continue;  // its replacement is what the controller expects
+      ++workload->expected_replicas;
+      if (pod_unavailable(sibling)) workload->unavailable_pods.push_back(key);
+    }
+  }
+  return workload;
+}
+
+std::optional<std::string> MigrationView::pdb_refusal(const Pod& pod) const {
+  for (const auto& [key, pdb] : pdbs_) {
+    if (pdb->meta.namespace_name != pod.meta.namespace_name || !pdb->selects(pod.meta.labels)) continue;
+    if (pdb->status.disruptions_allowed <= 0) {
+      return "PodDisruptionBudget " + key + " allows no disruption";
+    }
+  }
+  return std::nullopt;
+}
+
+bool MigrationView::has_active_job(const std::string& pod_key) const {
+  for (const auto& [name, job] : jobs_) {
+    if (job_finished(*job)) continue;
+    if (job->spec.pod_ref.namespace_name + "/" + job->spec.pod_ref.name == pod_key) return true;
+  }
+  return false;
+}
+
+bool MigrationView::reservation_owner_ready(const Reservation& reservation) const {
+  for (const ObjectReference& owner : reservation.status.current_owners) {
+    auto it = pods_.find(owner.namespace_name + "/" + owner.name);
+    if (it != pods_.end() && pod_ready(*it->second)) return true;
+  }
+  return false;
+}
+
+}  // namespace troupe::actors

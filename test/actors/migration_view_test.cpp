@@ -1,0 +1,286 @@
+// MigrationView (the migration actor's cluster view) and migration_settings
+// (what a DeschedulerConfiguration turns on): table-driven, no actors.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include <rapidjson/document.h>
+
+#include "actors/migration_settings.hpp"
+#include "actors/migration_view.hpp"
+
+using namespace troupe;
+using namespace troupe::actors;
+
+namespace {
+
+watch::ObjectPtr json(const std::string& text) {
+  auto doc = std::make_shared<rapidjson::Document>();
+  doc->Parse(text.c_str());
+  REQUIRE_FALSE(doc->HasParseError());
+  return doc;
+}
+
+std::string pod_json(const std::string& name, const std::string& node, const std::string& owner_uid,
+                     const std::string& extra_status = "") {
+  std::string owners = owner_uid.empty() ? "" :
+      R"(,"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":")" + owner_uid +
+      R"(","controller":true}])";
+  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+         R"(","namespace":"default","uid":"u-)" + name + R"(","labels":{"app":"web"})" + owners +
+         R"(},"spec":{"nodeName":")" + node +
+         R"(","containers":[{"name":"c","resources":{"requests":{"cpu":"1","memory":"1Gi"}}}]},"status":{"phase":"Running")" +
+         extra_status + "}}";
+}
+
+std::string node_json(const std::string& name, const std::string& zone = "a") {
+  return R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name + R"(","labels":{"zone":")" + zone +
+         R"("}},"status":{"allocatable":{"cpu":"4","memory":"8Gi"}}})";
+}
+
+std::string job_json(const std::string& name, const std::string& pod, const std::string& phase,
+                     const std::string& rv = "5") {
+  return R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"PodMigrationJob","metadata":{"name":")" + name +
+         R"(","resourceVersion":")" + rv + R"("},"spec":{"podRef":{"namespace":"default","name":")" + pod +
+         R"("}},"status":{"phase":")" + phase + R"("}})";
+}
+
+void add(MigrationView& view, const std::string& resource, const std::string& text) {
+  auto applied = view.apply(resource, watch::EventType::added, json(text));
+  INFO((applied.ok() ? std::string() : applied.message()));
+  REQUIRE(applied.ok());
+}
+
+}  // namespace
+
+TEST_CASE("migration view: node loads group pods by node and attach metrics") {
+  MigrationView view;
+  add(view, kViewNodes, node_json("n1", "a"));
+  add(view, kViewNodes, node_json("n2", "b"));
+  add(view, kViewPods, pod_json("p1", "n1", "rs"));
+  add(view, kViewPods, pod_json("p2", "n1", "rs"));
+  add(view, kViewPods, pod_json("p3", "n2", "rs"));
+  add(view, kViewNodeMetrics, R"({"metadata":{"name":"n1"},"status":{"updateTime":"2026-01-01T00:00:00Z"}})");
+  auto loads = view.node_loads();
+  REQUIRE(loads.size() == 2);
+  CHECK(loads[0].node->meta.name == "n1");
+  CHECK(loads[0].pods.size() == 2);
+  CHECK(loads[0].metric != nullptr);
+  CHECK(loads[1].pods.size() == 1);
+  CHECK(loads[1].metric == nullptr);
+
+  auto selector = parse_label_selector("zone=b");
+  REQUIRE(selector);
+  auto selected = view.node_loads(&*selector);
+  REQUIRE(selected.size() == 1);
+  CHECK(selected[0].node->meta.name == "n2");
+
+  auto rooms = view.node_rooms();
+  REQUIRE(rooms.size() == 2);
+  CHECK(rooms[0].requested.at("cpu").milli_value() == 2000);
+}
+
+TEST_CASE("migration view: pods move, finish and vanish") {
+  MigrationView view;
+  add(view, kViewNodes, node_json("n1"));
+  add(view, kViewNodes, node_json("n2"));
+  add(view, kViewPods, pod_json("p1", "n1", "rs"));
+  SECTION("rebinding moves the pod between nodes") {
+    REQUIRE(view.apply(kViewPods, watch::EventType::modified, json(pod_json("p1", "n2", "rs"))).ok());
+    auto loads = view.node_loads();
+    CHECK(loads[0].pods.empty());
+    CHECK(loads[1].pods.size() == 1);
+  }
+  SECTION("a Succeeded pod is dropped") {
+    auto done = pod_json("p1", "n1", "rs");
+    done.replace(done.find("\"Running\""), 9, "\"Succeeded\"");
+    REQUIRE(view.apply(kViewPods, watch::EventType::modified, json(done)).ok());
+    CHECK(view.pod_count() == 0);
+    CHECK(view.node_loads()[0].pods.empty());
+  }
+  SECTION("deletion forgets it everywhere") {
+    REQUIRE(view.apply(kViewPods, watch::EventType::deleted, json(pod_json("p1", "n1", "rs"))).ok());
+    CHECK(view.pod("default/p1") == nullptr);
+    CHECK(view.node_loads()[0].pods.empty());
+  }
+}
+
+TEST_CASE("migration view: workloads count live replicas and unavailable ones") {
+  MigrationView view;
+  add(view, kViewPods, pod_json("a", "n1", "rs"));
+  add(view, kViewPods, pod_json("b", "n1", "rs", R"(,"conditions":[{"type":"Ready","status":"False"}])"));
+  add(view, kViewPods, pod_json("c", "n2", "rs", R"(,"conditions":[{"type":"Ready","status":"True"}])"));
+  add(view, kViewPods, pod_json("other", "n2", "rs-2"));
+  add(view, kViewPods, pod_json("bare", "n2", ""));
+  auto workload = view.workload_of(*view.pod("default/a"));
+  REQUIRE(workload);
+  CHECK(workload->uid == "rs");
+  CHECK(workload->description == "ReplicaSet default/web");
+  CHECK(workload->expected_replicas == 3);
+  CHECK(workload->unavailable_pods == std::vector<std::string>{"default/b"});
+  CHECK(view.workload_of(*view.pod("default/bare")) == nullptr);
+  CHECK(view.workload_of(*view.pod("default/other"))->expected_replicas == 1);
+}
+
+TEST_CASE("migration view: pod availability rules") {
+  struct Case {
+    const char* name;
+    std::string status;
+    bool unavailable;
+    bool ready;
+  };
+  const Case cases[] = {
+      {"no conditions (no kubelet)", "", false, false},
+      {"Ready True", R"(,"conditions":[{"type":"Ready","status":"True"}])", false, true},
+      {"Ready False", R"(,"conditions":[{"type":"Ready","status":"False"}])", true, false},
+      {"Ready Unknown", R"(,"conditions":[{"type":"Ready","status":"Unknown"}])", true, false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    auto pod = decode_pod(json(pod_json("p", "n1", "rs", c.status)));
+    REQUIRE(pod);
+    CHECK(pod_unavailable(*pod) == c.unavailable);
+    CHECK(pod_ready(*pod) == c.ready);
+  }
+}
+
+TEST_CASE("migration view: PDBs refuse only when they select the pod and allow nothing") {
+  struct Case {
+    const char* name;
+    std::string pdb;
+    bool refused;
+  };
+  const std::string head = R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"b","namespace":")";
+  const Case cases[] = {
+      {"selects, 0 allowed", head + R"(default"},"spec":{"selector":{"matchLabels":{"app":"web"}}},"status":{"disruptionsAllowed":0}})", true},
+      {"selects, 1 allowed", head + R"(default"},"spec":{"selector":{"matchLabels":{"app":"web"}}},"status":{"disruptionsAllowed":1}})", false},
+      {"selects, status never written", head + R"(default"},"spec":{"selector":{"matchLabels":{"app":"web"}}}})", true},
+      {"other labels", head + R"(default"},"spec":{"selector":{"matchLabels":{"app":"db"}}},"status":{"disruptionsAllowed":0}})", false},
+      {"other namespace", head + R"(prod"},"spec":{"selector":{"matchLabels":{"app":"web"}}},"status":{"disruptionsAllowed":0}})", false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    MigrationView view;
+    add(view, kViewPods, pod_json("p", "n1", "rs"));
+    add(view, kViewPdbs, c.pdb);
+    auto refusal = view.pdb_refusal(*view.pod("default/p"));
+    CHECK(refusal.has_value() == c.refused);
+    if (refusal) CHECK(refusal->find("PodDisruptionBudget") != std::string::npos);
+  }
+}
+
+TEST_CASE("migration view: active jobs and stale job events") {
+  MigrationView view;
+  add(view, kViewJobs, job_json("j1", "p1", "Running", "10"));
+  add(view, kViewJobs, job_json("j2", "p2", "Succeeded"));
+  CHECK(view.has_active_job("default/p1"));
+  CHECK_FALSE(view.has_active_job("default/p2"));
+  CHECK_FALSE(view.has_active_job("default/p3"));
+  SECTION("an older event does not undo our own status write") {
+    REQUIRE(view.apply(kViewJobs, watch::EventType::modified, json(job_json("j1", "p1", "Pending", "9"))).ok());
+    CHECK(view.job("j1")->status.phase == "Running");
+  }
+  SECTION("a newer one replaces it") {
+    REQUIRE(view.apply(kViewJobs, watch::EventType::modified, json(job_json("j1", "p1", "Succeeded", "11"))).ok());
+    CHECK(view.job("j1")->status.phase == "Succeeded");
+    CHECK_FALSE(view.has_active_job("default/p1"));
+  }
+}
+
+TEST_CASE("migration view: errors name the object and leave the view alone") {
+  MigrationView view;
+  auto bad = view.apply(kViewJobs, watch::EventType::added,
+                        json(R"({"metadata":{"name":"j"},"spec":{"podRef":"not an object"}})"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.message().find("podmigrationjobs j") != std::string::npos);
+  CHECK(view.jobs().empty());
+  auto unknown = view.apply("configmaps", watch::EventType::added, json(R"({"metadata":{"name":"x"}})"));
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.message().find("configmaps") != std::string::npos);
+}
+
+TEST_CASE("migration view: the reservation owner must be a Ready pod") {
+  MigrationView view;
+  add(view, kViewPods, pod_json("new", "n3", "rs", R"(,"conditions":[{"type":"Ready","status":"True"}])"));
+  add(view, kViewPods, pod_json("slow", "n3", "rs", R"(,"conditions":[{"type":"Ready","status":"False"}])"));
+  auto reservation = [&](const std::string& owner) {
+    auto r = decode_reservation(json(
+        R"({"metadata":{"name":"r"},"spec":{"template":{"spec":{"containers":[]}},"owners":[]},"status":{"currentOwners":[{"namespace":"default","name":")" +
+        owner + R"("}]}})"));
+    REQUIRE(r);
+    return *r;
+  };
+  CHECK(view.reservation_owner_ready(reservation("new")));
+  CHECK_FALSE(view.reservation_owner_ready(reservation("slow")));
+  CHECK_FALSE(view.reservation_owner_ready(reservation("missing")));
+}
+
+TEST_CASE("migration settings from a DeschedulerConfiguration") {
+  struct Case {
+    const char* name;
+    std::string yaml;
+    std::string error;  // "" = valid
+  };
+  const Case cases[] = {
+      {"LowNodeLoad enabled", "profiles: [{name: p, plugins: {balance: {enabled: [{name: LowNodeLoad}]}}}]", ""},
+      {"unknown balance plugin", "profiles: [{name: p, plugins: {balance: {enabled: [{name: HighNodeLoad}]}}}]",
+       "no balance plugin HighNodeLoad"},
+      {"deschedule plugin", "profiles: [{name: p, plugins: {deschedule: {enabled: [{name: RemovePodsViolatingNodeTaints}]}}}]",
+       "no deschedule plugin RemovePodsViolatingNodeTaints"},
+      {"two profiles", "profiles: [{name: a}, {name: b}]", "one descheduler profile, 2 are given"},
+      {"bad LowNodeLoad args",
+       "profiles: [{name: p, plugins: {balance: {enabled: [{name: LowNodeLoad}]}}, pluginConfig: [{name: LowNodeLoad, args: {highThresholds: {cpu: 170}}}]}]",
+       "pluginConfig LowNodeLoad"},
+      {"bad MigrationController args",
+       "profiles: [{name: p, pluginConfig: [{name: MigrationController, args: {defaultJobMode: Teleport}}]}]",
+       "pluginConfig MigrationController"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    auto configuration = config::load_descheduler_configuration(c.yaml);
+    REQUIRE(configuration);
+    auto settings = migration_settings(&*configuration);
+    if (c.error.empty()) {
+      REQUIRE(settings);
+      CHECK(settings->balance);
+    } else {
+      REQUIRE_FALSE(settings);
+      CHECK_THAT(settings.message(), Catch::Contains(c.error));
+    }
+  }
+}
+
+TEST_CASE("migration settings: defaults, dry run and limits") {
+  auto none = migration_settings(nullptr);
+  REQUIRE(none);
+  CHECK_FALSE(none->balance);
+  CHECK_FALSE(none->dry_run);
+  CHECK(none->controller.default_job_mode == "ReservationFirst");
+
+  const char* text = R"(
+deschedulingInterval: 30s
+maxNoOfPodsToEvictTotal: 3
+maxNoOfPodsToEvictPerNode: 1
+profiles:
+- name: p
+  plugins: {balance: {enabled: [{name: LowNodeLoad}]}}
+  pluginConfig:
+  - {name: LowNodeLoad, args: {dryRun: true}}
+  - {name: MigrationController, args: {defaultJobMode: EvictDirectly}}
+)";
+  auto configuration = config::load_descheduler_configuration(text);
+  REQUIRE(configuration);
+  auto settings = migration_settings(&*configuration);
+  REQUIRE(settings);
+  CHECK(settings->dry_run);  // LowNodeLoad's own dryRun counts
+  CHECK(settings->interval == std::chrono::seconds(30));
+  CHECK(settings->controller.default_job_mode == "EvictDirectly");
+  auto limits = settings->cycle_limits();
+  limits.record("n1", "default");
+  CHECK(limits.refusal("n1", "default").has_value());
+  CHECK_FALSE(limits.refusal("n2", "default").has_value());
+  limits.record("n2", "default");
+  limits.record("n3", "default");
+  CHECK(limits.total_reached());
+}
