@@ -20,5 +20,6 @@ int run_bench_apiserver(int argc, char** argv);
 int run_scheduler(int argc, char** argv);
 int run_bench(int argc, char** argv);
 int run_replay(int argc, char** argv);
+int run_bench_deschedule(int argc, char** argv);
 
 }  // namespace troupe::cmd

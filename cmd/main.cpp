@@ -19,6 +19,7 @@ const Command kCommands[] = {
     {"bench-apiserver", troupe::cmd::run_bench_apiserver, "measure the embedded API server's creates/bindings/watch rates"},
     {"bench", troupe::cmd::run_bench, "measure placement throughput, latency and memory on a synthetic cluster"},
     {"replay", troupe::cmd::run_replay, "replay the openb GPU trace through the scheduler (GPU allocation ratio)"},
+    {"bench-deschedule", troupe::cmd::run_bench_deschedule, "time one LowNodeLoad descheduling plan on N synthetic nodes"},
 };
 
 void print_usage() {
