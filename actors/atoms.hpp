@@ -19,6 +19,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   // Debug endpoints -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, device_summary, "devsummary")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, cpu_summary, "cpusummary")
+  // Extender endpoint -> node partitions.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, evaluate, "evaluate")
   // Cycle -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, filter, "filter")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, score, "score")

@@ -39,6 +39,8 @@ using TopologyPtr = std::shared_ptr<const NodeResourceTopology>;
 using NodeNamesPtr = std::shared_ptr<const std::vector<std::string>>;
 using NodeJsonPtr = std::shared_ptr<const std::map<std::string, std::string>>;
 
+using EvaluationPtr = std::shared_ptr<const Evaluation>;
+
 /// The Reserve verdict of the partition that owns the chosen node.
 struct ReserveOutcome {
   bool ok = false;
@@ -62,3 +64,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeNamesPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeJsonPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::DevicePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::TopologyPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::EvaluationPtr)

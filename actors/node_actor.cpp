@@ -58,6 +58,11 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
         auto scores = self->state.partition.score(*req->framework, *req->state, *req->pod);
         return NodeScoresPtr(std::make_shared<std::vector<plugins::NodeScore>>(std::move(scores)));
       },
+      [=](atom::evaluate, CycleRequestPtr req, NodeNamesPtr names, bool score) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        auto verdict = self->state.partition.evaluate(*req->framework, *req->state, *req->pod, *names, score);
+        return EvaluationPtr(std::make_shared<const Evaluation>(std::move(verdict)));
+      },
       [=](atom::reserve, CycleRequestPtr req, const std::string& node) {
         MessageTimer timer(self->state.actor_metrics, self);
         auto status = self->state.partition.reserve(*req->framework, *req->state, req->pod, node);

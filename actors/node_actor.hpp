@@ -44,6 +44,8 @@ using node_actor = caf::typed_actor<
     caf::replies_to<atom::reserve, CycleRequestPtr, std::string>::with<ReserveOutcome>,
     // The API JSON of those of these nodes that are ours (for extenders).
     caf::replies_to<atom::node_objects, NodeNamesPtr>::with<NodeJsonPtr>,
+    // The extender endpoint's Filter (and Score, when true) of these nodes.
+    caf::replies_to<atom::evaluate, CycleRequestPtr, NodeNamesPtr, bool>::with<EvaluationPtr>,
     // Undo a Reserve (the binding failed).
     caf::reacts_to<atom::unreserve, CycleRequestPtr, std::string>>;
 

@@ -168,6 +168,39 @@ std::vector<plugins::NodeScore> NodePartition::score(const plugins::Framework& f
   return scores;
 }
 
+Evaluation NodePartition::evaluate(const plugins::Framework& framework, const plugins::CycleState& state,
+                                   const plugins::PodInfo& pod, const std::vector<std::string>& names,
+                                   bool score) const {
+  Evaluation out;
+  for (const auto& name : names) {
+    const plugins::NodeInfo* info = find(name);
+    if (info == nullptr || info->node() == nullptr) {
+      out.failed.emplace_back(name, plugins::PluginStatus::unschedulable("node(s) not found"));
+      continue;
+    }
+    auto status = framework.run_filter(state, pod, *info);
+    if (status.code == plugins::Code::error) {
+      out.error = status.message();
+      return out;
+    }
+    if (!status.ok()) {
+      out.failed.emplace_back(name, std::move(status));
+      continue;
+    }
+    out.feasible.push_back(name);
+    if (!score) continue;
+    plugins::NodeScore s;
+    auto scored = framework.score_node(state, pod, *info, s);
+    if (!scored.ok()) {
+      out.error = scored.message();
+      return out;
+    }
+    s.node_name = name;
+    out.scores.push_back(std::move(s));
+  }
+  return out;
+}
+
 plugins::PluginStatus NodePartition::reserve(const plugins::Framework& framework, plugins::CycleState& state,
                                              const std::shared_ptr<const plugins::PodInfo>& pod,
                                              const std::string& node_name) {

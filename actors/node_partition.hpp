@@ -38,6 +38,14 @@ struct FilterOutcome {
 /// every node of a cluster below 100 nodes).
 int64_t feasible_share(int64_t wanted, int64_t total_nodes, int64_t partition_nodes);
 
+/// A partition's answer to the extender endpoint (actors/extender_service.hpp).
+struct Evaluation {
+  std::vector<std::string> feasible;
+  plugins::NodeStatuses failed;
+  std::vector<plugins::NodeScore> scores;  // of the feasible nodes, when asked
+  std::string error;                       // a plugin reported an internal error
+};
+
 class NodePartition {
  public:
   /// Adds or replaces a node; pods already accounted on it stay.
@@ -78,6 +86,12 @@ class NodePartition {
   /// Scores the nodes the last filter() found feasible.
   std::vector<plugins::NodeScore> score(const plugins::Framework& framework, const plugins::CycleState& state,
                                         const plugins::PodInfo& pod);
+
+  /// Filter (and, with `score`, Score) of the named nodes of this partition,
+  /// for the extender endpoint; leaves the cycle's round state alone. A name
+  /// without a node object fails as "node(s) not found".
+  Evaluation evaluate(const plugins::Framework& framework, const plugins::CycleState& state,
+                      const plugins::PodInfo& pod, const std::vector<std::string>& names, bool score) const;
 
   /// Assumes the pod on the node and runs Reserve (NodeInfo::add_pod + plugins).
   plugins::PluginStatus reserve(const plugins::Framework& framework, plugins::CycleState& state,

@@ -10,11 +10,13 @@
 #include "actors/api_writer.hpp"
 #include "actors/atoms.hpp"
 #include "actors/cycle_actor.hpp"
+#include "actors/extender_service.hpp"
 #include "actors/extenders.hpp"
 #include "actors/framework_metrics.hpp"
 #include "actors/http_endpoint.hpp"
 #include "actors/informer_actor.hpp"
 #include "actors/leader_election.hpp"
+#include "actors/migration_actor.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
@@ -112,6 +114,9 @@ struct SchedulerRuntime::Impl {
   std::atomic<bool> stopping{false};
   std::thread election_thread;
   HttpEndpoint endpoint;
+  HttpEndpoint extender_endpoint;
+  std::unique_ptr<ExtenderService> extender;
+  std::unique_ptr<MigrationController> migration;
   bool stopped = false;
 
   Status start();
@@ -175,12 +180,27 @@ Status SchedulerRuntime::Impl::start() {
     auto served = endpoint.start(options.metrics_address, [this](const HttpRequest& r) { return serve(r); });
     if (!served) return served;
   }
+  if (!options.extender_address.empty()) {
+    auto service = ExtenderService::create(ExtenderServiceDeps{system.get(), nodes, writer, api}, cfg);
+    if (!service) return Error{service.message()};
+    extender = std::move(*service);
+    auto served = extender_endpoint.start(options.extender_address,
+                                          [this](const HttpRequest& r) { return extender->serve(r); });
+    if (!served) return served;
+  }
   start_reflector("nodes", "/api/v1/nodes", "");
   // As kube-scheduler's pod informer: finished pods hold nothing.
   start_reflector("pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed");
   start_reflector("devices", "/apis/scheduling.koordinator.sh/v1alpha1/devices", "", /*optional=*/true);
   start_reflector("noderesourcetopologies", "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies", "",
                   /*optional=*/true);
+  // Descheduling and PodMigrationJobs: its own reflectors, idle unless leading.
+  std::vector<std::string> profile_names;
+  for (const auto& [name, framework] : by_name) profile_names.push_back(name);
+  auto migration_controller = MigrationController::start(
+      MigrationDeps{system.get(), api, io, metrics, may_schedule, options.descheduler, profile_names});
+  if (!migration_controller) return Error{migration_controller.message()};
+  migration = std::move(*migration_controller);
   if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });
   spdlog::info("scheduler started: {} profile(s), {} node partition(s), {} thread(s), identity {}", by_name.size(),
                partitions, threads, options.identity);
@@ -309,8 +329,10 @@ void SchedulerRuntime::Impl::stop() {
   stopped = true;
   stopping = true;
   for (auto& r : reflectors) r->stop();
+  if (migration) migration->stop();
   if (election_thread.joinable()) election_thread.join();
   endpoint.stop();
+  extender_endpoint.stop();
   if (system) {
     for (auto& n : nodes) caf::anon_send_exit(n, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(queue, caf::exit_reason::user_shutdown);
@@ -346,6 +368,7 @@ bool SchedulerRuntime::ready() const { return impl_->ready->load(); }
 bool SchedulerRuntime::leading() const { return impl_->may_schedule->load(); }
 bool SchedulerRuntime::healthy() const { return !impl_->lost_leadership.load(); }
 unsigned short SchedulerRuntime::metrics_port() const { return impl_->endpoint.port(); }
+unsigned short SchedulerRuntime::extender_port() const { return impl_->extender_endpoint.port(); }
 MetricsRegistry& SchedulerRuntime::metrics() { return *impl_->metrics; }
 
 }  // namespace troupe::actors

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "actors/metrics_registry.hpp"
+#include "config/descheduler_config.hpp"
 #include "config/scheduler_config.hpp"
 #include "model/result.hpp"
 #include "watch/kube_config.hpp"
@@ -21,8 +22,12 @@ struct SchedulerOptions {
   watch::ClusterConfig cluster;
   /// /metrics, /healthz, /readyz; "" serves nothing (tests, embedded use).
   std::string metrics_address = "0.0.0.0:10259";
+  /// The scheduler-extender verbs (actors/extender_service.hpp); "" = off.
+  std::string extender_address;
   /// "<hostname>_<random>" when empty.
   std::string identity;
+  /// --descheduler-config; nullptr runs only the MigrationController (actors/migration_actor.hpp).
+  std::shared_ptr<const config::DeschedulerConfiguration> descheduler;
 };
 
 class SchedulerRuntime {
@@ -41,6 +46,8 @@ class SchedulerRuntime {
   /// False once leadership was lost: kube-scheduler exits then, and so should the caller.
   bool healthy() const;
   unsigned short metrics_port() const;
+  /// 0 when the extender endpoint is off.
+  unsigned short extender_port() const;
   MetricsRegistry& metrics();
 
   struct Impl;

@@ -1,6 +1,8 @@
 // `troupe scheduler`: the secondary scheduler (see actors/scheduler_runtime.hpp).
 #include <csignal>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -21,6 +23,10 @@ const std::vector<FlagSpec> kFlags = {
     {"config", true, "KubeSchedulerConfiguration file (default: one profile 'troupe-scheduler', every plugin)"},
     {"kubeconfig", true, "kubeconfig file (default: $KUBECONFIG, in-cluster, then ~/.kube/config)"},
     {"metrics-bind-address", true, "address for /metrics, /healthz, /readyz (default: troupe.bindAddress of the config, 0.0.0.0:10259)"},
+    {"extender-bind-address", true,
+     "serve the scheduler-extender verbs (/gpushare-scheduler/*, /deviceshare/*) at HOST:PORT for a stock kube-scheduler (default: off)"},
+    {"descheduler-config", true,
+     "DeschedulerConfiguration file: LowNodeLoad balancing, dryRun, limits (default: only execute PodMigrationJobs)"},
     {"leader-elect", true, "override leaderElection.leaderElect (true/false)"},
     {"log-level", true, "trace, debug, info, warn, error (default info)"},
     {"help", false, "show this help"},
@@ -30,6 +36,20 @@ Result<config::SchedulerConfiguration> load_config(const Flags& flags) {
   if (flags.has("config")) return plugins::load_scheduler_configuration(flags.get("config"));
   return plugins::parse_scheduler_configuration(
       "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
+}
+
+/// --descheduler-config FILE, or nullptr when not given.
+Result<std::shared_ptr<const config::DeschedulerConfiguration>> load_descheduler_config(const Flags& flags) {
+  if (!flags.has("descheduler-config")) return std::shared_ptr<const config::DeschedulerConfiguration>{};
+  const std::string path = flags.get("descheduler-config");
+  std::ifstream file(path);
+  if (!file) return Error{path + ": cannot read the file"};
+  std::stringstream text;
+  text << file.rdbuf();
+  auto parsed = config::load_descheduler_configuration(text.str());
+  if (!parsed) return Error{path + ": " + parsed.message()};
+  return std::shared_ptr<const config::DeschedulerConfiguration>(
+      std::make_shared<config::DeschedulerConfiguration>(std::move(*parsed)));
 }
 
 }  // namespace
@@ -52,6 +72,11 @@ int run_scheduler(int argc, char** argv) {
     std::fprintf(stderr, "troupe scheduler: invalid configuration: %s\n", config.message().c_str());
     return 2;
   }
+  auto descheduler = load_descheduler_config(*flags);
+  if (!descheduler) {
+    std::fprintf(stderr, "troupe scheduler: invalid descheduler configuration: %s\n", descheduler.message().c_str());
+    return 2;
+  }
   if (flags->has("leader-elect")) config->leader_election.leader_elect = flags->get("leader-elect") == "true";
   std::string kubeconfig = flags->get("kubeconfig", config->client_connection.kubeconfig);
   auto cluster = watch::resolve_config(kubeconfig);
@@ -64,6 +89,8 @@ int run_scheduler(int argc, char** argv) {
   options.config = std::move(*config);
   options.cluster = std::move(*cluster);
   options.metrics_address = flags->get("metrics-bind-address", options.config.troupe.bind_address);
+  options.extender_address = flags->get("extender-bind-address", "");
+  options.descheduler = std::move(*descheduler);
   auto runtime = actors::SchedulerRuntime::start(std::move(options));
   if (!runtime) {
     std::fprintf(stderr, "troupe scheduler: %s\n", runtime.message().c_str());
@@ -71,6 +98,8 @@ int run_scheduler(int argc, char** argv) {
   }
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  if ((*runtime)->extender_port() != 0)
+    std::printf("troupe scheduler extender on port %u\n", (*runtime)->extender_port());
   std::printf("troupe scheduler running; metrics on port %u\n", (*runtime)->metrics_port());
   std::fflush(stdout);
   while (!g_stop && (*runtime)->healthy()) std::this_thread::sleep_for(std::chrono::milliseconds(100));

@@ -469,6 +469,7 @@ class Scheduler:
     (on the same URL) under it."""
 
     READY_LINE = re.compile(r"troupe scheduler running; metrics on port (\d+)")
+    EXTENDER_LINE = re.compile(r"troupe scheduler extender on port (\d+)")
 
     def __init__(self, kubeconfig, config=None, log_level="info", extra_args=(), start_timeout=60):
         self.dir = tempfile.mkdtemp(prefix="troupe-scheduler-")
@@ -483,6 +484,7 @@ class Scheduler:
         self.log_path = os.path.join(self.dir, "stderr.log")
         self.process = None
         self.port = None
+        self.extender_port = None  # with --extender-bind-address
         self.log = None
 
     def start(self):
@@ -511,6 +513,10 @@ class Scheduler:
         for line in stream:
             log.write(line)
             log.flush()
+            if self.extender_port is None:
+                match = self.EXTENDER_LINE.search(line)
+                if match:
+                    self.extender_port = int(match.group(1))
             if self.port is None:
                 match = self.READY_LINE.search(line)
                 if match:
