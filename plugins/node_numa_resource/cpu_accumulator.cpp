@@ -356,6 +356,21 @@ CpuSet filter_by_required_policy(CpuBindPolicy required, const CpuSet& available
   return out;
 }
 
+int count_for_required_policy(CpuBindPolicy required, const CpuSet& available, const CpuTopology& topology) {
+  if (!binds_cpus(required)) return static_cast<int>((available & topology.all_cpus()).size());
+  int count = 0;
+  for (const std::vector<int>& core : topology.core_cpus()) {
+    int free = 0;
+    for (int cpu : core) free += available.contains(cpu) ? 1 : 0;
+    if (required == CpuBindPolicy::full_pcpus) {
+      if (free == topology.cpus_per_core()) count += free;
+    } else if (free > 0) {
+      ++count;
+    }
+  }
+  return count;
+}
+
 Status check_required_policy(CpuBindPolicy required, const CpuSet& cpus, const CpuTopology& topology) {
   bool ok = true;
   const int cores = topology.core_count(cpus);

@@ -51,6 +51,11 @@ Result<CpuSet> take_preferred_cpus(const CpuTopology& topology, const CpuSet& av
 /// filterCPUsByRequiredCPUBindPolicy: FullPCPUs keeps the CPUs of wholly
 /// available cores; SpreadByPCPUs keeps the lowest available CPU of each core.
 CpuSet filter_by_required_policy(CpuBindPolicy required, const CpuSet& available, const CpuTopology& topology);
+/// filter_by_required_policy(...).size(), without allocating. With a required
+/// policy takeCPUs always completes from those CPUs (whole free cores for
+/// FullPCPUs with a request of whole cores, one CPU per core for
+/// SpreadByPCPUs), so Filter's trial allocation reduces to this count.
+int count_for_required_policy(CpuBindPolicy required, const CpuSet& available, const CpuTopology& topology);
 
 /// satisfiedRequiredCPUBindPolicy: FullPCPUs needs whole cores, SpreadByPCPUs
 /// one CPU per core: "insufficient CPUs to satisfy required cpu bind policy <p>".

@@ -1,6 +1,7 @@
 #include "plugins/node_numa_resource/cpu_topology.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -27,6 +28,9 @@ Result<CpuTopology> CpuTopology::from(std::vector<CpuInfo> cpus) {
     sockets.insert(c.socket);
     nodes.insert(c.node);
   }
+  std::map<int, std::vector<int>> by_core;
+  for (const CpuInfo& c : cpus) by_core[c.core].push_back(c.cpu);
+  for (auto& [core, ids] : by_core) t.core_cpus_.push_back(std::move(ids));
   t.cpus_ = std::move(cpus);
   t.num_cores_ = static_cast<int>(cores.size());
   t.sockets_.assign(sockets.begin(), sockets.end());

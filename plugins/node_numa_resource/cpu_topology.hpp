@@ -46,6 +46,9 @@ class CpuTopology {
   int cpus_per_node() const { return nodes_.empty() ? 0 : num_cpus() / num_nodes(); }
   int cpus_per_socket() const { return sockets_.empty() ? 0 : num_cpus() / num_sockets(); }
 
+  /// The CPUs of each core, cores ascending by id (precomputed: Filter's
+  /// required-policy check walks them without allocating).
+  const std::vector<std::vector<int>>& core_cpus() const { return core_cpus_; }
   CpuSet cpus_in_node(int node) const;
   CpuSet cpus_in_core(int core) const;
   /// Number of distinct cores among `cpus`.
@@ -57,6 +60,7 @@ class CpuTopology {
   std::vector<int> nodes_;
   std::vector<int> sockets_;
   int num_cores_ = 0;
+  std::vector<std::vector<int>> core_cpus_;
   CpuSet all_;
 };
 

@@ -154,8 +154,13 @@ PluginStatus NodeNUMAResource::filter(const CycleState& state, const PodInfo& po
   PluginStatus status = decide(*s, node, d);
   if (!status.ok()) return status;
   if (d.bind_cpus && d.required != CpuBindPolicy::unset && d.numa_policy == topology::NumaPolicy::none) {
-    auto trial = allocate_on_node(*cpus_of(node), d.request, 0);
-    if (!trial) return PluginStatus::unschedulable(trial.message());
+    // Koordinator allocates here to see whether the required policy can be
+    // met; without a NUMA affinity that succeeds exactly when enough CPUs
+    // qualify (count_for_required_policy), so count them instead.
+    const NodeCpus& cpus = *cpus_of(node);
+    const CpuSet available = cpus.available_cpus(d.request.also_reserved);
+    if (count_for_required_policy(d.required, available, *cpus.options().cpu_topology) < s->num_cpus)
+      return PluginStatus::unschedulable(kErrNotEnoughCpus);
     return {};
   }
   if (d.numa_policy == topology::NumaPolicy::restricted || d.numa_policy == topology::NumaPolicy::single_numa_node) {
