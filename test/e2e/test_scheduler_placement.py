@@ -176,8 +176,12 @@ class PlacementTest(unittest.TestCase):
         self.assertEqual(placed["web-3"], web["web-1"])
 
     def test_most_allocated_packs_least_allocated_spreads(self):
+        # NodeNUMAResource scores every pod node-level too (LeastAllocated by
+        # default, as Koordinator's): a packing profile sets both.
+        numa_most = {"name": "NodeNUMAResource", "args": {"scoringStrategy": {
+            "type": "MostAllocated", "resources": [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]}}}
         config = scheduler_config(profiles=[
-            profile("packer", plugin_config=[fit_strategy("MostAllocated")]),
+            profile("packer", plugin_config=[fit_strategy("MostAllocated"), numa_most]),
             profile("spreader", plugin_config=[fit_strategy("LeastAllocated")]),
         ])
         nodes = [make_node("pack-%d" % i, cpu="4", memory="8Gi", labels={"pool": "pack"}) for i in range(4)]
