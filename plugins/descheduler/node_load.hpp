@@ -45,6 +45,10 @@ int64_t amount_of(const std::string& resource, const Quantity& quantity);
 /// One amount per axis from a ResourceList (absent = 0).
 Amounts amounts_of(const ResourceAxes& axes, const ResourceList& list);
 
+/// Adds a ResourceList's amounts to `into` (one per axis; names sorted as
+/// axes_for sorts them).
+void add_amounts(const ResourceAxes& axes, const ResourceList& list, Amounts& into);
+
 /// The raw-allocatable annotation (a JSON ResourceList) when present and
 /// valid, else status.allocatable (cpu normalisation inflates allocatable).
 ResourceList raw_allocatable(const Node& node);
