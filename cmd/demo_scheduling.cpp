@@ -20,7 +20,7 @@ namespace troupe::cmd {
 namespace {
 
 struct PodOutcome {
-  std::string name, scheduler, node, shows, message, devices;
+  std::string name, scheduler, node, shows, message, devices, cpus;
   bool settled = false;  // bound, or a PodScheduled=False condition
 };
 
@@ -48,6 +48,24 @@ std::string device_summary(const std::string& annotation) {
   return out;
 }
 
+// The resource-status annotation in short: "cpuset 0-1,32-33 numa 0".
+std::string cpu_summary(const std::string& annotation) {
+  if (annotation.empty()) return {};
+  rapidjson::Document d;
+  d.Parse(annotation.c_str());
+  if (!d.IsObject()) return "resource-status: " + annotation;
+  std::string out = "cpuset " + get_string(d, "cpuset");
+  const rapidjson::Value* numa = find_path(d, "numaNodeResources");
+  if (numa != nullptr && numa->IsArray() && numa->Size() > 0) {
+    out += " numa";
+    for (const auto& n : numa->GetArray()) {
+      const rapidjson::Value* id = find_path(n, "node");
+      out += " " + std::to_string(id != nullptr && id->IsInt() ? id->GetInt() : -1);
+    }
+  }
+  return out;
+}
+
 std::vector<PodOutcome> demo_pods(sim::ObjectStore& store) {
   std::vector<PodOutcome> out;
   const auto* pods = store.registry().find("", "v1", "pods");
@@ -61,6 +79,7 @@ std::vector<PodOutcome> demo_pods(sim::ObjectStore& store) {
     p.scheduler = get_string(d, "spec", "schedulerName");
     p.node = get_string(d, "spec", "nodeName");
     p.devices = device_summary(get_string(d, "metadata", "annotations", "scheduling.koordinator.sh/device-allocated"));
+    p.cpus = cpu_summary(get_string(d, "metadata", "annotations", "scheduling.koordinator.sh/resource-status"));
     p.settled = !p.node.empty();
     if (d["status"].IsObject() && d["status"].HasMember("conditions") && d["status"]["conditions"].IsArray())
       for (const auto& c : d["status"]["conditions"].GetArray())
@@ -85,6 +104,7 @@ void print_report(const std::vector<PodOutcome>& pods) {
     std::string node = p.node.empty() ? "<pending>" : p.node;
     std::printf("%-14s %-18s %-12s %s\n", p.name.c_str(), p.scheduler.c_str(), node.c_str(), p.shows.c_str());
     if (!p.devices.empty()) std::printf("%-46s devices: %s\n", "", p.devices.c_str());
+    if (!p.cpus.empty()) std::printf("%-46s cpus: %s\n", "", p.cpus.c_str());
     if (!p.message.empty()) std::printf("%-46s -> %s\n", "", p.message.c_str());
   }
 }

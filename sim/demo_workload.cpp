@@ -158,6 +158,36 @@ spec:
   tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
   nodeSelector: {node.koordinator.sh/gpu-model: H100}
   containers: [{name: t, image: train:1, resources: {requests: {cpu: "16", memory: 128Gi, nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: lsr-fullpcpus
+  namespace: default
+  labels: {koordinator.sh/qosClass: LSR}
+  annotations:
+    troupe.dev/demo: "LSR pod: 4 exclusive CPUs as whole cores (FullPCPUs)"
+    scheduling.koordinator.sh/resource-spec: '{"preferredCPUBindPolicy":"FullPCPUs"}'
+spec:
+  schedulerName: troupe-scheduler
+  priority: 61
+  nodeSelector: {kubernetes.io/hostname: gpu-a100-1}
+  containers: [{name: db, image: db:1, resources: {requests: {cpu: "4", memory: 8Gi}, limits: {cpu: "4", memory: 8Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: numa-gpu
+  namespace: default
+  labels: {koordinator.sh/qosClass: LSR}
+  annotations:
+    troupe.dev/demo: "2 GPUs, 8 CPUs and memory on one NUMA node (SingleNUMANode)"
+    scheduling.koordinator.sh/numa-topology-spec: '{"numaTopologyPolicy":"SingleNUMANode"}'
+spec:
+  schedulerName: troupe-scheduler
+  priority: 60
+  nodeSelector: {kubernetes.io/hostname: gpu-a100-1}
+  containers: [{name: t, image: train:1, resources: {requests: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "2"}, limits: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "2"}}}]
 )YAML";
 
 const char* kConfig = R"YAML(

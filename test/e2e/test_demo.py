@@ -9,17 +9,20 @@ import unittest
 
 
 def report_rows(text):
-    """pod name -> (node, devices line or None) from the demo's report."""
+    """pod name -> [node, devices line or None, cpus line or None] from the demo's report."""
     rows, last = {}, None
     for line in text.splitlines():
         m = re.match(r"^(\S+)\s+(troupe\S*|some-other-scheduler)\s+(\S+)\s+", line)
         if m:
             last = m.group(1)
-            rows[last] = [m.group(3), None]
+            rows[last] = [m.group(3), None, None]
             continue
         d = re.match(r"^\s+devices: (.*)$", line)
         if d and last:
             rows[last][1] = d.group(1)
+        c = re.match(r"^\s+cpus: (.*)$", line)
+        if c and last:
+            rows[last][2] = c.group(1)
     return rows
 
 
@@ -42,6 +45,22 @@ class DemoTest(unittest.TestCase):
         # The two shares binpack on one card.
         self.assertRegex(rows["gpu-share-1"][1], r"^gpu \d+\(50%\)$")
         self.assertEqual(rows["gpu-share-1"][1].split("(")[0], rows["gpu-share-2"][1].split("(")[0])
+
+    def test_demo_report_shows_cpu_orchestration(self):
+        out = subprocess.run([os.environ["TROUPE"], "demo"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stdout[-3000:] + out.stderr[-3000:])
+        rows = report_rows(out.stdout)
+        # gpu-a100-1: 2 sockets = 2 NUMA nodes x 16 cores x 2 threads; CPU c and c+32 share core c.
+        # FullPCPUs: 4 CPUs as two whole cores, the first free ones (takeCPUs on an empty node).
+        self.assertEqual(rows["lsr-fullpcpus"][2], "cpuset 0-1,32-33")
+        # SingleNUMANode: the GPUs (0,1 on NUMA 0; 2,3 on NUMA 1), CPUs and memory on one NUMA node.
+        node = int(rows["numa-gpu"][2].split("numa ")[1])
+        gpus = [int(g) for g in rows["numa-gpu"][1].split()[1:]]
+        self.assertEqual({g // 2 for g in gpus}, {node})
+        first, second = rows["numa-gpu"][2].split()[1].split(",")
+        low = int(first.split("-")[0])
+        self.assertEqual(low // 16, node)
+        self.assertEqual(int(second.split("-")[0]), low + 32)
 
 
 if __name__ == "__main__":

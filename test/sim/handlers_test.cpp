@@ -245,7 +245,7 @@ TEST_CASE("the loader creates Lists, keeps status and creates missing namespaces
   CHECK(unknown.message().find("svc.yaml") != std::string::npos);
   auto sample = load_sample_cluster(f.handler);
   REQUIRE(sample.ok());
-  CHECK(f.store.object_count(*ResourceRegistry::standard().find("", "v1", "nodes")) == 4);
+  CHECK(f.store.object_count(*ResourceRegistry::standard().find("", "v1", "nodes")) == 5);
 }
 
 TEST_CASE("small helpers", "[rules]") {
