@@ -48,15 +48,6 @@ Result<std::pair<std::string, uint16_t>> parse_listen(const std::string& text) {
   return std::make_pair(host, static_cast<uint16_t>(value));
 }
 
-Result<size_t> parse_count(const Flags& flags, const std::string& name, size_t fallback) {
-  if (!flags.has(name)) return fallback;
-  std::string text = flags.get(name);
-  char* end = nullptr;
-  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value == 0) return Error{"--" + name + " " + text + ": expected a positive integer"};
-  return static_cast<size_t>(value);
-}
-
 }  // namespace
 
 int run_apiserver(int argc, char** argv) {
@@ -77,10 +68,10 @@ int run_apiserver(int argc, char** argv) {
   }
   sim::ApiServerOptions options;
   auto listen = parse_listen(flags.get("listen", "127.0.0.1:0"));
-  auto threads = parse_count(flags, "threads", options.threads);
-  auto history = parse_count(flags, "history", options.store.history_capacity);
-  auto queue = parse_count(flags, "watch-queue", options.store.watch_queue_limit);
-  auto max_body = parse_count(flags, "max-body", options.max_body_bytes);
+  auto threads = flags.get_count("threads", options.threads, 1);
+  auto history = flags.get_count("history", options.store.history_capacity, 1);
+  auto queue = flags.get_count("watch-queue", options.store.watch_queue_limit, 1);
+  auto max_body = flags.get_count("max-body", options.max_body_bytes, 1);
   for (const auto* r : {&threads, &history, &queue, &max_body}) {
     if (!r->ok()) {
       std::fprintf(stderr, "troupe apiserver: %s\n", r->message().c_str());

@@ -178,16 +178,6 @@ Phase run_phase(const std::string& name, uint16_t port, size_t n, size_t clients
   return p;
 }
 
-Result<size_t> count_flag(const Flags& flags, const std::string& name, size_t fallback, size_t min) {
-  if (!flags.has(name)) return fallback;
-  std::string text = flags.get(name);
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < min)
-    return Error{"--" + name + " " + text + ": expected an integer >= " + std::to_string(min)};
-  return static_cast<size_t>(v);
-}
-
 }  // namespace
 
 int run_bench_apiserver(int argc, char** argv) {
@@ -202,10 +192,10 @@ int run_bench_apiserver(int argc, char** argv) {
     std::printf("%s", Flags::usage("bench-apiserver", kSummary, bench_specs()).c_str());
     return 0;
   }
-  auto pods = count_flag(flags, "pods", 5000, 1);
-  auto watchers = count_flag(flags, "watchers", 1, 0);
-  auto clients = count_flag(flags, "clients", 4, 1);
-  auto threads = count_flag(flags, "threads", 2, 1);
+  auto pods = flags.get_count("pods", 5000, 1);
+  auto watchers = flags.get_count("watchers", 1, 0);
+  auto clients = flags.get_count("clients", 4, 1);
+  auto threads = flags.get_count("threads", 2, 1);
   for (const auto* r : {&pods, &watchers, &clients, &threads}) {
     if (!r->ok()) {
       std::fprintf(stderr, "troupe bench-apiserver: %s\n", r->message().c_str());

@@ -36,16 +36,6 @@ std::vector<FlagSpec> specs() {
   };
 }
 
-Result<size_t> count_flag(const Flags& flags, const std::string& name, size_t fallback, size_t min) {
-  if (!flags.has(name)) return fallback;
-  std::string text = flags.get(name);
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < min)
-    return Error{"--" + name + " " + text + ": expected an integer >= " + std::to_string(min)};
-  return static_cast<size_t>(v);
-}
-
 ResourceList resources(int64_t milli_cpu, int64_t memory_bytes) {
   ResourceList list;
   list["cpu"] = Quantity::from_milli(milli_cpu);
@@ -129,10 +119,10 @@ int run_bench_deschedule(int argc, char** argv) {
     std::printf("%s", Flags::usage("bench-deschedule", kSummary, specs()).c_str());
     return 0;
   }
-  auto nodes = count_flag(flags, "nodes", 5000, 1);
-  auto pods = count_flag(flags, "pods-per-node", 20, 1);
-  auto runs = count_flag(flags, "runs", 7, 1);
-  auto seed = count_flag(flags, "seed", 1, 0);
+  auto nodes = flags.get_count("nodes", 5000, 1);
+  auto pods = flags.get_count("pods-per-node", 20, 1);
+  auto runs = flags.get_count("runs", 7, 1);
+  auto seed = flags.get_count("seed", 1, 0);
   for (const auto* r : {&nodes, &pods, &runs, &seed}) {
     if (!r->ok()) {
       std::fprintf(stderr, "troupe bench-deschedule: %s\n", r->message().c_str());

@@ -1,5 +1,8 @@
 #include "cmd/flags.hpp"
 
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <sstream>
 
 namespace troupe::cmd {
@@ -59,6 +62,19 @@ std::string Flags::usage(const std::string& command, const std::string& summary,
     out << left << std::string(left.size() < 34 ? 34 - left.size() : 1, ' ') << s.help << "\n";
   }
   return out.str();
+}
+
+Result<size_t> Flags::get_count(const std::string& name, size_t fallback, size_t min) const {
+  if (!has(name)) return fallback;
+  const std::string text = get(name);
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))
+                             ? 0
+                             : std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || end == nullptr || *end != '\0' || errno != 0 || v < min)
+    return Error{"--" + name + " " + text + ": expected an integer >= " + std::to_string(min)};
+  return static_cast<size_t>(v);
 }
 
 }  // namespace troupe::cmd

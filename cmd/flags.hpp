@@ -28,6 +28,9 @@ class Flags {
   std::string get(const std::string& name, const std::string& fallback = "") const;
   std::vector<std::string> get_all(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  /// A non-negative integer flag: `fallback` when absent; an error naming the
+  /// flag when it is not digits or below `min`.
+  Result<size_t> get_count(const std::string& name, size_t fallback, size_t min = 0) const;
 
   /// "Usage: troupe <command> [flags]" followed by one line per flag.
   static std::string usage(const std::string& command, const std::string& summary,

@@ -25,6 +25,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import unittest
 import threading
 import time
 
@@ -672,3 +673,57 @@ class Cluster:
         for s in self.schedulers:
             s.stop()
         self.server.stop()
+
+
+# --------------------------------------------------------------------------
+# A test case with one cluster and one scheduler
+
+
+def fast_config():
+    """The default profile with a client fast enough for hundreds of pods."""
+    return scheduler_config(profiles=[profile()], extra={"clientConnection": {"qps": 2000, "burst": 2000}})
+
+
+class SchedulingTest(unittest.TestCase):
+    """An API server per test (self.cluster, self.client); start() adds the
+    objects and a scheduler; the helpers wait for placements and verdicts."""
+
+    def setUp(self):
+        self.cluster = Cluster(self)
+        self.client = self.cluster.client
+
+    def start(self, objects, config=None):
+        self.client.create_all(objects)
+        self.scheduler = self.cluster.start_scheduler(config or fast_config())
+        self.scheduler.wait_ready()
+
+    def place(self, pods, timeout=60):
+        """Creates the pods and waits until all are bound; returns name -> pod."""
+        self.client.create_all(pods, threads=2)
+        names = [p["metadata"]["name"] for p in pods]
+        self.cluster.wait(lambda: all_bound(self.client, names), timeout,
+                          lambda: "%d pods bound; %s" % (len(names), describe_pending(self.client)))
+        return {n: self.client.pod(n) for n in names}
+
+    def place_one(self, pod, timeout=60):
+        return self.place([pod], timeout)[pod["metadata"]["name"]]
+
+    def unschedulable_message(self, name, timeout=30):
+        """Waits for PodScheduled=False on the pod; returns its message."""
+        c = self.cluster.wait(lambda: (condition(self.client.pod(name) or {}) or {}).get("status") == "False"
+                              and condition(self.client.pod(name)), timeout, name + " marked unschedulable")
+        self.assertIsNone(self.client.pod(name)["spec"].get("nodeName"))
+        return c["message"]
+
+    def create_unschedulable(self, pod, timeout=30):
+        """Creates the pod and returns the message of its PodScheduled=False."""
+        self.client.create(pod)
+        return self.unschedulable_message(pod["metadata"]["name"], timeout)
+
+    def settle(self, names, timeout=180):
+        """Waits until every pod is bound or marked unschedulable."""
+        def settled():
+            pods = {p["metadata"]["name"]: p for p in self.client.pods()}
+            return all(n in pods and (pods[n]["spec"].get("nodeName") or
+                                      (condition(pods[n]) or {}).get("status") == "False") for n in names)
+        self.cluster.wait(settled, timeout, lambda: describe_pending(self.client))

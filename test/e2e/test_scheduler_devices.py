@@ -20,17 +20,12 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from device_builders import (ALLOCATE_HINT, DEVICE_ALLOCATED, JOINT_ALLOCATE, allocation, gpu_layout,  # noqa: E402
                              gpu_pod, make_device, make_gpu_node, parse_memory)
-from scheduler_helpers import (DEVICES_PATH, Cluster, all_bound, condition, describe_pending,  # noqa: E402
+from scheduler_helpers import (DEVICES_PATH, SchedulingTest, all_bound, describe_pending, fast_config,  # noqa: E402
                                make_node, make_pod, profile, scheduler_config)
 
 SUMMARIES = "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries"
 FULL_CARD = {"koordinator.sh/gpu-core": "100", "koordinator.sh/gpu-memory": "80Gi",
              "koordinator.sh/gpu-memory-ratio": "100"}
-
-
-def fast_config():
-    """The default profile with a client fast enough for hundreds of pods."""
-    return scheduler_config(profiles=[profile()], extra={"clientConnection": {"qps": 2000, "burst": 2000}})
 
 
 def over_allocations(pods, gpu_memory=80 * 1024 ** 3):
@@ -55,32 +50,7 @@ def over_allocations(pods, gpu_memory=80 * 1024 ** 3):
     return problems
 
 
-class DeviceTest(unittest.TestCase):
-    def setUp(self):
-        self.cluster = Cluster(self)
-        self.client = self.cluster.client
-
-    def start(self, objects, config=None):
-        self.client.create_all(objects)
-        self.scheduler = self.cluster.start_scheduler(config or fast_config())
-        self.scheduler.wait_ready()
-
-    def place(self, pods, timeout=60):
-        self.client.create_all(pods, threads=2)
-        names = [p["metadata"]["name"] for p in pods]
-        self.cluster.wait(lambda: all_bound(self.client, names), timeout,
-                          lambda: "%d pods bound; %s" % (len(names), describe_pending(self.client)))
-        return {n: self.client.pod(n) for n in names}
-
-    def place_one(self, pod, timeout=60):
-        return self.place([pod], timeout)[pod["metadata"]["name"]]
-
-    def unschedulable_message(self, name, timeout=30):
-        c = self.cluster.wait(lambda: (condition(self.client.pod(name) or {}) or {}).get("status") == "False"
-                              and condition(self.client.pod(name)), timeout, name + " marked unschedulable")
-        self.assertIsNone(self.client.pod(name)["spec"].get("nodeName"))
-        return c["message"]
-
+class DeviceTest(SchedulingTest):
     def test_gpu_share_gets_koordinators_exact_annotation(self):
         self.start([make_gpu_node("g-0"), make_device("g-0")])
         first = self.place_one(gpu_pod("share-1", core=50, ratio=50))
@@ -130,7 +100,7 @@ class DeviceTest(unittest.TestCase):
         self.assertEqual([e["minor"] for e in two], [6, 7])
         self.assertEqual(len({pcie_of[e["minor"]] for e in two}), 1, two)
         # Nothing left for another pair: card 5 is free but alone, card 4 is shared.
-        self.assertIn("Insufficient", self.unschedulable_message_after(gpu_pod("whole-2b", whole=2)))
+        self.assertIn("Insufficient", self.create_unschedulable(gpu_pod("whole-2b", whole=2)))
 
     def test_gpu_rdma_joint_allocation_with_virtual_functions(self):
         self.start([make_gpu_node("g-0"), make_device("g-0")])
@@ -156,10 +126,10 @@ class DeviceTest(unittest.TestCase):
         first = allocation(self.place_one(gpu_pod("s-1", koord_gpu=10)))
         self.assertEqual(first["gpu"][0]["minor"], 1)
         # Card 1 is partly used and card 0 unhealthy: no whole GPU.
-        self.assertIn("Insufficient", self.unschedulable_message_after(gpu_pod("w-1", whole=1)))
+        self.assertIn("Insufficient", self.create_unschedulable(gpu_pod("w-1", whole=1)))
         # The Device goes away: no card of the node can be used, not even card 1's free share.
         self.client.ok("DELETE", DEVICES_PATH + "/g-0")
-        self.assertIn("Insufficient", self.unschedulable_message_after(gpu_pod("s-2", koord_gpu=10)))
+        self.assertIn("Insufficient", self.create_unschedulable(gpu_pod("s-2", koord_gpu=10)))
         # Reported healthy again: the waiting pods are placed, the whole GPU on card 0.
         self.client.create(make_device("g-0", numa_nodes=1, switches_per_numa=1))
         placed = self.cluster.wait(lambda: all_bound(self.client, ["w-1", "s-2"]), 30,
@@ -168,16 +138,12 @@ class DeviceTest(unittest.TestCase):
         self.assertEqual(allocation(self.client.pod("s-2"))["gpu"][0]["minor"], 1)
         self.assertEqual(set(placed.values()), {"g-0"})
 
-    def unschedulable_message_after(self, pod):
-        self.client.create(pod)
-        return self.unschedulable_message(pod["metadata"]["name"])
-
     def test_invalid_device_request_is_rejected_with_koordinators_message(self):
         self.start([make_gpu_node("g-0"), make_device("g-0")])
-        message = self.unschedulable_message_after(gpu_pod("bad", whole=1, core=50))
+        message = self.create_unschedulable(gpu_pod("bad", whole=1, core=50))
         self.assertIn("invalid resource device requests", message)
         self.assertIn("nvidia.com/gpu", message)
-        message = self.unschedulable_message_after(gpu_pod("bad-unit", koord_gpu=150))
+        message = self.create_unschedulable(gpu_pod("bad-unit", koord_gpu=150))
         self.assertIn("invalid resource unit koordinator.sh/gpu: 150", message)
         # The scheduler keeps going.
         self.place_one(gpu_pod("good", koord_gpu=50))
@@ -219,7 +185,7 @@ class DeviceTest(unittest.TestCase):
         self.assertTrue(got["ALIYUN_COM_GPU_MEM_ASSUME_TIME"].isdigit())
         # Card 0 has 6 left: the next 10 goes to card 1; then nothing fits on one card.
         self.assertEqual(self.place_one(second)["metadata"]["annotations"]["ALIYUN_COM_GPU_MEM_IDX"], "1")
-        self.assertIn("Insufficient GPU Memory in one device", self.unschedulable_message_after(third))
+        self.assertIn("Insufficient GPU Memory in one device", self.create_unschedulable(third))
         # Deleting a pod frees its card: the waiting pod takes card 0.
         self.client.delete_pod("mem-0")
         self.cluster.wait(lambda: all_bound(self.client, ["mem-2"]), 30, lambda: describe_pending(self.client))
@@ -259,14 +225,6 @@ class DeviceTest(unittest.TestCase):
     def summaries_if_settled(self, expected):
         got = self.summaries()
         return got if got == expected else None
-
-    def settle(self, names, timeout=180):
-        """Waits until every pod is bound or marked unschedulable."""
-        def settled():
-            pods = {p["metadata"]["name"]: p for p in self.client.pods()}
-            return all(n in pods and (pods[n]["spec"].get("nodeName") or
-                                      (condition(pods[n]) or {}).get("status") == "False") for n in names)
-        self.cluster.wait(settled, timeout, lambda: describe_pending(self.client))
 
     def test_property_random_pods_never_over_allocate(self):
         nodes = ["g-%02d" % i for i in range(50)]

@@ -26,14 +26,9 @@ from device_builders import allocation, make_device, make_gpu_node  # noqa: E402
 from numa_builders import (CPU_BIND_POLICY, KUBELET_CPU_POLICY, NUMA_POLICY, NUMA_STRATEGY,  # noqa: E402
                            POD_CPU_ALLOCS, RESOURCE_SPEC, RESOURCE_STATUS, cpu_details, make_cpu_node,
                            make_gpu_numa_node, make_topology, numa_pod, parse_cpuset, resource_status)
-from scheduler_helpers import (Cluster, all_bound, condition, describe_pending, profile,  # noqa: E402
-                               scheduler_config)
+from scheduler_helpers import SchedulingTest, fast_config  # noqa: E402
 
 DEBUG = "/apis/v1/plugins/NodeNUMAResource"
-
-
-def fast_config():
-    return scheduler_config(profiles=[profile()], extra={"clientConnection": {"qps": 2000, "burst": 2000}})
 
 
 def cpuset_of(pod):
@@ -67,46 +62,11 @@ def random_pod(rng, name):
     return numa_pod(name, cpu=str(cpu), memory="%dGi" % rng.choice([1, 2, 4]), qos=qos, resource_spec=spec)
 
 
-class NumaTest(unittest.TestCase):
-    def setUp(self):
-        self.cluster = Cluster(self)
-        self.client = self.cluster.client
-
-    def start(self, objects, config=None):
-        self.client.create_all(objects)
-        self.scheduler = self.cluster.start_scheduler(config or fast_config())
-        self.scheduler.wait_ready()
-
-    def place(self, pods, timeout=60):
-        self.client.create_all(pods, threads=2)
-        names = [p["metadata"]["name"] for p in pods]
-        self.cluster.wait(lambda: all_bound(self.client, names), timeout,
-                          lambda: "%d pods bound; %s" % (len(names), describe_pending(self.client)))
-        return {n: self.client.pod(n) for n in names}
-
-    def place_one(self, pod, timeout=60):
-        return self.place([pod], timeout)[pod["metadata"]["name"]]
-
-    def unschedulable_message(self, pod, timeout=30):
-        self.client.create(pod)
-        name = pod["metadata"]["name"]
-        c = self.cluster.wait(lambda: (condition(self.client.pod(name) or {}) or {}).get("status") == "False"
-                              and condition(self.client.pod(name)), timeout, name + " marked unschedulable")
-        self.assertIsNone(self.client.pod(name)["spec"].get("nodeName"))
-        return c["message"]
-
+class NumaTest(SchedulingTest):
     def debug(self, path):
         status, body = self.scheduler.get(DEBUG + path)
         self.assertEqual(status, 200, body)
         return json.loads(body)
-
-    def settle(self, names, timeout=180):
-        """Waits until every pod is bound or marked unschedulable."""
-        def settled():
-            pods = {p["metadata"]["name"]: p for p in self.client.pods()}
-            return all(n in pods and (pods[n]["spec"].get("nodeName") or
-                                      (condition(pods[n]) or {}).get("status") == "False") for n in names)
-        self.cluster.wait(settled, timeout, lambda: describe_pending(self.client))
 
     # ---- cpusets ----
 
@@ -173,9 +133,9 @@ class NumaTest(unittest.TestCase):
         self.assertEqual(json.loads(ls["metadata"]["annotations"][RESOURCE_SPEC]),
                          {"requiredCPUBindPolicy": "FullPCPUs", "preferredCPUBindPolicy": "FullPCPUs"})
         self.assertIn("node(s) requested cpus not multiple cpus per core",
-                      self.unschedulable_message(numa_pod("odd", cpu="3", qos="LS")))
+                      self.create_unschedulable(numa_pod("odd", cpu="3", qos="LS")))
         self.assertIn("the requested CPUs must be integer",
-                      self.unschedulable_message(numa_pod("fraction", cpu="1500m", qos="LS")))
+                      self.create_unschedulable(numa_pod("fraction", cpu="1500m", qos="LS")))
         summary = self.debug("/nodes/n-0")
         self.assertEqual(summary["reservedCPUs"], "0-3")
         self.assertTrue(parse_cpuset(summary["availableCPUs"]).isdisjoint({0, 1, 2, 3}))
@@ -208,7 +168,7 @@ class NumaTest(unittest.TestCase):
             "numaNodeResources": [{"node": 1, "resources": {"cpu": "16", "memory": "32Gi"}}]})
         self.assertEqual(sorted(g["minor"] for g in allocation(pod)["gpu"]), list(range(8)))
         # Another such pod fits nowhere: g-one's GPUs are taken, g-split cannot align.
-        message = self.unschedulable_message(numa_pod("train-2", cpu="4", memory="8Gi", numa_spec=numa_spec,
+        message = self.create_unschedulable(numa_pod("train-2", cpu="4", memory="8Gi", numa_spec=numa_spec,
                                                       extra_requests={"nvidia.com/gpu": "8"}))
         self.assertIn("Unaligned NUMA Hint cause", message)
         # A small pod with a GPU follows the GPU's NUMA node on g-split.
@@ -227,7 +187,7 @@ class NumaTest(unittest.TestCase):
         node = make_gpu_node("r-0", cpu="32", memory="128Gi", labels={NUMA_POLICY: "Restricted"})
         self.start([node, make_device("r-0"), make_topology("r-0")])
         # 4 GPUs fit on one NUMA node, 20 CPUs do not: no affinity suits both.
-        message = self.unschedulable_message(numa_pod("wide", cpu="20", memory="8Gi", qos="LS",
+        message = self.create_unschedulable(numa_pod("wide", cpu="20", memory="8Gi", qos="LS",
                                                       extra_requests={"nvidia.com/gpu": "4"}))
         self.assertIn("Unaligned NUMA Hint cause", message)
         self.assertIn("gpu prefer", message)
