@@ -153,3 +153,60 @@ TEST_CASE("each partition takes a share of the feasible-node budget proportional
   };
   for (const auto& c : cases) CHECK(feasible_share(c.wanted, c.total, c.mine) == c.expected);
 }
+
+namespace {
+
+std::shared_ptr<const Device> gpu_device(const std::string& node_name, bool healthy) {
+  auto device = decode_device_json(
+      R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Device","metadata":{"name":")" + node_name +
+      R"("},"spec":{"devices":[{"type":"gpu","minor":0,"health":)" + (healthy ? "true" : "false") +
+      R"(,"resources":{"koordinator.sh/gpu-core":"100","koordinator.sh/gpu-memory":"16Gi",)"
+      R"("koordinator.sh/gpu-memory-ratio":"100"}}]}})");
+  REQUIRE(device.ok());
+  return std::make_shared<const Device>(std::move(*device));
+}
+
+std::shared_ptr<const PodInfo> gpu_pod(const std::string& name) {
+  return PodInfo::make(PodBuilder(name).uid("uid-" + name).container({{"cpu", "1"}, {"nvidia.com/gpu", "1"}}).pod());
+}
+
+std::shared_ptr<const Node> gpu_node(const std::string& name) {
+  return std::make_shared<const Node>(
+      NodeBuilder(name).allocatable({{"cpu", "8"}, {"memory", "8Gi"}, {"pods", "110"}, {"nvidia.com/gpu", "1"}}).node());
+}
+
+}  // namespace
+
+TEST_CASE("a node's Device reaches its NodeInfo in any order and outlives the node object", "[devices]") {
+  auto fw = default_framework();
+  NodePartition part;
+  part.apply_device(gpu_device("g", true));  // before the node
+  CHECK(part.node_count() == 0);
+  CHECK(part.device_summaries("g").rfind("\"g\":{", 0) == 0);
+  part.upsert_node(gpu_node("g"));
+  Cycle first(fw, gpu_pod("first"));
+  REQUIRE(part.filter(*fw, *first.state, *first.pod, 10).feasible == std::vector<std::string>{"g"});
+  REQUIRE(part.reserve(*fw, *first.state, first.pod, "g").ok());
+  // The only card is taken: DeviceShare rejects the next whole-GPU pod here.
+  Cycle second(fw, gpu_pod("second"));
+  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
+
+  // The node object goes and comes back: the Device and the allocation stay.
+  part.delete_node("g");
+  part.upsert_node(gpu_node("g"));
+  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
+  part.unreserve(*fw, *first.state, *first.pod, "g");
+  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible == std::vector<std::string>{"g"});
+
+  // An unhealthy card is never chosen; a deleted Device leaves no usable card.
+  part.apply_device(gpu_device("g", false));
+  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
+  part.apply_device(gpu_device("g", true));
+  part.delete_device("g");
+  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
+
+  // Without node, pods or Device the entry is dropped.
+  part.delete_node("g");
+  CHECK(part.nodes().empty());
+  CHECK(part.device_summaries("").empty());
+}
