@@ -129,6 +129,11 @@ class DeviceTest(SchedulingTest):
         self.assertIn("Insufficient", self.create_unschedulable(gpu_pod("w-1", whole=1)))
         # The Device goes away: no card of the node can be used, not even card 1's free share.
         self.client.ok("DELETE", DEVICES_PATH + "/g-0")
+        # Devices and pods come on separate watch streams: wait until the
+        # scheduler has seen the deletion before asking for a share.
+        self.cluster.wait(lambda: not any(v not in ("0", "0Gi") for v in
+                                          self.summaries("/g-0").get("deviceTotal", {}).values()),
+                          30, "the scheduler sees g-0's Device deleted")
         self.assertIn("Insufficient", self.create_unschedulable(gpu_pod("s-2", koord_gpu=10)))
         # Reported healthy again: the waiting pods are placed, the whole GPU on card 0.
         self.client.create(make_device("g-0", numa_nodes=1, switches_per_numa=1))
