@@ -37,11 +37,9 @@ const plugins::numa::NodeCpus* cpus_of(const plugins::NodeInfo& info) {
 
 void NodePartition::erase_if_unused(const std::string& name) {
   auto it = nodes_.find(name);
-  if (it == nodes_.end() || it->second.node() != nullptr || it->second.pod_count() > 0) return;
-  const auto* devices = devices_of(it->second);
-  if (devices != nullptr && devices->has_device()) return;
-  const auto* cpus = cpus_of(it->second);
-  if (cpus != nullptr && cpus->has_topology()) return;
+  if (it == nodes_.end() || it->second.node() != nullptr || it->second.pod_count() > 0 ||
+      it->second.extensions_hold_objects())
+    return;
   nodes_.erase(it);
   order_.erase(std::find(order_.begin(), order_.end(), name));
 }

@@ -108,7 +108,7 @@ class NodePartition {
 
  private:
   plugins::NodeInfo& node_info(const std::string& name);
-  /// Drops the entry of a node with no node object, no pods and no Device.
+  /// Drops the entry of a node with no node object, no pods and no node-scoped object (Device, NRT).
   void erase_if_unused(const std::string& name);
 
   std::unordered_map<std::string, plugins::NodeInfo> nodes_;

@@ -147,6 +147,7 @@ class NodeDevices final : public NodeExtension {
   /// Undoes on_pod_added / add_pod for the pod's identity.
   void on_pod_removed(const PodInfo& pod) override;
   std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeDevices>(*this); }
+  bool holds_object() const override { return has_device(); }
 
   /// Accounts an allocation under `pod_key`; false (no change) when the key
   /// is already accounted. `name` ("namespace/name") is what summaries show;

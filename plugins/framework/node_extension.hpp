@@ -38,6 +38,9 @@ class NodeExtension {
   virtual void on_pod_removed(const PodInfo& pod) = 0;
   /// The node object was added, changed or deleted (nullptr).
   virtual void on_node_changed(const Node* node) {}
+  /// Holds a node-scoped object besides the pods (a Device, a
+  /// NodeResourceTopology): the node's entry must outlive its Node object.
+  virtual bool holds_object() const { return false; }
   /// A deep copy (NodeInfo is copied for simulations such as preemption).
   virtual std::unique_ptr<NodeExtension> clone() const = 0;
 };

@@ -37,6 +37,10 @@ NodeInfo& NodeInfo::operator=(const NodeInfo& other) {
   return *this;
 }
 
+bool NodeInfo::extensions_hold_objects() const {
+  return std::any_of(extensions_.begin(), extensions_.end(), [](const auto& e) { return e && e->holds_object(); });
+}
+
 void NodeInfo::set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension) {
   if (extension) {
     extension->on_node_changed(node_.get());

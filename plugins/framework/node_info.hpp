@@ -55,6 +55,8 @@ class NodeInfo {
   bool remove_pod(std::string_view uid);
   bool has_pod(std::string_view uid) const;
 
+  /// Some extension holds a node-scoped object (NodeExtension::holds_object).
+  bool extensions_hold_objects() const;
   /// Installs a plugin's per-node state; it is told about the pods already here.
   void set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension);
   /// The extension in the slot, as the type that slot holds; nullptr when absent.

@@ -44,6 +44,7 @@ class NodeCpus final : public NodeExtension {
   void apply_topology(std::shared_ptr<const NodeResourceTopology> nrt);
   void clear_topology();
   bool has_topology() const { return nrt_ != nullptr; }
+  bool holds_object() const override { return has_topology(); }
   const TopologyOptions& options() const { return options_; }
 
   void on_pod_added(const PodInfo& pod) override;
