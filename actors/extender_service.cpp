@@ -31,6 +31,13 @@ std::string extender_profiles_yaml() {
          profile(kGpuShareProfile, plugins::gpushare::AliyunGpuShare::kName);
 }
 
+// kube-scheduler keeps unresolvable failures apart: preemption cannot help there.
+void record_failure(ExtenderFilterVerdict& verdict, const std::string& node, const plugins::PluginStatus& status) {
+  auto& failed =
+      status.code == plugins::Code::unschedulable_and_unresolvable ? verdict.failed_unresolvable : verdict.failed;
+  failed[node] = status.message();
+}
+
 HttpReply json_reply(int status, std::string body) { return {status, "application/json", std::move(body)}; }
 
 HttpReply filter_error(const ExtenderArgs& args, const std::string& message) {
@@ -129,9 +136,7 @@ HttpReply ExtenderService::filter(const std::shared_ptr<const plugins::Framework
     return json_reply(200, extender_filter_result_json(*args, verdict));
   }
   if (!pre.ok()) {
-    for (const auto& name : args->node_names)
-      (pre.code == plugins::Code::unschedulable_and_unresolvable ? verdict.failed_unresolvable
-                                                                 : verdict.failed)[name] = pre.message();
+    for (const auto& name : args->node_names) record_failure(verdict, name, pre);
     if (pre.code == plugins::Code::error) verdict.error = pre.message();
     return json_reply(200, extender_filter_result_json(*args, verdict));
   }
@@ -143,9 +148,7 @@ HttpReply ExtenderService::filter(const std::shared_ptr<const plugins::Framework
   for (const auto& part : parts) {
     if (!part.error.empty()) return filter_error(*args, part.error);
     feasible.insert(part.feasible.begin(), part.feasible.end());
-    for (const auto& [name, status] : part.failed)
-      (status.code == plugins::Code::unschedulable_and_unresolvable ? verdict.failed_unresolvable
-                                                                    : verdict.failed)[name] = status.message();
+    for (const auto& [name, status] : part.failed) record_failure(verdict, name, status);
   }
   for (const auto& name : args->node_names)  // request order
     if (feasible.count(name) > 0) verdict.passed.push_back(name);

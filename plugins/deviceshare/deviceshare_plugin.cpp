@@ -24,12 +24,12 @@ const std::string& label_of(const Labels& labels, const std::string& key) {
   return it == labels.end() ? kEmpty : it->second;
 }
 
-// The Huawei NPU device plugin's annotation: "<minor>-<template>" for a vNPU,
-// else the minors.
 const NodeDevices* devices_of(const NodeInfo& node) {
   return node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
 }
 
+// The Huawei NPU device plugin's annotation: "<minor>-<template>" for a vNPU,
+// else the minors.
 std::string huawei_npu_core(const std::vector<DeviceAllocation>& gpus) {
   if (!gpus.empty() && gpus.front().extension && !gpus.front().extension->gpu_shared_resource_template.empty())
     return std::to_string(gpus.front().minor) + "-" + gpus.front().extension->gpu_shared_resource_template;
