@@ -1,0 +1,92 @@
+#pragma once
+// The reservation controller's decisions (Koordinator's
+// pkg/scheduler/plugins/reservation/controller and the plugin's Bind), as
+// pure functions: a reservation, the pods that allocated it, whether its node
+// exists and the clock in; what to do, and the status to write, out.
+//
+//   Pending, invalid           -> Failed   (Scheduled=False, reason Invalid)
+//   not terminal, expired      -> Failed   (Ready=False, reason Expired)
+//   Available, node gone       -> Failed   (Ready=False, reason Expired, "node ... not found")
+//   Available, allocateOnce
+//     and an owner             -> Succeeded (Ready=False, reason Succeeded)
+//   Available                  -> currentOwners / allocated recomputed
+//   Pending, valid             -> schedule (the actor queues its reserve pod)
+//   Succeeded / Failed, older
+//     than the retention       -> delete (garbage collection)
+//
+// Each status function changes only the fields it owns and keeps the
+// lastTransitionTime of a condition whose status does not change, so
+// re-running a decision on a fresher copy of the object is idempotent.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/pod.hpp"
+#include "model/reservation.hpp"
+#include "model/resources.hpp"
+#include "model/timestamp.hpp"
+
+namespace troupe::plugins::reservation {
+
+/// Reason of a reservation failed by validate_reservation (troupe's own:
+/// Koordinator leaves an invalid reservation Pending and reports it per cycle).
+inline constexpr const char* kReasonInvalid = "Invalid";
+inline constexpr const char* kReasonScheduled = "Scheduled";
+inline constexpr const char* kReasonUnschedulable = "Unschedulable";
+
+/// What the controller knows besides the reservation itself.
+struct LifecycleContext {
+  Timestamp now;
+  /// The pods that may own it (the actor passes those whose
+  /// reservation-allocated annotation names this reservation's uid).
+  std::vector<const Pod*> owner_pods;
+  /// status.nodeName is a node the watch knows. Only read once the node list is synced.
+  bool node_exists = true;
+  /// Finished reservations are deleted this long after they finished (gcDurationSeconds).
+  std::chrono::seconds retention{86400};
+  bool garbage_collection = true;
+};
+
+enum class LifecycleAction {
+  none,
+  schedule,       // Pending and valid: queue its reserve pod
+  write_status,   // `status` holds the new status
+  delete_object,  // finished longer ago than the retention
+};
+
+struct LifecycleDecision {
+  LifecycleAction action = LifecycleAction::none;
+  std::optional<ReservationStatus> status;
+  /// For people: why (the log line).
+  std::string why;
+};
+
+LifecycleDecision decide_lifecycle(const Reservation& r, const LifecycleContext& context);
+
+// ---- status transitions (each returns the new status) ----------------------
+
+/// The plugin's Bind: nodeName, allocatable, phase Available, Scheduled=True
+/// (Scheduled) and Ready=True (Available).
+ReservationStatus bound_status(const Reservation& r, const std::string& node, const ResourceList& allocatable,
+                               Timestamp now);
+/// A failed scheduling attempt: Scheduled=False (Unschedulable) with the fit
+/// error; the phase stays Pending.
+ReservationStatus unschedulable_status(const Reservation& r, const std::string& message, Timestamp now);
+/// Failed with Ready=False and the given reason and message.
+ReservationStatus failed_status(const Reservation& r, const std::string& reason, const std::string& message,
+                                Timestamp now);
+/// Succeeded with Ready=False (Succeeded).
+ReservationStatus succeeded_status(const Reservation& r, Timestamp now);
+
+/// Sets (or adds) the condition of that type; lastTransitionTime only moves
+/// when the status changes.
+void set_condition(std::vector<Condition>& conditions, const std::string& type, const std::string& status,
+                   const std::string& reason, const std::string& message, Timestamp now);
+
+/// When a finished reservation finished: its Ready condition's
+/// lastTransitionTime, else its Scheduled condition's, else its creation time.
+std::optional<Timestamp> finished_at(const Reservation& r);
+
+}  // namespace troupe::plugins::reservation
