@@ -12,6 +12,8 @@
 #include "watch/json_util.hpp"
 #include "plugins/descheduler/arbiter.hpp"
 #include "plugins/descheduler/evictor_filter.hpp"
+#include "plugins/descheduler/gpu_defrag_round.hpp"
+#include "plugins/descheduler/gpu_inventory.hpp"
 #include "plugins/descheduler/low_node_load.hpp"
 #include "plugins/descheduler/migration_job.hpp"
 #include "watch/object_writes.hpp"
@@ -45,6 +47,7 @@ struct MigrationState {
   std::set<std::string> admitted;   // jobs that passed arbitration (in memory, as Koordinator's cache)
   std::set<std::string> busy;       // a step of the job is on the I/O pool
   std::set<std::string> requested;  // pods whose job we created and have not seen yet
+  std::set<std::string> defrag_requested;  // the part of `requested` GPUDefragmentation asked for
 };
 
 using Self = caf::stateful_actor<MigrationState>*;
@@ -259,27 +262,36 @@ std::string describe(const ds::PlannedEviction& e) {
          ": " + e.reason;
 }
 
-void create_job(Self self, const ds::PlannedEviction& eviction) {
+/// What a balance plugin asks of the MigrationController.
+struct MigrationRequest {
+  const char* plugin;
+  const char* name_prefix;  // generateName of the PodMigrationJob
+  std::shared_ptr<const Pod> pod;
+  std::string reason;       // the evict-reason annotation
+  std::string description;  // for the log
+};
+
+void create_job(Self self, const MigrationRequest& request) {
   auto& st = self->state;
   PodMigrationJob job;
-  job.meta.generate_name = "lownodeload-";
-  job.meta.annotations[kTriggerAnnotation] = config::kLowNodeLoadPlugin;
-  job.meta.annotations[kReasonAnnotation] = eviction.reason;
+  job.meta.generate_name = request.name_prefix;
+  job.meta.annotations[kTriggerAnnotation] = request.plugin;
+  job.meta.annotations[kReasonAnnotation] = request.reason;
   job.meta.labels["app.kubernetes.io/created-by"] = "troupe-descheduler";
   job.spec.pod_ref.kind = "Pod";
-  job.spec.pod_ref.namespace_name = eviction.pod->meta.namespace_name;
-  job.spec.pod_ref.name = eviction.pod->meta.name;
-  job.spec.pod_ref.uid = eviction.pod->meta.uid;
+  job.spec.pod_ref.namespace_name = request.pod->meta.namespace_name;
+  job.spec.pod_ref.name = request.pod->meta.name;
+  job.spec.pod_ref.uid = request.pod->meta.uid;
   job.spec.mode = st.settings.controller.default_job_mode;
-  const std::string key = eviction.pod->meta.key();
+  const std::string key = request.pod->meta.key();
   st.requested.insert(key);
   auto me = caf::actor_cast<caf::actor>(self);
   auto api = st.deps.api;
-  std::string body = encode(job), what = describe(eviction);
-  st.deps.io->post([me, api, body, key, what] {
+  std::string body = encode(job), what = request.description, plugin = request.plugin;
+  st.deps.io->post([me, api, body, key, what, plugin] {
     auto r = watch::create_object(*api, std::string(kKoordRoot) + "/podmigrationjobs", body);
     if (r.ok) {
-      spdlog::info("descheduler: LowNodeLoad migrates {}", what);
+      spdlog::info("descheduler: {} migrates {}", plugin, what);
       return;
     }
     spdlog::warn("descheduler: could not create a PodMigrationJob for {}: {}", key, r.message);
@@ -287,14 +299,19 @@ void create_job(Self self, const ds::PlannedEviction& eviction) {
   });
 }
 
-void run_cycle(Self self) {
-  auto& st = self->state;
-  const auto started = std::chrono::steady_clock::now();
-  const MigrationSettings& s = st.settings;
-  // A pod whose job appeared (or that is gone) no longer needs the guard.
-  for (auto it = st.requested.begin(); it != st.requested.end();)
-    it = (st.view.has_active_job(*it) || !st.view.pod(*it)) ? st.requested.erase(it) : std::next(it);
+/// The evictor rules every balance plugin's candidates pass: not already
+/// migrating, the profile's evictor filter, PodDisruptionBudgets.
+std::optional<std::string> common_refusal(const MigrationState& st, const ds::EvictorContext& context, const Pod& pod) {
+  const std::string key = pod.meta.key();
+  if (st.requested.count(key) || st.view.has_active_job(key)) return std::string("pod is already being migrated");
+  if (auto refusal = ds::eviction_refusal(pod, st.settings.controller.evictor, context)) return refusal;
+  return st.view.pdb_refusal(pod);
+}
 
+/// LowNodeLoad's part of a cycle; returns the migrations planned.
+size_t run_low_node_load(Self self, ds::EvictionLimits& limits, const ds::EvictorContext& context) {
+  auto& st = self->state;
+  const MigrationSettings& s = st.settings;
   ds::LowNodeLoadInput input;
   for (auto& node : st.view.node_loads(s.node_selector ? &*s.node_selector : nullptr)) {
     if (s.profile_node_selector && !s.profile_node_selector->matches(node.node->meta.labels)) continue;
@@ -302,9 +319,6 @@ void run_cycle(Self self) {
   }
   input.now = timestamp_now();
   input.descheduling_interval = s.interval;
-  auto rooms = st.view.node_rooms();
-  ds::EvictorContext context;
-  context.nodes = &rooms;
   // A node that is giving up pods still reports their usage until they are
   // gone and the koordlet's next NodeMetric shows it: planning it again
   // meanwhile would move more than needed, so it waits for its migrations.
@@ -314,13 +328,11 @@ void run_cycle(Self self) {
   for (const std::string& key : st.requested)
     if (auto pod = st.view.pod(key)) migrating_from.insert(pod->spec.node_name);
   input.evictor = [&](const Pod& pod) -> std::optional<std::string> {
-    const std::string key = pod.meta.key();
-    if (st.requested.count(key) || st.view.has_active_job(key)) return std::string("pod is already being migrated");
+    if (st.requested.count(pod.meta.key()) || st.view.has_active_job(pod.meta.key()))
+      return std::string("pod is already being migrated");
     if (migrating_from.count(pod.spec.node_name)) return std::string("its node has migrations in flight");
-    if (auto refusal = ds::eviction_refusal(pod, s.controller.evictor, context)) return refusal;
-    return st.view.pdb_refusal(pod);
+    return common_refusal(st, context, pod);
   };
-  auto limits = s.cycle_limits();
   auto plan = ds::plan_low_node_load(input, s.low_node_load, st.detectors, limits);
   for (const auto& note : plan.notes) spdlog::debug("descheduler: LowNodeLoad: {}", note);
   for (const auto& skipped : plan.skipped)
@@ -330,13 +342,84 @@ void run_cycle(Self self) {
       spdlog::info("descheduler: dry run: LowNodeLoad would migrate {}", describe(eviction));
       st.deps.metrics->add(kEvictionsMetric, {config::kLowNodeLoadPlugin, "dry-run"});
     } else {
-      create_job(self, eviction);
+      create_job(self, {config::kLowNodeLoadPlugin, "lownodeload-", eviction.pod, eviction.reason, describe(eviction)});
     }
   }
+  spdlog::info("descheduler: LowNodeLoad over {} node(s): {} migration(s) planned{}", input.nodes.size(),
+               plan.evictions.size(), s.dry_run ? " (dry run)" : "");
+  return plan.evictions.size();
+}
+
+std::string describe(const ds::GpuMove& move, const ds::FreedCards& freed) {
+  std::string minors;
+  for (int32_t minor : freed.minors) minors += (minors.empty() ? "" : ",") + std::to_string(minor);
+  return "pod " + move.pod->meta.key() + " from node " + move.from_node + " (room on " + move.to_node + " GPU " +
+         std::to_string(move.to_minor) + "): frees GPU " + minors + " on " + freed.node + " for pending pod " +
+         freed.for_pod->meta.key();
+}
+
+/// GPUDefragmentation's part of a cycle; returns the migrations planned.
+size_t run_gpu_defrag(Self self, ds::EvictionLimits& limits, const ds::EvictorContext& context) {
+  auto& st = self->state;
+  const MigrationSettings& s = st.settings;
+  // Freed cards stay free only until the pending pod binds: while earlier
+  // migrations are in flight the same pods still look blocked, and planning
+  // again would move more than needed.
+  for (auto it = st.defrag_requested.begin(); it != st.defrag_requested.end();)
+    it = st.requested.count(*it) ? std::next(it) : st.defrag_requested.erase(it);
+  size_t in_flight = st.defrag_requested.size();
+  for (const auto& job : open_jobs(st.view))
+    if (trigger_of(*job) == ds::kGpuDefragPlugin) ++in_flight;
+  if (in_flight > 0) {
+    spdlog::info("descheduler: GPUDefragmentation waits for {} migration(s) in flight", in_flight);
+    return 0;
+  }
+  auto pending = st.view.pending_whole_gpu_pods(s.controller.scheduler_names);
+  if (pending.empty()) return 0;
+  auto refusal = [&](const Pod& pod) -> std::optional<std::string> {
+    if (!ds::holds_only_gpu_shares(pod)) return std::string("it holds whole GPUs or no GPU share");
+    return common_refusal(st, context, pod);
+  };
+  auto plan = ds::plan_gpu_defrag_round(st.view.gpu_nodes(), pending, s.gpu_defrag_args, refusal, limits);
+  for (const auto& [pod, why] : plan.unserved)
+    spdlog::info("descheduler: GPUDefragmentation cannot free GPUs for pod {}: {}", pod->meta.key(), why);
+  for (const ds::FreedCards& freed : plan.freed) {
+    for (const ds::GpuMove& move : freed.moves) {
+      const std::string what = describe(move, freed);
+      if (s.gpu_defrag_dry_run) {
+        spdlog::info("descheduler: dry run: GPUDefragmentation would migrate {}", what);
+        st.deps.metrics->add(kEvictionsMetric, {ds::kGpuDefragPlugin, "dry-run"});
+        continue;
+      }
+      const std::string reason = "GPU defragmentation: frees whole GPUs on " + freed.node + " for pending pod " +
+                                 freed.for_pod->meta.key();
+      create_job(self, {ds::kGpuDefragPlugin, "gpudefrag-", move.pod, reason, what});
+      st.defrag_requested.insert(move.pod->meta.key());
+    }
+  }
+  spdlog::info("descheduler: GPUDefragmentation: {} pending whole-GPU pod(s), {} migration(s) planned{}",
+               pending.size(), plan.migrations.size(), s.gpu_defrag_dry_run ? " (dry run)" : "");
+  return plan.migrations.size();
+}
+
+void run_cycle(Self self) {
+  auto& st = self->state;
+  const auto started = std::chrono::steady_clock::now();
+  const MigrationSettings& s = st.settings;
+  // A pod whose job appeared (or that is gone) no longer needs the guard.
+  for (auto it = st.requested.begin(); it != st.requested.end();)
+    it = (st.view.has_active_job(*it) || !st.view.pod(*it)) ? st.requested.erase(it) : std::next(it);
+  auto rooms = st.view.node_rooms();
+  ds::EvictorContext context;
+  context.nodes = &rooms;
+  // Every plugin of the cycle shares the maxNoOfPodsToEvict* counters.
+  auto limits = s.cycle_limits();
+  size_t planned = 0;
+  if (s.balance) planned += run_low_node_load(self, limits, context);
+  if (s.gpu_defrag) planned += run_gpu_defrag(self, limits, context);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   st.deps.metrics->observe(kCycleMetric, {}, seconds);
-  spdlog::info("descheduler: cycle over {} node(s): {} migration(s) planned{} in {:.1f} ms", input.nodes.size(),
-               plan.evictions.size(), s.dry_run ? " (dry run)" : "", seconds * 1e3);
+  spdlog::info("descheduler: cycle: {} migration(s) planned in {:.1f} ms", planned, seconds * 1e3);
 }
 
 std::chrono::milliseconds reconcile_period(const MigrationSettings& s) {
@@ -363,8 +446,9 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
         st.started = true;
         spdlog::info("migration: view synced ({} nodes, {} pods, {} jobs); balancing {}", st.view.node_count(),
                      st.view.pod_count(), st.view.jobs().size(), st.settings.balance ? "on" : "off");
+        if (st.settings.gpu_defrag) spdlog::info("migration: GPU defragmentation on");
         self->send(self, atom::next_v);
-        if (st.settings.balance) self->send(self, atom::tick_v);
+        if (st.settings.balance || st.settings.gpu_defrag) self->send(self, atom::tick_v);
       },
       [=](atom::tick) {
         auto& st = self->state;
@@ -405,6 +489,7 @@ const Collection kCollections[] = {
     {kViewNodeMetrics, "/apis/slo.koordinator.sh/v1alpha1/nodemetrics", "", true},
     {kViewJobs, "/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs", "", true},
     {kViewReservations, "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", true},
+    {kViewDevices, "/apis/scheduling.koordinator.sh/v1alpha1/devices", "", true},
 };
 
 std::unique_ptr<watch::Reflector> make_reflector(const std::shared_ptr<watch::ApiClient>& api, const Collection& c,

@@ -24,11 +24,14 @@ Result<MigrationSettings> migration_settings(const config::DeschedulerConfigurat
   settings.profile = profile.name;
   settings.profile_node_selector = profile.node_selector;
   for (const std::string& plugin : profile.enabled_at(config::DeschedulerPoint::balance)) {
-    if (plugin != config::kLowNodeLoadPlugin) {
-      return Error{"profiles[0].plugins.balance: troupe has no balance plugin " + plugin +
-                   " (it has LowNodeLoad)"};
+    if (plugin == config::kLowNodeLoadPlugin) {
+      settings.balance = true;
+    } else if (plugin == ds::kGpuDefragPlugin) {
+      settings.gpu_defrag = true;
+    } else {
+      return Error{"profiles[0].plugins.balance: troupe has no balance plugin " + plugin + " (it has " +
+                   config::kLowNodeLoadPlugin + " and " + ds::kGpuDefragPlugin + ")"};
     }
-    settings.balance = true;
   }
   for (const std::string& plugin : profile.enabled_at(config::DeschedulerPoint::deschedule)) {
     return Error{"profiles[0].plugins.deschedule: troupe has no deschedule plugin " + plugin};
@@ -41,7 +44,14 @@ Result<MigrationSettings> migration_settings(const config::DeschedulerConfigurat
     if (!low) return Error{"pluginConfig LowNodeLoad: " + low.message()};
     settings.low_node_load = std::move(*low);
   }
-  settings.dry_run = settings.dry_run || settings.low_node_load.dry_run || settings.controller.dry_run;
+  if (settings.gpu_defrag) {
+    auto defrag = ds::decode_gpu_defrag_args(profile.args_for(ds::kGpuDefragPlugin));
+    if (!defrag) return Error{std::string("pluginConfig ") + ds::kGpuDefragPlugin + ": " + defrag.message()};
+    settings.gpu_defrag_args = std::move(*defrag);
+  }
+  const bool everything_dry = settings.dry_run || settings.controller.dry_run;
+  settings.dry_run = everything_dry || settings.low_node_load.dry_run;
+  settings.gpu_defrag_dry_run = everything_dry || settings.gpu_defrag_args.dry_run;
   return settings;
 }
 

@@ -1,8 +1,11 @@
 #include "actors/migration_view.hpp"
 
+#include <algorithm>
+
 #include "model/condition.hpp"
 #include "watch/object_store.hpp"
 #include "model/pod_requests.hpp"
+#include "plugins/descheduler/gpu_inventory.hpp"
 #include "plugins/descheduler/migration_job.hpp"
 #include "plugins/descheduler/workload_limits.hpp"
 
@@ -92,6 +95,11 @@ Status MigrationView::apply(const std::string& resource, watch::EventType type, 
     auto pdb = decode_pod_disruption_budget(object);
     if (auto s = decoded(pdb, resource, object); !s) return s;
     pdbs_[key] = std::make_shared<const PodDisruptionBudget>(std::move(*pdb));
+  } else if (resource == kViewDevices) {
+    if (gone) return devices_.erase(key), Status{};
+    auto device = decode_device(object);
+    if (auto s = decoded(device, resource, object); !s) return s;
+    devices_[key] = std::make_shared<const Device>(std::move(*device));
   } else {
     return Error{"the migration view does not follow " + resource};
   }
@@ -157,6 +165,36 @@ std::vector<ds::NodeRoom> MigrationView::node_rooms() const {
     rooms.push_back(std::move(room));
   }
   return rooms;
+}
+
+std::vector<ds::GpuNode> MigrationView::gpu_nodes() const {
+  std::vector<ds::GpuNode> out;
+  for (const auto& [name, device] : devices_) {
+    if (!nodes_.count(name)) continue;  // a Device outliving its node offers nothing to place on
+    std::vector<std::shared_ptr<const Pod>> pods;
+    if (auto it = pods_by_node_.find(name); it != pods_by_node_.end()) {
+      for (const std::string& key : it->second) pods.push_back(pods_.at(key));
+    }
+    out.push_back(ds::gpu_node_from(name, *device, pods));
+  }
+  return out;
+}
+
+std::vector<ds::PendingGpuPod> MigrationView::pending_whole_gpu_pods(const std::vector<std::string>& scheduler_names) const {
+  std::vector<ds::PendingGpuPod> out;
+  for (const auto& [key, pod] : pods_) {
+    if (!pod->spec.node_name.empty() || pod->meta.is_terminating()) continue;
+    if (std::find(scheduler_names.begin(), scheduler_names.end(), pod->spec.scheduler_name) == scheduler_names.end())
+      continue;
+    if (auto cards = ds::whole_gpu_request(*pod)) out.push_back({pod, *cards});
+  }
+  std::sort(out.begin(), out.end(), [](const ds::PendingGpuPod& a, const ds::PendingGpuPod& b) {
+    const Timestamp ta = a.pod->meta.creation_timestamp.value_or(Timestamp{});
+    const Timestamp tb = b.pod->meta.creation_timestamp.value_or(Timestamp{});
+    if (ta != tb) return ta < tb;
+    return a.pod->meta.key() < b.pod->meta.key();
+  });
+  return out;
 }
 
 std::shared_ptr<const Pod> MigrationView::pod(const std::string& key) const {

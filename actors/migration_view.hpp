@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/device.hpp"
 #include "model/node.hpp"
 #include "model/node_metric.hpp"
 #include "model/pod.hpp"
@@ -29,6 +30,7 @@
 #include "model/pod_migration_job.hpp"
 #include "model/reservation.hpp"
 #include "plugins/descheduler/arbiter.hpp"
+#include "plugins/descheduler/gpu_defrag.hpp"
 #include "plugins/descheduler/node_fit.hpp"
 #include "plugins/descheduler/node_load.hpp"
 #include "watch/watch_event.hpp"
@@ -42,6 +44,8 @@ inline constexpr const char* kViewNodeMetrics = "nodemetrics";
 inline constexpr const char* kViewJobs = "podmigrationjobs";
 inline constexpr const char* kViewReservations = "reservations";
 inline constexpr const char* kViewPdbs = "poddisruptionbudgets";
+/// Koordinator Devices (GPU defragmentation; optional CRD).
+inline constexpr const char* kViewDevices = "devices";
 
 class MigrationView {
  public:
@@ -54,6 +58,14 @@ class MigrationView {
   std::vector<plugins::descheduler::NodeLoadInput> node_loads(const LabelSelector* selector = nullptr) const;
   /// Every node with the summed requests of its pods (the evictor's nodeFit).
   std::vector<plugins::descheduler::NodeRoom> node_rooms() const;
+
+  /// Every node with a Device: its GPU cards and the pods on them (from
+  /// their device-allocated annotations), in node-name order.
+  std::vector<plugins::descheduler::GpuNode> gpu_nodes() const;
+  /// Unbound, live pods of these schedulers that ask for whole GPUs, oldest
+  /// first (then by key).
+  std::vector<plugins::descheduler::PendingGpuPod> pending_whole_gpu_pods(
+      const std::vector<std::string>& scheduler_names) const;
 
   std::shared_ptr<const Pod> pod(const std::string& key) const;
   std::shared_ptr<const Reservation> reservation(const std::string& name) const;
@@ -89,6 +101,7 @@ class MigrationView {
   std::map<std::string, std::shared_ptr<const PodMigrationJob>> jobs_;
   std::unordered_map<std::string, std::shared_ptr<const Reservation>> reservations_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>> pdbs_;
+  std::map<std::string, std::shared_ptr<const Device>> devices_;  // by node name (a Device is named after its node)
 };
 
 /// A pod counts as unavailable when terminating, Failed/Unknown, or with a

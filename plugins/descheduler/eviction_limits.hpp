@@ -23,6 +23,11 @@ class EvictionLimits {
   /// Counts one eviction.
   void record(const std::string& node, const std::string& ns);
   uint32_t evicted() const { return evicted_; }
+  /// Evictions maxNoOfPodsToEvictTotal still allows this cycle; nullopt = no limit.
+  std::optional<uint32_t> total_left() const {
+    if (!total_) return std::nullopt;
+    return evicted_ >= *total_ ? 0 : *total_ - evicted_;
+  }
 
  private:
   std::optional<uint32_t> per_node_, per_namespace_, total_;

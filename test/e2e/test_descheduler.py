@@ -30,8 +30,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scheduler_helpers import (DEFAULT_NS, SCHEDULER_NAME, Client, Cluster, make_node,  # noqa: E402
                                make_pod, metric_sum, parse_quantity, profile, required_node_affinity,
                                scheduler_config)
+from device_builders import DEVICE_ALLOCATED, allocation, gpu_pod, make_device, make_gpu_node  # noqa: E402
 
 NODEMETRICS = "/apis/slo.koordinator.sh/v1alpha1/nodemetrics"
+DEVICES = "/apis/scheduling.koordinator.sh/v1alpha1/devices"
+SUMMARIES = "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries"
 JOBS = "/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs"
 RESERVATIONS = "/apis/scheduling.koordinator.sh/v1alpha1/reservations"
 PDBS = "/apis/policy/v1/namespaces/default/poddisruptionbudgets"
@@ -75,6 +78,37 @@ def descheduler_config(dry_run=False, total=None, per_node=None, job_mode="Evict
     if per_node is not None:
         config["maxNoOfPodsToEvictPerNode"] = per_node
     return config
+
+
+def defrag_config(dry_run=False, total=None, migration=None, **args):
+    """Only GPUDefragmentation balances; jobs evict directly."""
+    config = {
+        "deschedulingInterval": "1s",
+        "dryRun": dry_run,
+        "profiles": [{
+            "name": "koord-descheduler",
+            "plugins": {"balance": {"enabled": [{"name": "GPUDefragmentation"}]}},
+            "pluginConfig": [
+                {"name": "GPUDefragmentation", "args": args},
+                {"name": "MigrationController", "args": dict({"defaultJobMode": "EvictDirectly"},
+                                                             **(migration or {}))},
+            ],
+        }],
+    }
+    if total is not None:
+        config["maxNoOfPodsToEvictTotal"] = total
+    return config
+
+
+def shared_gpu_pod(name, node, minor, core=50):
+    """A pod of ReplicaSet `infer` already placed (by an earlier scheduler) on a share of one card."""
+    pod = gpu_pod(name, core=core, ratio=core, node_name=node, labels={"app": "infer"}, annotations={
+        DEVICE_ALLOCATED: {"gpu": [{"minor": minor, "resources": {
+            "koordinator.sh/gpu-core": str(core), "koordinator.sh/gpu-memory": "%dGi" % (16 * core // 100),
+            "koordinator.sh/gpu-memory-ratio": str(core)}, "id": "GPU-%s-%d" % (node, minor)}]}})
+    pod["metadata"]["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "infer",
+                                           "uid": "uid-rs-infer", "controller": True}]
+    return pod
 
 
 class Actors:
@@ -164,7 +198,9 @@ def phase(job):
     return job.get("status", {}).get("phase", "")
 
 
-class DeschedulerTest(unittest.TestCase):
+class DeschedulerFixture:
+    """The cluster, the stand-in controllers and a scheduler with a descheduler configuration."""
+
     def setUp(self):
         self.cluster = Cluster(self)
         self.client = self.cluster.client
@@ -188,6 +224,8 @@ class DeschedulerTest(unittest.TestCase):
         scheduler.wait_ready()
         return scheduler
 
+
+class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
     def three_nodes(self):
         for name in ("n1", "n2", "n3"):
             self.client.create(make_node(name, cpu="10", memory="40Gi"))
@@ -329,6 +367,101 @@ class DeschedulerTest(unittest.TestCase):
         conditions = {c["type"]: c["status"] for c in status["conditions"]}
         for kind in ("ReservationCreated", "ReservationScheduled", "Eviction", "PodBoundReservation", "BoundPodReady"):
             self.assertEqual(conditions.get(kind), "True", (kind, status["conditions"]))
+
+
+class GpuDefragmentationTest(DeschedulerFixture, unittest.TestCase):
+    """Two nodes with two 16Gi cards each, one half-card shared pod per card:
+    no whole card is free, though two cards' worth of capacity is."""
+
+    def fragmented(self, descheduler):
+        for node in ("g1", "g2"):
+            self.client.create(make_gpu_node(node, gpus=2, nics=1, gpu_memory_gib=16))
+            self.client.create(make_device(node, numa_nodes=1, switches_per_numa=1, gpus_per_switch=2,
+                                           gpu_memory="16Gi", vfs_per_nic=1))
+        self.shared = {"s-g1-0": ("g1", 0), "s-g1-1": ("g1", 1), "s-g2-0": ("g2", 0), "s-g2-1": ("g2", 1)}
+        for name, (node, minor) in self.shared.items():
+            self.client.create(shared_gpu_pod(name, node, minor))
+        scheduler = self.start(descheduler)
+
+        def devices_seen():  # Devices and pods come on separate watch streams
+            code, body = scheduler.get(SUMMARIES)
+            if code != 200:
+                return False
+            summaries = json.loads(body)
+            return all(summaries.get(n, {}).get("deviceUsed", {}).get("koordinator.sh/gpu-core") == "100"
+                       for n in ("g1", "g2"))
+        self.cluster.wait(devices_seen, 30, "the scheduler did not see the Devices and shared pods")
+        return scheduler
+
+    def whole_gpu_pod(self, name):
+        self.client.create(gpu_pod(name, whole=1))
+
+    def gpu_jobs(self):
+        return [j for j in jobs(self.client)
+                if j["metadata"]["annotations"].get("descheduler.koordinator.sh/evict-trigger") == "GPUDefragmentation"]
+
+    def test_shared_pods_move_so_a_whole_gpu_pod_binds(self):
+        scheduler = self.fragmented(defrag_config())
+        self.whole_gpu_pod("train-0")
+        self.cluster.wait(lambda: (self.client.pod("train-0") or {}).get("spec", {}).get("nodeName"), 60,
+                          lambda: "train-0 never bound; jobs: %s" % [(j["spec"]["podRef"]["name"], j.get("status"))
+                                                                     for j in jobs(self.client)])
+        train = self.client.pod("train-0")
+        card = (train["spec"]["nodeName"], allocation(train)["gpu"][0]["minor"])
+        # Exactly one shared pod moved: the one that sat on the card train-0 got.
+        all_jobs = self.gpu_jobs()
+        self.assertEqual(len(all_jobs), 1, [(j["spec"]["podRef"]["name"], phase(j)) for j in jobs(self.client)])
+        moved = all_jobs[0]["spec"]["podRef"]["name"]
+        self.assertEqual(self.shared[moved], card)
+        self.assertIn("for pending pod default/train-0", all_jobs[0]["metadata"]["annotations"][
+            "descheduler.koordinator.sh/evict-reason"])
+        self.cluster.wait(lambda: phase(self.gpu_jobs()[0]) == "Succeeded", 30, "the job did not succeed")
+        self.assertIsNone(self.client.pod(moved))
+        for name in self.shared:  # the others stayed
+            if name != moved:
+                self.assertEqual(self.client.pod(name)["spec"]["nodeName"], self.shared[name][0])
+        # As the ReplicaSet controller: the replacement, scheduled by troupe, fits on the other node's half-free card.
+        self.client.create(gpu_pod("s-new", core=50, ratio=50, labels={"app": "infer"}))
+        self.cluster.wait(lambda: (self.client.pod("s-new") or {}).get("spec", {}).get("nodeName"), 30,
+                          "the replacement shared pod was not scheduled")
+        self.assertNotEqual(self.client.pod("s-new")["spec"]["nodeName"], card[0])
+        time.sleep(2)  # two more cycles: nothing else moves
+        self.assertEqual(len(self.gpu_jobs()), 1)
+        metrics = scheduler.metrics()
+        self.assertEqual(metric_sum(metrics, "troupe_descheduler_evictions_total", plugin="GPUDefragmentation",
+                                    result="success"), 1)
+
+    def test_limits_allow_one_migration_per_cycle(self):
+        # The workload's own limiter would hold the second migration for 5 minutes by default.
+        scheduler = self.fragmented(defrag_config(total=1, migration={
+            "objectLimiters": {"workload": {"duration": "1s", "maxMigrating": 1}}}))
+        self.whole_gpu_pod("train-0")
+        self.whole_gpu_pod("train-1")
+        # Two cards must be freed; one eviction per cycle, so they come one after the other.
+        self.cluster.wait(lambda: all((self.client.pod(n) or {}).get("spec", {}).get("nodeName")
+                                      for n in ("train-0", "train-1")), 90,
+                          lambda: "the whole-GPU pods did not both bind; jobs: %s" % [
+                              (j["spec"]["podRef"]["name"], phase(j)) for j in jobs(self.client)])
+        log = scheduler.stderr()
+        self.assertIn("GPUDefragmentation: 2 pending whole-GPU pod(s), 1 migration(s) planned", log)
+        self.assertNotIn("2 migration(s) planned", log)
+        self.assertIn("above what is left of the total limit", log)
+        self.assertEqual(len(self.gpu_jobs()), 2)
+        cards = [(p["spec"]["nodeName"], allocation(p)["gpu"][0]["minor"])
+                 for p in (self.client.pod("train-0"), self.client.pod("train-1"))]
+        self.assertNotEqual(cards[0], cards[1])
+
+    def test_dry_run_reports_and_evicts_nothing(self):
+        scheduler = self.fragmented(defrag_config(dry_run=True))
+        self.whole_gpu_pod("train-0")
+        self.cluster.wait(lambda: metric_sum(scheduler.metrics(), "troupe_descheduler_evictions_total",
+                                             plugin="GPUDefragmentation", result="dry-run") >= 1, 30,
+                          "dry run reported nothing")
+        self.assertIn("dry run: GPUDefragmentation would migrate pod default/s-g", scheduler.stderr())
+        self.assertEqual(jobs(self.client), [])
+        self.assertEqual(sorted(p["metadata"]["name"] for p in self.client.pods() if p["spec"].get("nodeName")),
+                         sorted(self.shared))
+        self.assertFalse(self.client.pod("train-0")["spec"].get("nodeName"))
 
 
 if __name__ == "__main__":
