@@ -16,9 +16,12 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_device, "deletedev")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_topology, "upsertnrt")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_topology, "deletenrt")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_reservation, "upsertresv")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_reservation, "deleteresv")
   // Debug endpoints -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, device_summary, "devsummary")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, cpu_summary, "cpusummary")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, reservation_summary, "resvsummar")
   // Extender endpoint -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, evaluate, "evaluate")
   // Cycle -> node partitions.

@@ -4,6 +4,7 @@
 
 #include "actors/partitioning.hpp"
 #include "actors/pod_routing.hpp"
+#include "actors/reservation_routing.hpp"
 
 namespace troupe::actors {
 
@@ -96,6 +97,36 @@ void on_topology(Self self, watch::EventType type, const watch::ObjectPtr& objec
   self->send(owner(self, ptr->meta.name), atom::upsert_topology_v, TopologyPtr(ptr));
   cluster_event(self, plugins::EventResource::other,
                 type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+}
+
+// A Reservation is held by the actor owning status.nodeName while Available.
+// The previous holder is told when it moves, leaves Available or is deleted.
+void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  const PodIdentity id = read_pod_identity(*object);  // metadata.name / uid, whatever the kind
+  ReservationPtr reservation;
+  if (type != watch::EventType::deleted) {
+    auto decoded = decode_reservation(object);
+    if (!decoded) {
+      spdlog::warn("informer ignores a Reservation that does not decode: {}", decoded.message());
+      return;
+    }
+    reservation = std::make_shared<const Reservation>(std::move(*decoded));
+  }
+  auto& held = self->state.reservation_nodes;
+  auto before = held.find(id.uid);
+  const bool was_held = before != held.end();
+  const ReservationMove move = reservation_move(was_held ? before->second : std::string(), reservation.get());
+  if (!move.leave.empty()) self->send(owner(self, move.leave), atom::delete_reservation_v, id.uid);
+  if (move.hold.empty()) {
+    held.erase(id.uid);
+  } else {
+    held[id.uid] = move.hold;
+    self->send(owner(self, move.hold), atom::upsert_reservation_v, reservation);
+  }
+  // Any change to a held reservation may let waiting owner pods (or others) fit.
+  if (was_held || !move.hold.empty())
+    cluster_event(self, plugins::EventResource::other,
+                  move.hold.empty() ? ActionType::kDelete : (was_held ? ActionType::kUpdate : ActionType::kAdd));
 }
 
 void report_malformed(Self self, const PodIdentity& id, const std::string& message) {
@@ -221,6 +252,10 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "pods") return on_pod(self, event->type, event->object);
         if (event->resource == "devices") return on_device(self, event->type, event->object);
         if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
+        if (event->resource == "reservations") {
+          if (self->state.deps.reservation_actor) caf::anon_send(self->state.deps.reservation_actor, atom::watch_event_v, event);
+          return on_reservation(self, event->type, event->object);
+        }
       },
       [=](atom::synced, const std::string& resource) {
         MessageTimer timer(self->state.actor_metrics, self);

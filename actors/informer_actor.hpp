@@ -46,6 +46,9 @@ struct InformerDeps {
   std::shared_ptr<std::atomic<bool>> ready;
   /// False while waiting to be leader: sync, but do not start the cycle.
   std::shared_ptr<std::atomic<bool>> may_schedule;
+  /// The reservation controller (issue 6 part B): when set, every
+  /// Reservation watch event is forwarded to it as (watch_event, ObjectEventPtr).
+  caf::actor reservation_actor;
 };
 
 struct informer_state {
@@ -54,6 +57,7 @@ struct informer_state {
   std::set<std::string> synced;
   std::unordered_map<std::string, NodePtr> nodes;             // by name, for update diffs
   std::unordered_map<std::string, std::string> bound_pods;    // uid -> node
+  std::unordered_map<std::string, std::string> reservation_nodes;  // uid -> node holding the Reservation
   /// Pending pods: key -> what scheduling reads of them (spec, labels,
   /// annotations). A status-only update (our own PodScheduled patch) must not
   /// send an unschedulable pod back to the active queue, as kube-scheduler's

@@ -1,5 +1,6 @@
 #include "actors/node_actor.hpp"
 
+
 namespace troupe::actors {
 
 node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_state> self,
@@ -24,11 +25,11 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
       },
       [=](atom::upsert_device, DevicePtr device) {
         MessageTimer timer(self->state.actor_metrics, self);
-        self->state.partition.apply_device(std::move(device));
+        self->state.partition.apply_object(NodeObject(std::move(device)));
       },
       [=](atom::delete_device, const std::string& name) {
         MessageTimer timer(self->state.actor_metrics, self);
-        self->state.partition.delete_device(name);
+        self->state.partition.delete_object(NodeObjectRef{NodeObjectKind::device, name, name});
       },
       [=](atom::device_summary, const std::string& name) {
         MessageTimer timer(self->state.actor_metrics, self);
@@ -36,15 +37,27 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
       },
       [=](atom::upsert_topology, TopologyPtr nrt) {
         MessageTimer timer(self->state.actor_metrics, self);
-        self->state.partition.apply_topology(std::move(nrt));
+        self->state.partition.apply_object(NodeObject(std::move(nrt)));
       },
       [=](atom::delete_topology, const std::string& name) {
         MessageTimer timer(self->state.actor_metrics, self);
-        self->state.partition.delete_topology(name);
+        self->state.partition.delete_object(NodeObjectRef{NodeObjectKind::topology, name, name});
       },
       [=](atom::cpu_summary, const std::string& name, bool available) {
         MessageTimer timer(self->state.actor_metrics, self);
         return self->state.partition.cpu_summary(name, available);
+      },
+      [=](atom::upsert_reservation, ReservationPtr reservation) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.apply_object(NodeObject(std::move(reservation)));
+      },
+      [=](atom::delete_reservation, const std::string& uid) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.delete_object(NodeObjectRef{NodeObjectKind::reservation, "", uid});
+      },
+      [=](atom::reservation_summary, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        return self->state.partition.reservation_summary(name);
       },
       [=](atom::filter, CycleRequestPtr req) {
         MessageTimer timer(self->state.actor_metrics, self);

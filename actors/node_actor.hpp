@@ -36,6 +36,13 @@ using node_actor = caf::typed_actor<
     // NodeNUMAResource's debug view of a node (true: Koordinator's
     // availableCPUs answer); "" when the node is not ours.
     caf::replies_to<atom::cpu_summary, std::string, bool>::with<std::string>,
+    // A Reservation placed on one of our nodes was added or changed (one
+    // that is no longer Available, or moved away, is dropped).
+    caf::reacts_to<atom::upsert_reservation, ReservationPtr>,
+    // The Reservation with this uid was deleted or left our node.
+    caf::reacts_to<atom::delete_reservation, std::string>,
+    // The Reservation plugin's debug view of a node; "" when the node is not ours.
+    caf::replies_to<atom::reservation_summary, std::string>::with<std::string>,
     // Filter round of a cycle: which of our nodes fit, and why the others don't.
     caf::replies_to<atom::filter, CycleRequestPtr>::with<FilterOutcomePtr>,
     // Score round: score the nodes this partition found feasible.

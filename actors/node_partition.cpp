@@ -9,6 +9,7 @@
 #include "plugins/node_extensions.hpp"
 #include "plugins/node_numa_resource/node_cpus.hpp"
 #include "plugins/node_numa_resource/node_cpus_summary.hpp"
+#include "plugins/reservation/reservation_summary.hpp"
 
 namespace troupe::actors {
 
@@ -76,17 +77,30 @@ void NodePartition::forget_pod(const std::string& uid) {
   pod_node_.erase(it);
 }
 
-void NodePartition::apply_device(std::shared_ptr<const Device> device) {
-  std::string name = device->meta.name;
-  auto* devices = node_info(name).mutable_extension<plugins::deviceshare::NodeDevices>(
-      plugins::NodeExtensionSlot::kDevices);
-  devices->apply_device(std::move(device));
+void NodePartition::apply_object(NodeObject object) {
+  const NodeObjectRef ref = ref_of(object);
+  if (ref.node_name.empty()) return delete_object(ref);  // a Reservation not placed (any more)
+  auto tracked = object_node_.find(tracking_key(ref.kind, ref.key));
+  if (tracked != object_node_.end() && tracked->second != ref.node_name)
+    delete_object(NodeObjectRef{ref.kind, tracked->second, ref.key});
+  // The object's own pod (a reserve pod, keyed by the object's key) is
+  // re-accounted from the new version: its requests and annotations may change.
+  if (ref.kind == NodeObjectKind::reservation) forget_pod(ref.key);
+  auto pod = apply_node_object(node_info(ref.node_name), object);
+  if (pod || ref.kind != NodeObjectKind::reservation) object_node_[tracking_key(ref.kind, ref.key)] = ref.node_name;
+  if (pod) account_pod(std::move(pod));
+  erase_if_unused(ref.node_name);
 }
 
-void NodePartition::delete_device(const std::string& node_name) {
+void NodePartition::delete_object(const NodeObjectRef& ref) {
+  const std::string key = tracking_key(ref.kind, ref.key);
+  auto tracked = object_node_.find(key);
+  const std::string node_name = tracked != object_node_.end() ? tracked->second : ref.node_name;
+  if (tracked != object_node_.end()) object_node_.erase(tracked);
+  if (ref.kind == NodeObjectKind::reservation) forget_pod(ref.key);
   auto it = nodes_.find(node_name);
   if (it == nodes_.end()) return;
-  it->second.mutable_extension<plugins::deviceshare::NodeDevices>(plugins::NodeExtensionSlot::kDevices)->clear_device();
+  remove_node_object(it->second, ref);
   erase_if_unused(node_name);
 }
 
@@ -102,25 +116,18 @@ std::string NodePartition::device_summaries(const std::string& name) const {
   return out;
 }
 
-void NodePartition::apply_topology(std::shared_ptr<const NodeResourceTopology> nrt) {
-  std::string name = nrt->meta.name;
-  auto* cpus = node_info(name).mutable_extension<plugins::numa::NodeCpus>(plugins::NodeExtensionSlot::kCpus);
-  cpus->apply_topology(std::move(nrt));
-}
-
-void NodePartition::delete_topology(const std::string& node_name) {
-  auto it = nodes_.find(node_name);
-  if (it == nodes_.end()) return;
-  it->second.mutable_extension<plugins::numa::NodeCpus>(plugins::NodeExtensionSlot::kCpus)->clear_topology();
-  erase_if_unused(node_name);
-}
-
 std::string NodePartition::cpu_summary(const std::string& node_name, bool available) const {
   auto it = nodes_.find(node_name);
   if (it == nodes_.end()) return "";
   const auto* cpus = cpus_of(it->second);
   if (cpus == nullptr) return "";
   return available ? plugins::numa::available_cpus_json(*cpus) : plugins::numa::node_cpus_summary_json(*cpus);
+}
+
+std::string NodePartition::reservation_summary(const std::string& node_name) const {
+  auto it = nodes_.find(node_name);
+  if (it == nodes_.end()) return "";
+  return plugins::reservation::node_reservations_json(node_name, it->second);
 }
 
 FilterOutcome NodePartition::filter(const plugins::Framework& framework, const plugins::CycleState& state,

@@ -14,6 +14,7 @@
 
 #include "model/device.hpp"
 #include "model/node.hpp"
+#include "actors/node_object.hpp"
 #include "model/node_resource_topology.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/framework/framework.hpp"
@@ -60,23 +61,21 @@ class NodePartition {
   /// Undoes the accounting of the pod with this uid, wherever it is.
   void forget_pod(const std::string& uid);
 
-  /// Applies the Device object named after one of our nodes (it may come
-  /// before the node does).
-  void apply_device(std::shared_ptr<const Device> device);
-  /// The node's Device object was deleted.
-  void delete_device(const std::string& node_name);
+  /// Applies a node-scoped object (actors/node_object.hpp) to the node it
+  /// belongs to; it may come before the node does. A Reservation that moved
+  /// node leaves the old one; one that is no longer Available is removed.
+  void apply_object(NodeObject object);
+  /// The object was deleted (a Device or NRT: the node has none any more).
+  void delete_object(const NodeObjectRef& ref);
   /// DeviceShare's debug summaries: `"node":{...}` members, comma-separated,
   /// for the node `name` (every node with device state when empty).
   std::string device_summaries(const std::string& name) const;
 
-  /// Applies the NodeResourceTopology named after one of our nodes (it may
-  /// come before the node does).
-  void apply_topology(std::shared_ptr<const NodeResourceTopology> nrt);
-  /// The node's NodeResourceTopology was deleted: no CPU topology any more.
-  void delete_topology(const std::string& node_name);
   /// NodeNUMAResource's debug view of the node (`available`: Koordinator's
   /// availableCPUs answer instead of the full summary); "" when the node is not ours.
   std::string cpu_summary(const std::string& node_name, bool available) const;
+  /// The Reservation plugin's debug view of the node; "" when the node is not ours.
+  std::string reservation_summary(const std::string& node_name) const;
 
   /// Runs the Filters over the nodes, starting where the last round stopped
   /// (kube-scheduler's nextStartNodeIndex), until `limit` feasible nodes are
@@ -114,6 +113,7 @@ class NodePartition {
   std::unordered_map<std::string, plugins::NodeInfo> nodes_;
   std::vector<std::string> order_;                      // stable iteration order
   std::unordered_map<std::string, std::string> pod_node_;  // pod identity -> node name
+  std::unordered_map<std::string, std::string> object_node_;  // tracking_key -> node name
   std::vector<const plugins::NodeInfo*> last_feasible_;
   size_t next_start_ = 0;
   size_t known_nodes_ = 0;  // nodes with a node object

@@ -127,6 +127,7 @@ struct SchedulerRuntime::Impl {
                        bool optional = false);
   HttpReply device_summaries(const std::string& node_name);
   HttpReply cpu_summary(const std::string& node_name, bool available);
+  HttpReply reservation_summary(const std::string& node_name);
   void run_election();
   HttpReply serve(const HttpRequest& request);
   void stop();
@@ -172,7 +173,8 @@ Status SchedulerRuntime::Impl::start() {
                                                   std::random_device{}(), *extenders, io});
 
   may_schedule->store(!cfg.leader_election.leader_elect);
-  InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies"},
+  InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",
+                                                                "reservations"},
                               metrics, ready, may_schedule};
   informer = system->spawn(informer_actor_fn, informer_deps);
 
@@ -194,6 +196,7 @@ Status SchedulerRuntime::Impl::start() {
   start_reflector("devices", "/apis/scheduling.koordinator.sh/v1alpha1/devices", "", /*optional=*/true);
   start_reflector("noderesourcetopologies", "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies", "",
                   /*optional=*/true);
+  start_reflector("reservations", "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", /*optional=*/true);
   // Descheduling and PodMigrationJobs: its own reflectors, idle unless leading.
   std::vector<std::string> profile_names;
   for (const auto& [name, framework] : by_name) profile_names.push_back(name);
@@ -282,6 +285,8 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
   const std::string available_cpus = "/apis/v1/plugins/NodeNUMAResource/availableCPUs/";
   if (path.rfind(cpu_nodes, 0) == 0) return cpu_summary(path.substr(cpu_nodes.size()), false);
   if (path.rfind(available_cpus, 0) == 0) return cpu_summary(path.substr(available_cpus.size()), true);
+  const std::string reservation_nodes = "/apis/v1/plugins/Reservation/nodes/";
+  if (path.rfind(reservation_nodes, 0) == 0) return reservation_summary(path.substr(reservation_nodes.size()));
   return {404, "text/plain", "404 page not found\n"};
 }
 
@@ -318,6 +323,21 @@ HttpReply SchedulerRuntime::Impl::cpu_summary(const std::string& node_name, bool
   bool failed = false;
   self->request(nodes[partition_of(node_name, nodes.size())], std::chrono::seconds(10), atom::cpu_summary_v, node_name,
                 available)
+      .receive([&](const std::string& answer) { summary = answer; }, [&](caf::error&) { failed = true; });
+  if (failed) return {503, "text/plain", "a node partition did not answer\n"};
+  if (summary.empty()) return {404, "text/plain", "node " + node_name + " is not known\n"};
+  return {200, "application/json", summary};
+}
+
+// The Reservation plugin's debug service: the reservations one node holds,
+// their allocations and owners, from the partition that owns the node.
+HttpReply SchedulerRuntime::Impl::reservation_summary(const std::string& node_name) {
+  if (!system) return {503, "text/plain", "scheduler is stopping\n"};
+  caf::scoped_actor self{*system};
+  std::string summary;
+  bool failed = false;
+  self->request(nodes[partition_of(node_name, nodes.size())], std::chrono::seconds(10), atom::reservation_summary_v,
+                node_name)
       .receive([&](const std::string& answer) { summary = answer; }, [&](caf::error&) { failed = true; });
   if (failed) return {503, "text/plain", "a node partition did not answer\n"};
   if (summary.empty()) return {404, "text/plain", "node " + node_name + " is not known\n"};

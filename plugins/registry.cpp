@@ -18,6 +18,8 @@
 #include "plugins/node_resources_fit_plus/node_resources_fit_plus.hpp"
 #include "plugins/node_unschedulable/node_unschedulable.hpp"
 #include "plugins/priority_sort/priority_sort.hpp"
+#include "plugins/reservation/reservation_plugin.hpp"
+#include "plugins/reservation/reserved_capacity.hpp"
 #include "plugins/scarce_resource_avoidance/scarce_resource_avoidance.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
 
@@ -60,9 +62,27 @@ PluginFactory deviceshare_factory(std::shared_ptr<NumaPeers> peers) {
   };
 }
 
-/// `peers`: null for the catalog; make_frameworks passes one per profile so
-/// that profile's NUMA-aware plugins are wired together.
-Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullptr) {
+// NodeResourcesFit sees a node's reservation holds through the profile's
+// Reservation plugin (reservation/reserved_capacity.hpp): both factories share
+// one ReservedCapacity, which the Reservation plugin attaches itself to.
+PluginFactory fit_factory(std::shared_ptr<reservation::ReservedCapacity> reserved) {
+  if (!reserved) return NodeResourcesFit::make;
+  return [reserved](const YAML::Node& args) { return NodeResourcesFit::make_with_reserved_capacity(args, reserved); };
+}
+
+PluginFactory reservation_factory(std::shared_ptr<reservation::ReservedCapacity> reserved) {
+  if (!reserved) return reservation::ReservationPlugin::make;
+  return [reserved](const YAML::Node& args) {
+    auto plugin = reservation::ReservationPlugin::make(args);
+    if (plugin) reserved->attach(dynamic_cast<const reservation::ReservationPlugin*>(plugin->get()));
+    return plugin;
+  };
+}
+
+/// `peers`, `reserved`: null for the catalog; make_frameworks passes one of
+/// each per profile so that profile's cooperating plugins are wired together.
+Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullptr,
+                                const std::shared_ptr<reservation::ReservedCapacity>& reserved = nullptr) {
   struct Line {
     const char* name;
     PluginFactory factory;
@@ -76,10 +96,12 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {names::kTaintToleration, build_without_args<TaintToleration>, 3},
       {names::kNodeAffinity, NodeAffinity::make, 2},
       {names::kNodePorts, build_without_args<NodePorts>, 0},
-      {names::kNodeResourcesFit, NodeResourcesFit::make, 1},
+      {names::kNodeResourcesFit, fit_factory(reserved), 1},
       {names::kNodeResourcesBalancedAllocation, NodeResourcesBalancedAllocation::make, 1},
       {names::kNodeResourcesFitPlus, NodeResourcesFitPlus::make, 1},
       {names::kScarceResourceAvoidance, ScarceResourceAvoidance::make, 1},
+      // Before NodeNUMAResource and DeviceShare: their Reserve restores the reservation this one nominates.
+      {reservation::ReservationPlugin::kName, reservation_factory(reserved), 1},
       // Before DeviceShare: its Reserve chooses the NUMA affinity DeviceShare's Reserve uses.
       {numa::NodeNUMAResource::kName, numa_factory(peers), 1},
       {deviceshare::DeviceShare::kName, deviceshare_factory(peers), 1},
@@ -109,7 +131,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
       "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
       "ImageLocality", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
-      "LoadAwareScheduling", "Reservation", "Coscheduling", "ElasticQuota",
+      "LoadAwareScheduling", "Coscheduling", "ElasticQuota",
       "DefaultPreBind", "SchedulingHint"};
   return names;
 }
@@ -131,8 +153,10 @@ Result<std::vector<Framework>> make_frameworks(const config::SchedulerConfigurat
   std::vector<Framework> frameworks;
   for (const auto& profile : config.profiles) {
     auto peers = std::make_shared<NumaPeers>();
-    const Registry registry = build_in_tree_registry(peers);
+    auto reserved = std::make_shared<reservation::ReservedCapacity>();
+    const Registry registry = build_in_tree_registry(peers, reserved);
     *peers = NumaPeers{};  // forget the instances Registry::add built to learn extension points
+    reserved->attach(nullptr);
     auto framework = Framework::create(profile, registry);
     if (!framework) return Error{framework.message()};
     frameworks.push_back(std::move(framework).value());

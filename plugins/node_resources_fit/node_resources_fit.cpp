@@ -108,14 +108,23 @@ int64_t broken_linear(const std::vector<UtilizationShapePoint>& shape, int64_t p
   return shape.empty() ? 0 : shape.back().score;
 }
 
-NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args)
-    : args_(std::move(args)), scored_(classify_resources(args_.resources)) {
+NodeResourcesFit::NodeResourcesFit(NodeResourcesFitArgs args,
+                                   std::shared_ptr<const reservation::ReservedCapacity> reserved)
+    : args_(std::move(args)), scored_(classify_resources(args_.resources)), reserved_(std::move(reserved)) {
   for (const auto& p : args_.shape)
     scaled_shape_.push_back({p.utilization, p.score * (kMaxNodeScore / kMaxCustomPriorityScore)});
 }
 
 Result<std::shared_ptr<const Plugin>> NodeResourcesFit::make(const YAML::Node& args) {
   return build_plugin<NodeResourcesFitArgs, NodeResourcesFit>(args, NodeResourcesFitArgs::from_yaml);
+}
+
+Result<std::shared_ptr<const Plugin>> NodeResourcesFit::make_with_reserved_capacity(
+    const YAML::Node& args, std::shared_ptr<const reservation::ReservedCapacity> reserved) {
+  auto plugin = make(args);  // validates the args
+  if (!plugin) return plugin;
+  const auto& fit = dynamic_cast<const NodeResourcesFit&>(**plugin);
+  return std::shared_ptr<const Plugin>(std::make_shared<const NodeResourcesFit>(fit.args(), std::move(reserved)));
 }
 
 bool NodeResourcesFit::ignored(const std::string& resource) const {
@@ -151,8 +160,11 @@ PluginStatus NodeResourcesFit::filter(const CycleState& state, const PodInfo& po
   };
   const ResourceVector& want = pod.requests;
   const ResourceVector& alloc = node.allocatable();
-  const ResourceVector& used = node.requested();
-  if (static_cast<int64_t>(node.pod_count()) + 1 > alloc.allowed_pods) insufficient(kTooManyPods);
+  ResourceVector restored;  // the node as this pod sees it when reservations give their holds back
+  int64_t pods = static_cast<int64_t>(node.pod_count());
+  const ResourceVector& used =
+      reserved_ && reserved_->usage_for(state, pod, node, restored, pods) ? restored : node.requested();
+  if (pods + 1 > alloc.allowed_pods) insufficient(kTooManyPods);
   if (want.milli_cpu > 0 && want.milli_cpu > alloc.milli_cpu - used.milli_cpu) insufficient("Insufficient cpu");
   if (want.memory > 0 && want.memory > alloc.memory - used.memory) insufficient("Insufficient memory");
   if (want.ephemeral_storage > 0 && want.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage)

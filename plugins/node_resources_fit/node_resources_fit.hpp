@@ -18,6 +18,7 @@
 #include "plugins/common/resource_allocation.hpp"
 #include "plugins/framework/plugin.hpp"
 #include "plugins/names.hpp"
+#include "plugins/reservation/reserved_capacity.hpp"
 
 namespace troupe::plugins {
 
@@ -50,8 +51,13 @@ class NodeResourcesFit final : public PreFilterPlugin, public FilterPlugin, publ
   static constexpr const char* kName = names::kNodeResourcesFit;
   static constexpr const char* kTooManyPods = "Too many pods";
 
-  explicit NodeResourcesFit(NodeResourcesFitArgs args);
+  explicit NodeResourcesFit(NodeResourcesFitArgs args,
+                            std::shared_ptr<const reservation::ReservedCapacity> reserved = nullptr);
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
+  /// With the profile's reservations: the Filter sees each node as the pod
+  /// does once the reservations it may use give their holds back.
+  static Result<std::shared_ptr<const Plugin>> make_with_reserved_capacity(
+      const YAML::Node& args, std::shared_ptr<const reservation::ReservedCapacity> reserved);
 
   std::string_view name() const override { return kName; }
   /// Picks, once per pod, the scalar requests the Filter checks (ignored
@@ -72,6 +78,7 @@ class NodeResourcesFit final : public PreFilterPlugin, public FilterPlugin, publ
   NodeResourcesFitArgs args_;
   std::vector<ScoredResource> scored_;
   std::vector<UtilizationShapePoint> scaled_shape_;
+  std::shared_ptr<const reservation::ReservedCapacity> reserved_;  // may be null
 };
 
 }  // namespace troupe::plugins

@@ -59,6 +59,8 @@ class NodeReservations final : public NodeExtension {
   /// Forgets whatever the pod allocated.
   void on_pod_removed(const PodInfo& pod) override;
   std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeReservations>(*this); }
+  /// A held reservation keeps the node's entry alive without its Node object.
+  bool holds_object() const override { return !entries_.empty(); }
 
   /// Reserve: the pod allocates `reservation_uid` with `requests`; false (no
   /// change) when the pod already allocated a reservation.

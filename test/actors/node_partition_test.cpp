@@ -180,7 +180,7 @@ std::shared_ptr<const Node> gpu_node(const std::string& name) {
 TEST_CASE("a node's Device reaches its NodeInfo in any order and outlives the node object", "[devices]") {
   auto fw = default_framework();
   NodePartition part;
-  part.apply_device(gpu_device("g", true));  // before the node
+  part.apply_object(NodeObject(gpu_device("g", true)));  // before the node
   CHECK(part.node_count() == 0);
   CHECK(part.device_summaries("g").rfind("\"g\":{", 0) == 0);
   part.upsert_node(gpu_node("g"));
@@ -199,10 +199,10 @@ TEST_CASE("a node's Device reaches its NodeInfo in any order and outlives the no
   CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible == std::vector<std::string>{"g"});
 
   // An unhealthy card is never chosen; a deleted Device leaves no usable card.
-  part.apply_device(gpu_device("g", false));
+  part.apply_object(NodeObject(gpu_device("g", false)));
   CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
-  part.apply_device(gpu_device("g", true));
-  part.delete_device("g");
+  part.apply_object(NodeObject(gpu_device("g", true)));
+  part.delete_object(NodeObjectRef{NodeObjectKind::device, "g", "g"});
   CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
 
   // Without node, pods or Device the entry is dropped.

@@ -35,6 +35,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"NodeResourcesBalancedAllocation", {P::pre_score, P::score}, 1},
       {"NodeResourcesFitPlus", {P::score}, 1},
       {"ScarceResourceAvoidance", {P::score}, 1},
+      {"Reservation", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"NodeNUMAResource", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"AliyunGPUShare", {P::pre_filter, P::filter, P::reserve, P::pre_bind}, 0},
@@ -56,7 +57,8 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
   const auto& p = config->profiles[0];
   CHECK(names(p, ExtensionPoint::filter) ==
         std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
-                                 "NodeResourcesFit", "NodeNUMAResource", "DeviceShare", "AliyunGPUShare"});
+                                 "NodeResourcesFit", "Reservation", "NodeNUMAResource", "DeviceShare",
+                                 "AliyunGPUShare"});
   std::vector<std::pair<std::string, int32_t>> weights;
   for (const auto& e : p.enabled_at(ExtensionPoint::score)) weights.emplace_back(e.name, e.weight);
   CHECK(weights == std::vector<std::pair<std::string, int32_t>>{{"TaintToleration", 3},
@@ -65,17 +67,19 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
                                                                 {"NodeResourcesBalancedAllocation", 1},
                                                                 {"NodeResourcesFitPlus", 1},
                                                                 {"ScarceResourceAvoidance", 1},
+                                                                {"Reservation", 1},
                                                                 {"NodeNUMAResource", 1},
                                                                 {"DeviceShare", 1}});
   auto frameworks = make_frameworks(*config);
   REQUIRE(frameworks);
   REQUIRE(frameworks->size() == 1);
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) ==
-        std::vector<std::string>{"NodeAffinity", "NodePorts", "NodeResourcesFit", "NodeNUMAResource", "DeviceShare",
-                                 "AliyunGPUShare"});
-  // NodeNUMAResource reserves first: DeviceShare's Reserve uses the NUMA affinity it chose.
+        std::vector<std::string>{"NodeAffinity", "NodePorts", "NodeResourcesFit", "Reservation", "NodeNUMAResource",
+                                 "DeviceShare", "AliyunGPUShare"});
+  // Reservation nominates first (NodeNUMAResource and DeviceShare restore what it reserved), then
+  // NodeNUMAResource: DeviceShare's Reserve uses the NUMA affinity it chose.
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::reserve) ==
-        std::vector<std::string>{"NodeNUMAResource", "DeviceShare", "AliyunGPUShare"});
+        std::vector<std::string>{"Reservation", "NodeNUMAResource", "DeviceShare", "AliyunGPUShare"});
 }
 
 TEST_CASE("config/examples/default.yaml loads and equals the implicit default", "[registry]") {

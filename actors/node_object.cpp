@@ -1,0 +1,86 @@
+#include "actors/node_object.hpp"
+
+#include "plugins/deviceshare/node_devices.hpp"
+#include "plugins/node_numa_resource/node_cpus.hpp"
+#include "plugins/reservation/node_reservations.hpp"
+#include "plugins/reservation/reservation_status.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+using plugins::NodeExtensionSlot;
+using plugins::deviceshare::NodeDevices;
+using plugins::numa::NodeCpus;
+using plugins::reservation::NodeReservations;
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace
+
+NodeObjectRef ref_of(const NodeObject& object) {
+  return std::visit(
+      Overloaded{
+          [](const std::shared_ptr<const Device>& d) {
+            return NodeObjectRef{NodeObjectKind::device, d->meta.name, d->meta.name};
+          },
+          [](const std::shared_ptr<const NodeResourceTopology>& t) {
+            return NodeObjectRef{NodeObjectKind::topology, t->meta.name, t->meta.name};
+          },
+          [](const std::shared_ptr<const Reservation>& r) {
+            return NodeObjectRef{NodeObjectKind::reservation, r->status.node_name, r->meta.uid};
+          },
+      },
+      object);
+}
+
+std::string tracking_key(NodeObjectKind kind, const std::string& key) {
+  return std::to_string(static_cast<int>(kind)) + "/" + key;
+}
+
+std::shared_ptr<const plugins::PodInfo> apply_node_object(plugins::NodeInfo& node, const NodeObject& object) {
+  return std::visit(
+      Overloaded{
+          [&](const std::shared_ptr<const Device>& d) -> std::shared_ptr<const plugins::PodInfo> {
+            node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices)->apply_device(d);
+            return nullptr;
+          },
+          [&](const std::shared_ptr<const NodeResourceTopology>& t) -> std::shared_ptr<const plugins::PodInfo> {
+            node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)->apply_topology(t);
+            return nullptr;
+          },
+          [&](const std::shared_ptr<const Reservation>& r) -> std::shared_ptr<const plugins::PodInfo> {
+            auto* held = node.mutable_extension<NodeReservations>(NodeExtensionSlot::kReservations);
+            // Without the extension (a profile-less NodeInfo) nothing can use the hold; still account it.
+            if (held != nullptr && !held->apply_reservation(r)) return nullptr;
+            if (held == nullptr && !plugins::reservation::is_available(*r)) return nullptr;
+            // Koordinator's reservation cache counts an Available reservation as its reserve pod:
+            // its requests and its device-allocated / resource-status annotations hold the node.
+            return plugins::reservation::make_reserve_pod_info(*r);
+          },
+      },
+      object);
+}
+
+void remove_node_object(plugins::NodeInfo& node, const NodeObjectRef& ref) {
+  switch (ref.kind) {
+    case NodeObjectKind::device:
+      node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices)->clear_device();
+      return;
+    case NodeObjectKind::topology:
+      node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)->clear_topology();
+      return;
+    case NodeObjectKind::reservation:
+      if (auto* held = node.mutable_extension<NodeReservations>(NodeExtensionSlot::kReservations))
+        held->remove_reservation(ref.key);
+      return;
+  }
+}
+
+}  // namespace troupe::actors

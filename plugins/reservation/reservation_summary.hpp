@@ -1,0 +1,20 @@
+#pragma once
+// The Reservation plugin's debug view of one node
+// (/apis/v1/plugins/Reservation/nodes/<node>): the reservations it holds,
+// what each holds and what its owners allocated of it, and the node's
+// requested sum (reserve pods included), so tests and operators can wait for
+// and compare the accounting.
+//
+//   {"node":"n1","requested":{"cpu":8000,...},"podCount":3,
+//    "reservations":[{"name":"r","uid":"u","allocatePolicy":"Aligned","allocateOnce":true,
+//                     "allocatable":{"cpu":"8"},"allocated":{"cpu":"2"},"owners":["default/p"]}]}
+
+#include <string>
+
+#include "plugins/framework/node_info.hpp"
+
+namespace troupe::plugins::reservation {
+
+std::string node_reservations_json(const std::string& node_name, const NodeInfo& node);
+
+}  // namespace troupe::plugins::reservation

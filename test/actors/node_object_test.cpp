@@ -1,0 +1,195 @@
+// Node-scoped objects through one routed mechanism: where the informer sends
+// a Reservation event (reservation_move), and what a partition holds for it —
+// the reserve pod in the node's sums, the NodeReservations entry, and the
+// room it gives back to its owners (NodeResourcesFit through ReservedCapacity).
+
+#include <catch2/catch.hpp>
+
+#include "actors/node_partition.hpp"
+#include "actors/reservation_routing.hpp"
+#include "plugins/registry.hpp"
+#include "plugins/reservation/node_reservations.hpp"
+#include "plugins/reservation/reservation_names.hpp"
+#include "test/plugins/builders.hpp"
+
+using namespace troupe;
+using namespace troupe::actors;
+using namespace troupe::plugins;
+using namespace troupe::plugins::testing;
+
+namespace {
+
+Reservation make_reservation(const std::string& name, const std::string& node_name, const std::string& phase,
+                        const std::string& cpu = "6") {
+  Reservation r;
+  r.meta.name = name;
+  r.meta.uid = "ruid-" + name;
+  r.spec.pod_template = PodTemplate{};
+  Container c;
+  c.name = "main";
+  c.resources.requests = resources({{"cpu", cpu}});
+  r.spec.pod_template->spec.containers.push_back(c);
+  ReservationOwner web;
+  web.label_selector = *parse_label_selector("app=web");
+  r.spec.owners.push_back(web);
+  r.spec.allocate_once = false;
+  r.status.phase = phase;
+  r.status.node_name = node_name;
+  r.status.allocatable = resources({{"cpu", cpu}});
+  return r;
+}
+
+NodeObject object(const Reservation& r) { return NodeObject(std::make_shared<const Reservation>(r)); }
+
+std::shared_ptr<const Framework> default_framework() {
+  auto config = plugins::parse_scheduler_configuration(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
+  REQUIRE(config.ok());
+  auto frameworks = plugins::make_frameworks(*config);
+  REQUIRE(frameworks.ok());
+  return std::make_shared<const Framework>(std::move(frameworks->front()));
+}
+
+std::shared_ptr<const Node> node(const std::string& name) {
+  return std::make_shared<const Node>(
+      NodeBuilder(name).allocatable({{"cpu", "8"}, {"memory", "8Gi"}, {"pods", "110"}}).node());
+}
+
+std::shared_ptr<const PodInfo> pod(const std::string& name, const std::string& cpu, bool web) {
+  Pod p = PodBuilder(name).container({{"cpu", cpu}}).pod();
+  if (web) p.meta.labels["app"] = "web";
+  return PodInfo::make(std::move(p));
+}
+
+/// Filter of one pod over the partition: the feasible nodes.
+std::vector<std::string> feasible(NodePartition& part, const Framework& fw, const PodInfo& p) {
+  auto state = fw.new_cycle_state();
+  REQUIRE(fw.run_pre_filter(*state, p).ok());
+  return part.filter(fw, *state, p, 100).feasible;
+}
+
+int64_t requested_cpu(const NodePartition& part, const std::string& name) {
+  const NodeInfo* info = part.find(name);
+  return info == nullptr ? -1 : info->requested().milli_cpu;
+}
+
+size_t held_count(const NodePartition& part, const std::string& name) {
+  const NodeInfo* info = part.find(name);
+  if (info == nullptr) return 0;
+  return info->extension<reservation::NodeReservations>(NodeExtensionSlot::kReservations)->entries().size();
+}
+
+}  // namespace
+
+TEST_CASE("reservation_move: who holds a Reservation after each event", "[reservations]") {
+  struct Case {
+    const char* what;
+    std::string held_on;
+    std::optional<Reservation> next;  // nullopt: deleted
+    std::string leave;
+    std::string hold;
+  };
+  const std::vector<Case> cases = {
+      {"becomes Available", "", make_reservation("r", "n1", "Available"), "", "n1"},
+      {"updated in place", "n1", make_reservation("r", "n1", "Available"), "", "n1"},
+      {"moved node", "n1", make_reservation("r", "n2", "Available"), "n1", "n2"},
+      {"succeeded", "n1", make_reservation("r", "n1", "Succeeded"), "n1", ""},
+      {"failed", "n1", make_reservation("r", "n1", "Failed"), "n1", ""},
+      {"deleted", "n1", std::nullopt, "n1", ""},
+      {"deleted, never held", "", std::nullopt, "", ""},
+      {"pending, not placed", "", make_reservation("r", "", ""), "", ""},
+      {"Available without a node", "", make_reservation("r", "", "Available"), "", ""},
+      {"waiting is not Available", "", make_reservation("r", "n1", "Waiting"), "", ""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    const ReservationMove move = reservation_move(c.held_on, c.next ? &*c.next : nullptr);
+    CHECK(move.leave == c.leave);
+    CHECK(move.hold == c.hold);
+  }
+}
+
+TEST_CASE("ref_of names each kind's node and key", "[reservations]") {
+  auto device = std::make_shared<Device>();
+  device->meta.name = "g";
+  auto nrt = std::make_shared<NodeResourceTopology>();
+  nrt->meta.name = "t";
+  struct Case {
+    NodeObject object;
+    NodeObjectKind kind;
+    std::string node_name;
+    std::string key;
+  };
+  const std::vector<Case> cases = {
+      {NodeObject(std::shared_ptr<const Device>(device)), NodeObjectKind::device, "g", "g"},
+      {NodeObject(std::shared_ptr<const NodeResourceTopology>(nrt)), NodeObjectKind::topology, "t", "t"},
+      {object(make_reservation("r", "n1", "Available")), NodeObjectKind::reservation, "n1", "ruid-r"},
+  };
+  for (const auto& c : cases) {
+    const NodeObjectRef ref = ref_of(c.object);
+    CHECK(ref.kind == c.kind);
+    CHECK(ref.node_name == c.node_name);
+    CHECK(ref.key == c.key);
+  }
+  CHECK(tracking_key(NodeObjectKind::device, "x") != tracking_key(NodeObjectKind::topology, "x"));
+}
+
+TEST_CASE("a partition holds an Available reservation as its reserve pod, for its owners only", "[reservations]") {
+  auto fw = default_framework();
+  NodePartition part;
+  part.apply_object(object(make_reservation("r", "n", "Available")));  // before the node
+  CHECK(requested_cpu(part, "n") == 6000);
+  CHECK(held_count(part, "n") == 1);
+  part.upsert_node(node("n"));
+
+  // 8 cpus, 6 held: a stranger needing 4 does not fit, an owner does (the hold is its own).
+  CHECK(feasible(part, *fw, *pod("stranger", "4", false)).empty());
+  CHECK(feasible(part, *fw, *pod("small", "2", false)) == std::vector<std::string>{"n"});
+  auto owner = pod("owner", "4", true);
+  CHECK(feasible(part, *fw, *owner) == std::vector<std::string>{"n"});
+  CHECK(feasible(part, *fw, *pod("big-owner", "9", true)).empty());
+
+  // The owner reserves: the reservation records it, the node counts hold + owner.
+  auto state = fw->new_cycle_state();
+  REQUIRE(fw->run_pre_filter(*state, *owner).ok());
+  REQUIRE(part.reserve(*fw, *state, owner, "n").ok());
+  CHECK(requested_cpu(part, "n") == 10000);
+  CHECK(part.reservation_summary("n").find("\"owners\":[\"uid-default-owner\"]") != std::string::npos);
+  // A second owner gets the 2 cpus left in the reservation plus the node's free 2 (no Restricted policy).
+  CHECK(feasible(part, *fw, *pod("owner2", "4", true)) == std::vector<std::string>{"n"});
+  CHECK(feasible(part, *fw, *pod("owner3", "5", true)).empty());
+  // A stranger sees the hold trimmed to what the owner left (2): 8 − 4 − 2 = 2 free.
+  CHECK(feasible(part, *fw, *pod("stranger2", "2", false)) == std::vector<std::string>{"n"});
+  CHECK(feasible(part, *fw, *pod("stranger3", "3", false)).empty());
+
+  // Succeeded: the hold goes, the owner stays.
+  part.apply_object(object(make_reservation("r", "n", "Succeeded")));
+  CHECK(requested_cpu(part, "n") == 4000);
+  CHECK(held_count(part, "n") == 0);
+  CHECK(part.reservation_summary("n").find("\"reservations\":[]") != std::string::npos);
+}
+
+TEST_CASE("a reservation that moves node, changes size or is deleted leaves nothing behind", "[reservations]") {
+  NodePartition part;
+  part.upsert_node(node("a"));
+  part.upsert_node(node("b"));
+  part.apply_object(object(make_reservation("r", "a", "Available", "2")));
+  part.apply_object(object(make_reservation("r", "a", "Available", "3")));  // resized: re-accounted, not added
+  CHECK(requested_cpu(part, "a") == 3000);
+  CHECK(part.find("a")->pod_count() == 1);
+  part.apply_object(object(make_reservation("r", "b", "Available", "3")));
+  CHECK(requested_cpu(part, "a") == 0);
+  CHECK(held_count(part, "a") == 0);
+  CHECK(requested_cpu(part, "b") == 3000);
+  CHECK(held_count(part, "b") == 1);
+  part.delete_object(NodeObjectRef{NodeObjectKind::reservation, "", "ruid-r"});
+  CHECK(requested_cpu(part, "b") == 0);
+  CHECK(held_count(part, "b") == 0);
+  CHECK(part.pod_count() == 0);
+  // A reservation on a node that never came leaves no entry once deleted.
+  part.apply_object(object(make_reservation("q", "ghost", "Available")));
+  CHECK(part.find("ghost") != nullptr);
+  part.delete_object(NodeObjectRef{NodeObjectKind::reservation, "", "ruid-q"});
+  CHECK(part.find("ghost") == nullptr);
+  CHECK(part.reservation_summary("ghost").empty());
+}
