@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "actors/reservation_writes.hpp"
 #include "watch/object_writes.hpp"
 #include "watch/pod_writes.hpp"
 
@@ -82,7 +83,10 @@ caf::result<WriteOutcome> start_binding(Self self, const BindJobPtr& job,
   bool queued = st.deps.io->post([=] {
     auto result = bind(*api);
     caf::anon_send(me, atom::bind_result_v, id, outcome_of(result));
-    if (result.ok)
+    if (result.ok && !job->reservation.empty())
+      record_event(events, {reservation_reference(job->reservation, job->uid), "Normal", "Scheduled", "Binding",
+                            "Successfully assigned reservation " + job->reservation + " to " + job->node});
+    else if (result.ok)
       record_event(events, {pod_reference(job->ns, job->name, job->uid), "Normal", "Scheduled", "Binding",
                             "Successfully assigned " + job->ns + "/" + job->name + " to " + job->node});
   });
@@ -108,6 +112,8 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
   return {
       [=](atom::bind, BindJobPtr job) -> caf::result<WriteOutcome> {
         MessageTimer timer(self->state.actor_metrics, self);
+        if (!job->reservation.empty())
+          return start_binding(self, job, [job](watch::ApiClient& api) { return bind_reservation(api, *job); });
         return start_binding(self, job, [job](watch::ApiClient& api) { return bind_through_api(api, *job); });
       },
       [=](atom::bind, BindJobPtr job, ExtenderBinderPtr binder) -> caf::result<WriteOutcome> {
@@ -120,6 +126,15 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
         auto api = self->state.deps.api;
         auto events = self->state.events_for(report->profile);
         self->state.deps.io->post([=] {
+          if (!report->reservation.empty()) {
+            auto written = report_reservation_unschedulable(*api, *report);
+            if (!written.ok && written.code != 404)
+              spdlog::warn("api-writer could not set Scheduled=False on reservation {}: {}", report->reservation,
+                           written.message);
+            record_event(events, {reservation_reference(report->reservation, report->uid), "Warning",
+                                  "FailedScheduling", "Scheduling", report->message});
+            return;
+          }
           if (report->patch_condition) {
             watch::PodCondition condition;
             condition.reason = report->reason;

@@ -5,6 +5,7 @@
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "plugins/framework/fit_error.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
 
@@ -101,6 +102,7 @@ void fail(Self self, const AttemptPtr& a, const std::string& message, std::vecto
   report->profile = a->profile();
   report->reason = error ? "SchedulerError" : "Unschedulable";
   report->message = message;
+  if (plugins::reservation::is_reserve_pod(meta)) report->reservation = plugins::reservation::reservation_name_of(meta);
   for (const auto& c : a->pod().pod->status.conditions)
     if (c.type == "PodScheduled" && c.status == "False" && c.reason == report->reason && c.message == message)
       report->patch_condition = false;
@@ -125,9 +127,12 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
   job->profile = a->profile();
   job->annotations = std::move(changes.annotations);
   job->pod_patches = std::move(changes.pod_patches);
+  // A reserve pod is bound by writing its Reservation's status (the plugin's Bind).
+  if (plugins::reservation::is_reserve_pod(meta)) job->reservation = plugins::reservation::reservation_name_of(meta);
   const auto bind_started = Clock::now();
   // kube-scheduler's extendersBinding: an interested binder extender binds instead of the API.
-  const Extenders::Entry* binder = extenders_of(self) ? extenders_of(self)->binder(*a->pod().pod) : nullptr;
+  const Extenders::Entry* binder =
+      extenders_of(self) && job->reservation.empty() ? extenders_of(self)->binder(*a->pod().pod) : nullptr;
   auto pending = binder ? self->request(self->state.deps.writer, kBindTimeout, atom::bind_v, BindJobPtr(job),
                                         ExtenderBinderPtr(self->state.deps.extenders, binder))
                         : self->request(self->state.deps.writer, kBindTimeout, atom::bind_v, BindJobPtr(job));

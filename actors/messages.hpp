@@ -26,6 +26,9 @@ struct BindJob {
   /// Strategic-merge patches to the pod (labels such as hami.io/vgpu-node),
   /// applied before the Binding is posted.
   std::vector<std::string> pod_patches;
+  /// Set for a Reservation's reserve pod: the Reservation's name. Binding it
+  /// writes the Reservation's status instead of posting a Binding.
+  std::string reservation;
 };
 using BindJobPtr = std::shared_ptr<const BindJob>;
 
@@ -54,6 +57,9 @@ struct FailureReport {
   /// False when the pod already carries this exact condition: kube-scheduler
   /// skips the patch then (and so keeps lastTransitionTime).
   bool patch_condition = true;
+  /// Set for a Reservation's reserve pod: the Reservation's name (its
+  /// Scheduled condition is written instead of the pod's).
+  std::string reservation;
 };
 using FailureReportPtr = std::shared_ptr<const FailureReport>;
 

@@ -17,6 +17,7 @@
 #include "actors/informer_actor.hpp"
 #include "actors/leader_election.hpp"
 #include "actors/migration_actor.hpp"
+#include "actors/reservation_actor.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
@@ -117,6 +118,7 @@ struct SchedulerRuntime::Impl {
   HttpEndpoint extender_endpoint;
   std::unique_ptr<ExtenderService> extender;
   std::unique_ptr<MigrationController> migration;
+  std::unique_ptr<ReservationController> reservations;
   bool stopped = false;
 
   Status start();
@@ -204,6 +206,11 @@ Status SchedulerRuntime::Impl::start() {
       MigrationDeps{system.get(), api, io, metrics, may_schedule, options.descheduler, profile_names});
   if (!migration_controller) return Error{migration_controller.message()};
   migration = std::move(*migration_controller);
+  // Reservations: reserve pods into the queue, lifecycle writes while leading.
+  auto reservation_controller = ReservationController::start(
+      ReservationControllerDeps{system.get(), api, io, metrics, may_schedule, queue, by_name}, cfg);
+  if (!reservation_controller) return Error{reservation_controller.message()};
+  reservations = std::move(*reservation_controller);
   if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });
   spdlog::info("scheduler started: {} profile(s), {} node partition(s), {} thread(s), identity {}", by_name.size(),
                partitions, threads, options.identity);
@@ -350,6 +357,7 @@ void SchedulerRuntime::Impl::stop() {
   stopping = true;
   for (auto& r : reflectors) r->stop();
   if (migration) migration->stop();
+  if (reservations) reservations->stop();
   if (election_thread.joinable()) election_thread.join();
   endpoint.stop();
   extender_endpoint.stop();

@@ -1,0 +1,345 @@
+#include "actors/reservation_actor.hpp"
+
+#include <set>
+#include <unordered_map>
+
+#include <spdlog/spdlog.h>
+
+#include "actors/atoms.hpp"
+#include "actors/messages.hpp"
+#include "actors/reservation_writes.hpp"
+#include "config/yaml_fields.hpp"
+#include "model/json.hpp"
+#include "plugins/reservation/pod_annotations.hpp"
+#include "plugins/reservation/reservation_args.hpp"
+#include "plugins/reservation/reservation_lifecycle.hpp"
+#include "plugins/reservation/reservation_names.hpp"
+#include "plugins/reservation/reservation_status.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
+
+namespace troupe::actors {
+
+/// What an I/O task reports back about one reservation write.
+struct ReservationWriteDone {
+  std::string uid;
+  std::string name;
+  std::string what;
+  watch::ApiResult result;
+};
+using ReservationWriteDonePtr = std::shared_ptr<const ReservationWriteDone>;
+
+}  // namespace troupe::actors
+
+// In-process only: the outcome of a write, sent back by the I/O thread.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::ReservationWriteDonePtr)
+
+namespace troupe::actors {
+
+namespace rsv = plugins::reservation;
+
+namespace {
+
+constexpr const char* kPhasesMetric = "troupe_reservations";
+constexpr const char* kReservations = "reservations";
+constexpr const char* kPods = "pods";
+constexpr const char* kNodes = "nodes";
+
+/// A pod that allocated a reservation (its reservation-allocated annotation).
+struct OwnerPod {
+  std::string reservation_uid;
+  std::shared_ptr<const Pod> pod;
+};
+
+struct ReservationActorState {
+  ReservationControllerDeps deps;
+  ReservationControllerSettings settings;
+  std::map<std::string, std::shared_ptr<const Reservation>> reservations;  // by uid
+  std::unordered_map<std::string, OwnerPod> owner_pods;                    // by pod uid
+  std::set<std::string> nodes;
+  std::set<std::string> unsynced;
+  std::map<std::string, std::string> queued;  // reservation uid -> reserve pod's queue key
+  std::set<std::string> busy;                 // reservation uids with a write on the I/O pool
+};
+
+using Self = caf::stateful_actor<ReservationActorState>*;
+
+bool leading(const ReservationActorState& st) { return !st.deps.leading || st.deps.leading->load(); }
+bool synced(const ReservationActorState& st) { return st.unsynced.empty(); }
+
+std::string string_at(const rapidjson::Value& object, const char* a, const char* b) {
+  const rapidjson::Value* v = find_path(object, a, b);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+}
+
+// ---- queueing reserve pods -------------------------------------------------
+
+void dequeue(Self self, const std::string& uid) {
+  auto it = self->state.queued.find(uid);
+  if (it == self->state.queued.end()) return;
+  self->send(self->state.deps.queue, atom::dequeue_v, it->second);
+  self->state.queued.erase(it);
+}
+
+/// Queues the reserve pod of a Pending reservation of one of our profiles, once.
+void enqueue(Self self, const Reservation& r) {
+  auto& st = self->state;
+  if (st.queued.count(r.meta.uid)) return;
+  auto pod = rsv::make_reserve_pod_info(r);
+  auto framework = st.deps.frameworks.find(pod->pod->spec.scheduler_name);
+  if (framework == st.deps.frameworks.end()) return;  // another scheduler's reservation
+  auto queued = std::make_shared<QueuedPod>();
+  queued->pod = pod;
+  queued->framework = framework->second;
+  st.queued[r.meta.uid] = pod->key;
+  self->send(st.deps.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
+  spdlog::info("reservation {}: queued for scheduling", r.meta.name);
+}
+
+/// Keeps the queue in step with the reservation: queued while Pending, valid
+/// and not expired; out of the queue otherwise.
+void track_queue(Self self, const Reservation& r) {
+  const bool schedulable = rsv::reservation_phase(r) == rsv::kPhasePending && rsv::validate_reservation(r).ok() &&
+                           !rsv::needs_expiration(r, timestamp_now());
+  if (schedulable) return enqueue(self, r);
+  dequeue(self, r.meta.uid);
+}
+
+// ---- the watch view ------------------------------------------------------------
+
+void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  auto& st = self->state;
+  if (type == watch::EventType::deleted) {
+    const std::string uid = string_at(*object, "metadata", "uid");
+    st.reservations.erase(uid);
+    dequeue(self, uid);
+    return;
+  }
+  auto decoded = decode_reservation(object);
+  if (!decoded) {
+    spdlog::warn("reservation controller ignores a Reservation that does not decode: {}", decoded.message());
+    return;
+  }
+  auto r = std::make_shared<const Reservation>(std::move(*decoded));
+  st.reservations[r->meta.uid] = r;
+  track_queue(self, *r);
+}
+
+void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  auto& st = self->state;
+  const std::string uid = string_at(*object, "metadata", "uid");
+  const rapidjson::Value* annotations = find_path(*object, "metadata", "annotations");
+  const bool allocated = annotations && annotations->IsObject() &&
+                         annotations->HasMember(rsv::kAnnotationReservationAllocated);
+  if (type == watch::EventType::deleted || !allocated) {
+    st.owner_pods.erase(uid);
+    return;
+  }
+  auto pod = decode_pod(object);
+  if (!pod) {
+    st.owner_pods.erase(uid);
+    return;
+  }
+  auto names = rsv::reservation_allocated_of(pod->meta);
+  if (!names || !*names) {
+    st.owner_pods.erase(uid);
+    return;
+  }
+  st.owner_pods[uid] = OwnerPod{(*names)->uid, std::make_shared<const Pod>(std::move(*pod))};
+}
+
+void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  const std::string name = string_at(*object, "metadata", "name");
+  if (type == watch::EventType::deleted)
+    self->state.nodes.erase(name);
+  else
+    self->state.nodes.insert(name);
+}
+
+// ---- the lifecycle pass --------------------------------------------------------
+
+void post_write(Self self, const std::shared_ptr<const Reservation>& r, std::string what,
+                std::function<watch::ApiResult(watch::ApiClient&)> write) {
+  auto& st = self->state;
+  st.busy.insert(r->meta.uid);
+  auto me = caf::actor_cast<caf::actor>(self);
+  auto api = st.deps.api;
+  auto done = std::make_shared<ReservationWriteDone>();
+  done->uid = r->meta.uid;
+  done->name = r->meta.name;
+  done->what = std::move(what);
+  bool queued = st.deps.io->post([me, api, done, write = std::move(write)] {
+    done->result = write(*api);
+    caf::anon_send(me, atom::done_v, ReservationWriteDonePtr(done));
+  });
+  if (!queued) st.busy.erase(r->meta.uid);
+}
+
+void act(Self self, const std::shared_ptr<const Reservation>& r, rsv::LifecycleDecision decision) {
+  switch (decision.action) {
+    case rsv::LifecycleAction::none: return;
+    case rsv::LifecycleAction::schedule: return enqueue(self, *r);
+    case rsv::LifecycleAction::write_status: {
+      dequeue(self, r->meta.uid);
+      auto status = std::make_shared<const ReservationStatus>(std::move(*decision.status));
+      return post_write(self, r, "status (" + decision.why + ")",
+                        [r, status](watch::ApiClient& api) { return write_reservation_status(api, *r, *status); });
+    }
+    case rsv::LifecycleAction::delete_object:
+      return post_write(self, r, "deletion (" + decision.why + ")",
+                        [r](watch::ApiClient& api) { return delete_reservation(api, *r); });
+  }
+}
+
+void record_phases(ReservationActorState& st) {
+  if (!st.deps.metrics) return;
+  std::map<std::string, double> counts = {{rsv::kPhasePending, 0},   {rsv::kPhaseWaiting, 0}, {rsv::kPhaseAvailable, 0},
+                                          {rsv::kPhaseSucceeded, 0}, {rsv::kPhaseFailed, 0}};
+  for (const auto& [uid, r] : st.reservations) counts[rsv::reservation_phase(*r)] += 1;
+  for (const auto& [phase, count] : counts) st.deps.metrics->set(kPhasesMetric, {phase}, count);
+}
+
+void lifecycle_pass(Self self) {
+  auto& st = self->state;
+  std::unordered_map<std::string, std::vector<const Pod*>> owners;
+  for (const auto& [uid, owner] : st.owner_pods) owners[owner.reservation_uid].push_back(owner.pod.get());
+  rsv::LifecycleContext context;
+  context.now = timestamp_now();
+  context.retention = st.settings.retention;
+  context.garbage_collection = st.settings.garbage_collection;
+  for (const auto& [uid, r] : st.reservations) {
+    if (st.busy.count(uid)) continue;
+    auto mine = owners.find(uid);
+    context.owner_pods = mine == owners.end() ? std::vector<const Pod*>{} : mine->second;
+    context.node_exists = r->status.node_name.empty() || st.nodes.count(r->status.node_name) > 0;
+    act(self, r, rsv::decide_lifecycle(*r, context));
+  }
+}
+
+caf::behavior reservation_actor_fn(Self self, ReservationControllerDeps deps, ReservationControllerSettings settings,
+                                   std::vector<std::string> resources) {
+  auto& st = self->state;
+  st.deps = std::move(deps);
+  st.settings = settings;
+  st.unsynced.insert(resources.begin(), resources.end());
+  self->send(self, atom::tick_v);
+  return {
+      [=](atom::watch_event, const ObjectEventPtr& event) {
+        if (event->resource == kReservations) return on_reservation(self, event->type, event->object);
+        if (event->resource == kPods) return on_pod(self, event->type, event->object);
+        if (event->resource == kNodes) return on_node(self, event->type, event->object);
+      },
+      [=](atom::synced, const std::string& resource) {
+        auto& st = self->state;
+        if (st.unsynced.erase(resource) == 0 || !synced(st)) return;
+        spdlog::info("reservation controller: synced ({} reservations, {} owner pods, {} nodes)",
+                     st.reservations.size(), st.owner_pods.size(), st.nodes.size());
+      },
+      [=](atom::tick) {
+        auto& st = self->state;
+        // Writes wait for the whole view: a node not listed yet is not a gone node.
+        if (synced(st) && leading(st)) lifecycle_pass(self);
+        record_phases(st);
+        self->delayed_send(self, st.settings.tick, atom::tick_v);
+      },
+      [=](atom::done, const ReservationWriteDonePtr& done) {
+        auto& st = self->state;
+        st.busy.erase(done->uid);
+        if (done->result.ok)
+          spdlog::info("reservation {}: wrote {}", done->name, done->what);
+        else if (done->result.code != 404)
+          spdlog::warn("reservation {}: {} failed: {}", done->name, done->what, done->result.message);
+      },
+  };
+}
+
+struct Collection {
+  const char* resource;
+  const char* path;
+  const char* field_selector;
+  bool optional;  // a CRD that may not be installed
+};
+
+const Collection kCollections[] = {
+    {kReservations, "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", true},
+    // Finished pods hold nothing (recompute_owners skips them anyway).
+    {kPods, "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", false},
+    {kNodes, "/api/v1/nodes", "", false},
+};
+
+std::unique_ptr<watch::Reflector> make_reflector(const std::shared_ptr<watch::ApiClient>& api, const Collection& c,
+                                                 caf::actor target) {
+  watch::ReflectorOptions options;
+  options.name = std::string("reservation-") + c.resource;
+  options.path = c.path;
+  options.field_selector = c.field_selector;
+  watch::ReflectorCallbacks callbacks;
+  std::string resource = c.resource;
+  callbacks.on_event = [target, resource](watch::EventType type, watch::ObjectPtr object) {
+    caf::anon_send(target, atom::watch_event_v,
+                   ObjectEventPtr(std::make_shared<ObjectEvent>(ObjectEvent{resource, type, std::move(object)})));
+  };
+  callbacks.on_synced = [target, resource] { caf::anon_send(target, atom::synced_v, resource); };
+  callbacks.on_error = [](const std::string&) {};
+  if (c.optional) {
+    // The CRD may be absent: a 404 on the list counts as an empty synced list.
+    auto told = std::make_shared<std::atomic<bool>>(false);
+    callbacks.on_error = [target, resource, told](const std::string& message) {
+      if (message.find("list failed") == std::string::npos || message.find(": 404") == std::string::npos) return;
+      if (!told->exchange(true)) caf::anon_send(target, atom::synced_v, resource);
+    };
+  }
+  return std::make_unique<watch::Reflector>(api, options, callbacks);
+}
+
+}  // namespace
+
+Result<ReservationControllerSettings> reservation_controller_settings(const config::SchedulerConfiguration& cfg) {
+  ReservationControllerSettings settings;
+  for (const config::Profile& profile : cfg.profiles) {
+    YAML::Node node = profile.args_for("Reservation");
+    if (!node || node.IsNull()) continue;
+    try {
+      auto args = rsv::ReservationArgs::from_yaml(node);
+      settings.retention = std::chrono::seconds(args.gc_duration_seconds);
+      settings.garbage_collection = !args.disable_garbage_collection;
+    } catch (const config::FieldError& e) {
+      return Error{"profile " + profile.scheduler_name + ": Reservation args: " + e.what()};
+    }
+    break;
+  }
+  return settings;
+}
+
+void declare_reservation_metrics(MetricsRegistry& registry) {
+  registry.declare(kPhasesMetric, MetricsRegistry::Type::gauge,
+                   "Reservations the reservation controller sees, by status.phase.", {"phase"});
+}
+
+Result<std::unique_ptr<ReservationController>> ReservationController::start(ReservationControllerDeps deps,
+                                                                            const config::SchedulerConfiguration& cfg) {
+  auto settings = reservation_controller_settings(cfg);
+  if (!settings) return Error{settings.message()};
+  if (deps.metrics) declare_reservation_metrics(*deps.metrics);
+  std::unique_ptr<ReservationController> controller(new ReservationController());
+  std::vector<std::string> resources;
+  for (const Collection& c : kCollections) resources.push_back(c.resource);
+  auto api = deps.api;
+  auto* system = deps.system;
+  controller->actor_ = system->spawn(reservation_actor_fn, std::move(deps), *settings, resources);
+  for (const Collection& c : kCollections) {
+    controller->reflectors_.push_back(make_reflector(api, c, controller->actor_));
+    controller->reflectors_.back()->start();
+  }
+  return controller;
+}
+
+ReservationController::~ReservationController() { stop(); }
+
+void ReservationController::stop() {
+  for (auto& reflector : reflectors_) reflector->stop();
+  reflectors_.clear();
+  if (actor_) caf::anon_send_exit(actor_, caf::exit_reason::user_shutdown);
+  actor_ = nullptr;
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,81 @@
+#pragma once
+// The RESERVATION actor (issue 6): Koordinator's reservation controller
+// inside `troupe scheduler`.
+//
+//   reflectors (reservations, pods, nodes) --watch_event--> RESERVATION actor
+//   a Pending, valid Reservation of one of our profiles -> its reserve pod
+//       (make_reserve_pod) into the QUEUE; the ordinary cycle places it with
+//       every plugin, and the API WRITER binds it by writing the
+//       Reservation's status (actors/reservation_writes.hpp)
+//   every tick: decide_lifecycle per reservation (expiry, node gone,
+//       allocateOnce, owners and allocated from the pods whose
+//       reservation-allocated names it, garbage collection) and write the
+//       changes through /status on the I/O TaskPool, one write per
+//       reservation in flight, only while this replica leads.
+//
+// Settings come from the first profile's ReservationArgs (pluginConfig of
+// "Reservation"): gcDurationSeconds (retention of finished reservations),
+// disableGarbageCollection. Metric: troupe_reservations{phase}.
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/metrics_registry.hpp"
+#include "actors/queue_actor.hpp"
+#include "config/scheduler_config.hpp"
+#include "model/result.hpp"
+#include "watch/api_client.hpp"
+#include "watch/reflector.hpp"
+#include "watch/task_pool.hpp"
+
+namespace troupe::actors {
+
+struct ReservationControllerDeps {
+  caf::actor_system* system = nullptr;
+  std::shared_ptr<watch::ApiClient> api;
+  std::shared_ptr<watch::TaskPool> io;
+  std::shared_ptr<MetricsRegistry> metrics;
+  /// The scheduler leads (leader election): writes only then.
+  std::shared_ptr<std::atomic<bool>> leading;
+  queue_actor queue;
+  /// schedulerName -> the framework of that profile: reserve pods of other
+  /// schedulers are not ours.
+  std::map<std::string, std::shared_ptr<const plugins::Framework>> frameworks;
+};
+
+struct ReservationControllerSettings {
+  std::chrono::seconds retention{86400};
+  bool garbage_collection = true;
+  /// How often the lifecycle pass runs (expiry resolution).
+  std::chrono::milliseconds tick{1000};
+};
+
+/// The settings from the configuration's first profile that configures the
+/// Reservation plugin; errors name the field.
+Result<ReservationControllerSettings> reservation_controller_settings(const config::SchedulerConfiguration& cfg);
+
+/// Declares troupe_reservations{phase} (idempotent).
+void declare_reservation_metrics(MetricsRegistry& registry);
+
+/// Owns the reservation actor and its reflectors.
+class ReservationController {
+ public:
+  static Result<std::unique_ptr<ReservationController>> start(ReservationControllerDeps deps,
+                                                              const config::SchedulerConfiguration& cfg);
+  ~ReservationController();  // stop()
+  /// Stops the reflectors and the actor. Idempotent; call before the actor system goes.
+  void stop();
+
+ private:
+  ReservationController() = default;
+  caf::actor actor_;
+  std::vector<std::unique_ptr<watch::Reflector>> reflectors_;
+};
+
+}  // namespace troupe::actors
