@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "actors/scheduler_runtime.hpp"
+#include "cmd/demo_reservation.hpp"
 #include "model/json.hpp"
 #include "plugins/registry.hpp"
 #include "sim/demo_workload.hpp"
@@ -148,7 +149,7 @@ int run_scheduling_demo(sim::ApiServer& server) {
     std::fprintf(stderr, "troupe demo: some pods were neither placed nor reported within 30 s\n");
     return 1;
   }
-  return 0;
+  return run_reservation_scene(server);
 }
 
 }  // namespace troupe::cmd

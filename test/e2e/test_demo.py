@@ -62,6 +62,20 @@ class DemoTest(unittest.TestCase):
         self.assertEqual(low // 16, node)
         self.assertEqual(int(second.split("-")[0]), low + 32)
 
+    def test_demo_reservation_scene_is_consumed_by_its_owner(self):
+        out = subprocess.run([os.environ["TROUPE"], "demo"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stdout[-3000:] + out.stderr[-3000:])
+        held = re.search(r"^reservation demo-train-reservation: Available on (\S+), holding cpu 2, memory 4Gi, "
+                         r"(GPU \d+)$", out.stdout, re.M)
+        self.assertIsNotNone(held, out.stdout[-1500:])
+        owner = re.search(r"^pod demo-train-owner: bound to (\S+) with (GPU \d+), reservation-allocated "
+                          r"\{\"name\":\"demo-train-reservation\",\"uid\":\"[^\"]+\"\}$", out.stdout, re.M)
+        self.assertIsNotNone(owner, out.stdout[-1500:])
+        # The owner lands on the reservation's node and gets the very GPU it held.
+        self.assertEqual(owner.groups(), held.groups())
+        self.assertIn("reservation demo-train-reservation: Succeeded (allocateOnce, consumed by demo-train-owner)",
+                      out.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()
