@@ -40,13 +40,16 @@ const char* kSummary =
     "the seeded arrival sequence (inflated to 130% of GPU capacity) is scheduled one pod at a time by the real\n"
     "actors and plugins with the policy's scoring strategy, and the GPU allocation ratio at 100% arrival and the\n"
     "fragmentation curve are reported (medians over the seeds), beside the reference simulator's figures.\n"
-    "Policies: least-allocated, most-allocated (DeviceShare and NodeResourcesFit scoring strategy).";
+    "Policies: least-allocated, most-allocated (DeviceShare and NodeResourcesFit scoring strategy);\n"
+    "fragmentation (DeviceShare's Fragmentation strategy with troupe's task distribution: memory-aware, rare\n"
+    "multi-GPU classes kept) and fgd (the same strategy with the FGD paper's typical tasks), which score with\n"
+    "DeviceShare alone; both take the task sizes from the trace's original pods, as the method does.";
 
 std::vector<FlagSpec> replay_specs() {
   return {
       {"nodes", true, "node list CSV (openb_node_list_gpu_node.csv; CPU-only rows are dropped)"},
       {"pods", true, "pod list CSV (openb_pod_list_<trace>.csv)"},
-      {"policy", true, "least-allocated or most-allocated (default least-allocated)"},
+      {"policy", true, "least-allocated, most-allocated, fragmentation or fgd (default least-allocated)"},
       {"seeds", true, "seeds: 42-51, 42,45 or 42 (default 42-51)"},
       {"all-scorers", false, "keep every scorer of the default profile (default: only NodeResourcesFit and DeviceShare)"},
       {"no-reference", false, "do not run the reference simulator beside each seed"},
@@ -57,16 +60,65 @@ std::vector<FlagSpec> replay_specs() {
   };
 }
 
-/// The scoring strategy both device and node scoring use under a policy.
-Result<std::string> strategy_of(const std::string& policy) {
-  if (policy == "least-allocated" || policy == "LeastAllocated" || policy == "spreading") return std::string("LeastAllocated");
-  if (policy == "most-allocated" || policy == "MostAllocated") return std::string("MostAllocated");
-  return Error{"--policy: expected least-allocated or most-allocated, got '" + policy +
-               "' (troupe has no DeviceShare fragmentation (FGD) scoring strategy yet)"};
+/// A policy as the replay runs it: the scoring strategy and, for the
+/// fragmentation-aware ones, which task distribution it is given.
+struct PolicyChoice {
+  std::string strategy;          // DeviceShare scoringStrategy.type
+  trace::ReplayPolicy reference;  // the reference simulator's twin
+  bool fragmentation = false;    // Fragmentation strategy (DeviceShare scores alone)
+};
+
+Result<PolicyChoice> policy_of(const std::string& policy) {
+  if (policy == "least-allocated" || policy == "LeastAllocated" || policy == "spreading")
+    return PolicyChoice{"LeastAllocated", trace::ReplayPolicy::least_allocated, false};
+  if (policy == "most-allocated" || policy == "MostAllocated")
+    return PolicyChoice{"MostAllocated", trace::ReplayPolicy::most_allocated, false};
+  if (policy == "fragmentation" || policy == "Fragmentation")
+    return PolicyChoice{"Fragmentation", trace::ReplayPolicy::fragmentation, true};
+  if (policy == "fgd") return PolicyChoice{"Fragmentation", trace::ReplayPolicy::fgd, true};
+  return Error{"--policy: expected least-allocated, most-allocated, fragmentation or fgd, got '" + policy + "'"};
 }
 
-trace::ReplayPolicy reference_policy_of(const std::string& strategy) {
-  return strategy == "MostAllocated" ? trace::ReplayPolicy::most_allocated : trace::ReplayPolicy::least_allocated;
+std::string yaml_number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  return buf;
+}
+
+/// taskClasses for DeviceShare's args, one flow-style item per class.
+std::string task_classes_yaml(const ds::TaskDistribution& tasks, const std::string& indent) {
+  std::string out;
+  for (const auto& c : tasks.classes()) {
+    out += indent + "- {cpuMilli: " + std::to_string(c.cpu_milli);
+    if (c.memory_mib > 0) out += ", memory: " + std::to_string(c.memory_mib) + "Mi";
+    out += ", gpuMilli: " + std::to_string(c.gpu_milli) + ", gpuCount: " + std::to_string(c.gpu_count);
+    if (!c.gpu_models.empty()) {
+      out += ", gpuModels: [";
+      for (size_t i = 0; i < c.gpu_models.size(); ++i) out += (i > 0 ? ", '" : "'") + c.gpu_models[i] + "'";
+      out += "]";
+    }
+    out += ", weight: " + yaml_number(c.weight) + "}\n";
+  }
+  return out;
+}
+
+/// The fragmentation-aware profile: DeviceShare alone scores (the method
+/// runs exactly one scorer) with the Fragmentation strategy, the replay's
+/// seed ordering equal scores.
+std::string fragmentation_config_yaml(const ds::TaskDistribution& tasks, uint64_t seed) {
+  const std::string plugin_config =
+      "    plugins:\n"
+      "      score:\n"
+      "        disabled: [{name: '*'}]\n"
+      "        enabled: [{name: DeviceShare, weight: 1}]\n"
+      "    pluginConfig:\n"
+      "      - name: DeviceShare\n"
+      "        args:\n"
+      "          scoringStrategy:\n"
+      "            type: Fragmentation\n"
+      "            tieBreakSeed: " + std::to_string(seed) + "\n"
+      "            taskClasses:\n" + task_classes_yaml(tasks, "              ");
+  return bench_config_yaml(100, plugin_config);
 }
 
 /// The default profile with the strategy on DeviceShare and NodeResourcesFit,
@@ -209,7 +261,9 @@ struct SeedResult {
 struct ReplayInputs {
   std::vector<trace::TraceNode> nodes;  // GPU nodes only
   std::vector<trace::TracePod> pods;
-  std::string strategy;
+  PolicyChoice policy;
+  /// The Fragmentation strategy's task classes (fragmentation policies only).
+  std::optional<ds::TaskDistribution> scoring_tasks;
   size_t threads = 0;
   int64_t timeout_seconds = 600;
   bool reference = true;
@@ -224,7 +278,8 @@ Result<SeedResult> replay_seed(const ReplayInputs& in, const ds::TaskDistributio
   result.pods = arrival->pods.size();
 
   actors::BenchHarnessOptions options;
-  options.config_yaml = replay_config_yaml(in.strategy, in.all_scorers);
+  options.config_yaml = in.policy.fragmentation ? fragmentation_config_yaml(*in.scoring_tasks, seed)
+                                               : replay_config_yaml(in.policy.strategy, in.all_scorers);
   options.threads = in.threads;
   options.seed = seed;
   auto harness = actors::BenchHarness::start(options);
@@ -274,7 +329,7 @@ Result<SeedResult> replay_seed(const ReplayInputs& in, const ds::TaskDistributio
 
   if (in.reference) {
     trace::ReplayOptions ref;
-    ref.policy = reference_policy_of(in.strategy);
+    ref.policy = in.policy.reference;
     ref.seed = seed;
     auto reference = trace::run_reference_replay(in.nodes, in.pods, ref);
     if (!reference) return Error{"reference simulator: " + reference.message()};
@@ -385,9 +440,9 @@ Result<ReplayInputs> read_inputs(const Flags& flags) {
   ReplayInputs in;
   if (!flags.has("nodes")) return Error{"--nodes is required (the node list CSV)"};
   if (!flags.has("pods")) return Error{"--pods is required (the pod list CSV)"};
-  auto strategy = strategy_of(flags.get("policy", "least-allocated"));
-  if (!strategy) return Error{strategy.message()};
-  in.strategy = *strategy;
+  auto policy = policy_of(flags.get("policy", "least-allocated"));
+  if (!policy) return Error{policy.message()};
+  in.policy = *policy;
   auto threads = int_flag(flags, "threads", 0, 0, 1024);
   auto timeout = int_flag(flags, "timeout", 600, 1, 86400);
   if (!threads) return Error{threads.message()};
@@ -403,6 +458,14 @@ Result<ReplayInputs> read_inputs(const Flags& flags) {
   auto pods = trace::load_trace_pods(flags.get("pods"));
   if (!pods) return Error{pods.message()};
   in.pods = std::move(*pods);
+  if (in.policy.fragmentation) {
+    // From the trace's original pods (before the replay's shuffle and
+    // inflation), as the FGD method builds its typical tasks.
+    auto tasks = in.policy.reference == trace::ReplayPolicy::fgd ? trace::typical_tasks(in.pods)
+                                                                 : trace::fragmentation_tasks(in.pods);
+    if (!tasks) return Error{tasks.message()};
+    in.scoring_tasks = std::move(*tasks);
+  }
   return in;
 }
 

@@ -99,6 +99,7 @@ AllocationView build_view(const NodeDevices& node, const DeviceShareRequest& req
     const DeviceHint* hint = request.hint(type);
     const LabelSelector* selector = hint != nullptr && hint->selector ? &*hint->selector : nullptr;
     uint64_t candidates = devices.listed_slots();
+    if (type == DeviceType::gpu) candidates &= options.gpu_slot_mask;
     if (options.numa_nodes || selector != nullptr) {
       for (size_t i = 0; i < devices.slots.size() && i < kMaxDevicesPerType; ++i) {
         const DeviceInfo* info = devices.slots[i].info;

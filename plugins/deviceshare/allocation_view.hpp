@@ -32,6 +32,9 @@ struct AllocateOptions {
   bool reserve_phase = false;
   /// The Node's labels (built-in Hopper partition table and its policy).
   const Labels* node_labels = nullptr;
+  /// GPU slots the pod may use (bit i = slots[i]); the Fragmentation strategy
+  /// narrows a shared request to the card it chose.
+  uint64_t gpu_slot_mask = ~uint64_t{0};
 };
 
 struct PreparedType {

@@ -45,8 +45,8 @@ int64_t DeviceScorer::score(const DeviceAmounts& request, const DeviceAmounts& t
     if (total_milli >= free_milli) requested_milli = total_milli - free_milli + request.milli(r);
     const int64_t capacity = ceil_units(total_milli);
     const int64_t requested = ceil_units(requested_milli);
-    const int64_t s = strategy_ == ScoringStrategy::most_allocated ? most_requested(requested, capacity)
-                                                                     : least_requested(requested, capacity);
+    const int64_t s = strategy_ == ScoringStrategy::least_allocated ? least_requested(requested, capacity)
+                                                                      : most_requested(requested, capacity);
     node_score += s * weight;
     weight_sum += weight;
   }

@@ -18,7 +18,11 @@
 
 namespace troupe::plugins::deviceshare {
 
-enum class ScoringStrategy { least_allocated, most_allocated };
+/// fragmentation: troupe's fragmentation-aware strategy (fragmentation_scoring.hpp)
+/// scores nodes and picks shared cards itself; where DeviceScorer still ranks
+/// devices under it (RDMA, FPGA, cards it leaves to the allocator) it packs
+/// as MostAllocated does.
+enum class ScoringStrategy { least_allocated, most_allocated, fragmentation };
 
 struct WeightedResource {
   std::string name;

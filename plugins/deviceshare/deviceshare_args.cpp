@@ -1,5 +1,7 @@
 #include "plugins/deviceshare/deviceshare_args.hpp"
 
+#include <cmath>
+
 #include "config/yaml_fields.hpp"
 #include "model/resource_names.hpp"
 
@@ -15,9 +17,42 @@ ScoringStrategy read_strategy(const YAML::Node& strategy, const std::string& pat
   config::read_optional(strategy, path, "type", type);
   if (type == "LeastAllocated") return ScoringStrategy::least_allocated;
   if (type == "MostAllocated") return ScoringStrategy::most_allocated;
+  if (type == "Fragmentation") return ScoringStrategy::fragmentation;
   // Koordinator: "scoring strategy <type> is not supported".
-  throw FieldError(config::child_path(path, "type"),
-                   "Unsupported value: \"" + type + "\": supported values: \"LeastAllocated\", \"MostAllocated\"");
+  throw FieldError(config::child_path(path, "type"), "Unsupported value: \"" + type +
+                                                         "\": supported values: \"LeastAllocated\", \"MostAllocated\", "
+                                                         "\"Fragmentation\"");
+}
+
+// taskClasses, spreadWeight and tieBreakSeed belong to Fragmentation alone.
+FragmentationArgs read_fragmentation(const YAML::Node& strategy, const std::string& path, bool fragmentation) {
+  FragmentationArgs out;
+  const YAML::Node classes = strategy["taskClasses"];
+  if (!fragmentation) {
+    for (const char* field : {"taskClasses", "spreadWeight", "tieBreakSeed"})
+      if (!config::is_absent(strategy[field]))
+        throw FieldError(config::child_path(path, field), "only valid with type Fragmentation");
+    return out;
+  }
+  if (config::is_absent(classes))
+    throw FieldError(config::child_path(path, "taskClasses"),
+                     "required with type Fragmentation (the task sizes to keep room for)");
+  auto tasks = parse_task_distribution(classes, config::child_path(path, "taskClasses"));
+  // The message already names the field (scoringStrategy.taskClasses[i]...).
+  if (!tasks) throw FieldError("", tasks.message());
+  out.tasks = std::make_shared<const TaskDistribution>(std::move(*tasks));
+  if (!config::is_absent(strategy["spreadWeight"])) {
+    out.spread_weight = config::read_number(strategy["spreadWeight"], config::child_path(path, "spreadWeight"));
+    if (!std::isfinite(out.spread_weight) || out.spread_weight < 0 || out.spread_weight > 1)
+      throw FieldError(config::child_path(path, "spreadWeight"),
+                       "must be a number in [0, 1], got " + std::to_string(out.spread_weight));
+  }
+  if (!config::is_absent(strategy["tieBreakSeed"])) {
+    const int64_t seed = config::read_int(strategy["tieBreakSeed"], config::child_path(path, "tieBreakSeed"));
+    if (seed < 0) throw FieldError(config::child_path(path, "tieBreakSeed"), "must be >= 0, got " + std::to_string(seed));
+    out.tie_break_seed = static_cast<uint64_t>(seed);
+  }
+  return out;
 }
 
 std::vector<WeightedResource> read_resources(const YAML::Node& list, const std::string& path) {
@@ -98,9 +133,10 @@ DeviceShareArgs DeviceShareArgs::from_yaml(const YAML::Node& args) {
   if (!config::is_absent(strategy)) {
     const std::string path = "scoringStrategy";
     config::expect_map(strategy, path);
-    config::reject_unknown_fields(strategy, path, {"type", "resources"});
+    config::reject_unknown_fields(strategy, path, {"type", "resources", "taskClasses", "spreadWeight", "tieBreakSeed"});
     out.strategy = read_strategy(strategy, path);
     out.resources = read_resources(strategy["resources"], config::child_path(path, "resources"));
+    out.fragmentation = read_fragmentation(strategy, path, out.strategy == ScoringStrategy::fragmentation);
   }
   config::read_optional(args, "", "disableDeviceNUMATopologyAlignment", out.disable_numa_alignment);
   read_templates(args["gpuSharedResourceTemplatesConfig"], "gpuSharedResourceTemplatesConfig", out);

@@ -6,7 +6,12 @@
 //   allocator: ""                              # deprecated, ignored
 //   scoringStrategy:                           # absent: LeastAllocated over
 //     type: LeastAllocated | MostAllocated     #   gpu-memory-ratio, gpu-memory, rdma, fpga (weight 1)
+//           | Fragmentation                    # troupe: fragmentation-aware (fragmentation_scoring.hpp)
 //     resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}]   # weight in (0, 100]
+//     taskClasses:                             # Fragmentation only, required: the expected
+//       - {cpu: 3152m, memory: 16Gi, gpuMilli: 810, gpuCount: 1, weight: 1047}   # task sizes
+//     spreadWeight: 0                          # Fragmentation: the spread term (0 = off, FGD's score)
+//     tieBreakSeed: 0                          # Fragmentation: seeds the node order of equal scores
 //   disableDeviceNUMATopologyAlignment: false
 //   gpuSharedResourceTemplatesConfig:          # defaults below
 //     configMapNamespace: koordinator-system
@@ -20,12 +25,15 @@
 // As in Koordinator, a scoringStrategy that is present but has no
 // resources scores every device 0, and its type must be one of the two.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
 
 #include "plugins/deviceshare/device_scorer.hpp"
+#include "plugins/deviceshare/fragmentation.hpp"
+#include "plugins/deviceshare/fragmentation_policy.hpp"
 
 namespace troupe::plugins::deviceshare {
 
@@ -34,9 +42,17 @@ struct GpuModel {
   std::string model;
 };
 
+/// The Fragmentation strategy's settings.
+struct FragmentationArgs {
+  std::shared_ptr<const TaskDistribution> tasks;  // set whenever the strategy is Fragmentation
+  double spread_weight = kDefaultSpreadWeight;
+  uint64_t tie_break_seed = 0;
+};
+
 struct DeviceShareArgs {
   ScoringStrategy strategy = ScoringStrategy::least_allocated;
   std::vector<WeightedResource> resources = default_scoring_resources();
+  FragmentationArgs fragmentation;
   bool disable_numa_alignment = false;
   std::string templates_namespace = "koordinator-system";
   std::string templates_name = "gpu-shared-resource-templates";

@@ -4,8 +4,10 @@
 
 #include "plugins/common/args.hpp"
 #include "plugins/deviceshare/allocation_result.hpp"
+#include "plugins/deviceshare/fragmentation_scoring.hpp"
 #include "plugins/deviceshare/go_json.hpp"
 #include "plugins/deviceshare/joint_allocator.hpp"
+#include "plugins/deviceshare/reservation_restore.hpp"
 #include "plugins/framework/node_info.hpp"
 #include "plugins/framework/normalize_score.hpp"
 
@@ -91,16 +93,26 @@ PluginStatus DeviceShare::pre_filter(CycleState& state, const PodInfo& pod, PreF
   return {};
 }
 
-PluginStatus DeviceShare::filter(const CycleState& state, const PodInfo&, const NodeInfo& node) const {
+PluginStatus DeviceShare::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  if (auto restored = filter_reserved_devices(*this, state, pod, node)) return *restored;  // reserved devices
   return filter_devices(state, node.node(), devices_of(node));
 }
 
-ScoreResult DeviceShare::score(const CycleState& state, const PodInfo&, const NodeInfo& node) const {
+ScoreResult DeviceShare::score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  if (args_.strategy == ScoringStrategy::fragmentation) {
+    const DeviceShareState* s = read_state(state);
+    return {fragmentation_raw_score(node, devices_of(node), pod, s != nullptr ? s->request.get() : nullptr,
+                                    args_.fragmentation),
+            {}};
+  }
   return {score_devices(state, node.node(), devices_of(node)), {}};
 }
 
 PluginStatus DeviceShare::normalize_scores(const CycleState& state, const PodInfo&, std::vector<int64_t>& scores) const {
-  if (read_state(state) != nullptr) normalize(scores);
+  if (args_.strategy == ScoringStrategy::fragmentation)
+    normalize_fragmentation_scores(scores);
+  else if (read_state(state) != nullptr)
+    normalize(scores);
   return {};
 }
 
@@ -109,8 +121,16 @@ PluginStatus DeviceShare::reserve(CycleState& state, const PodInfo& pod, NodeInf
   // Koordinator's Reserve allocates within the topology manager's affinity
   // for the node, so the devices land on the NUMA nodes the CPUs got.
   std::optional<uint64_t> affinity = numa_affinity_ ? numa_affinity_(state) : std::nullopt;
+  // A pod that allocated a reservation holding devices takes them first (RestoreReservation).
+  if (auto restored = reserve_reserved_devices(*this, state, pod, node, affinity)) return *restored;
+  uint64_t gpu_slots = ~uint64_t{0};
+  if (args_.strategy == ScoringStrategy::fragmentation) {
+    auto chosen = fragmentation_card_mask(node, devices_of(node), pod, read_state(state)->request.get(),
+                                          args_.fragmentation, /*pod_assumed=*/true);
+    if (chosen) gpu_slots = *chosen;
+  }
   return reserve_devices(state, pod, node.node(), node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices),
-                         affinity);
+                         affinity, gpu_slots);
 }
 
 void DeviceShare::unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
@@ -151,7 +171,8 @@ int64_t DeviceShare::score_devices(const CycleState& state, const Node* node, co
 void DeviceShare::normalize(std::vector<int64_t>& scores) const { default_normalize_score(kMaxNodeScore, false, scores); }
 
 PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod, const Node* node,
-                                          NodeDevices* devices, std::optional<uint64_t> numa_affinity) const {
+                                          NodeDevices* devices, std::optional<uint64_t> numa_affinity,
+                                          uint64_t gpu_slot_mask) const {
   const DeviceShareState* s = read_state(state);
   if (s == nullptr || devices == nullptr || !devices->known()) return {};
   const std::string node_name = node != nullptr ? node->meta.name : std::string();
@@ -163,6 +184,7 @@ PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod,
   AllocateOptions options = options_for(node);
   options.scorer = &scorer_;
   options.reserve_phase = true;
+  options.gpu_slot_mask = gpu_slot_mask;
   if (!args_.disable_numa_alignment) options.numa_nodes = numa_affinity;
   AllocationPlan plan;
   PluginStatus status = allocate_devices(*devices, *s->request, options, plan);

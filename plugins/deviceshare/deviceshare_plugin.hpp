@@ -8,7 +8,10 @@
 //              then "can the node's devices take the pod" by running the
 //              allocator (joint_allocator.hpp) without a scorer. A node with
 //              no Device and no allocated pods passes (kubelet decides).
-//   Score      the node score of scoring.go, normalised to 0-100 across nodes.
+//   Score      the node score of scoring.go, normalised to 0-100 across nodes;
+//              with scoringStrategy Fragmentation the fragmentation-aware
+//              score of fragmentation_scoring.hpp instead (every pod, also
+//              those without devices), and Reserve takes the card it chose.
 //   Reserve    allocate with the configured scorer and account the result on
 //              the node; Unreserve gives it back exactly.
 //   PreBind    the device-allocated annotation (and, with devicePluginAdaption,
@@ -99,8 +102,11 @@ class DeviceShare final : public PreFilterPlugin,
   /// Allocates and accounts the pod's devices on the node; writes the result
   /// into the state. `numa_affinity` (bit i = NUMA node i) is the merged
   /// affinity of the topology manager, ignored with disableDeviceNUMATopologyAlignment.
+  /// `gpu_slot_mask` narrows the GPU slots it may take (the Fragmentation
+  /// strategy's card choice).
   PluginStatus reserve_devices(CycleState& state, const PodInfo& pod, const Node* node, NodeDevices* devices,
-                               std::optional<uint64_t> numa_affinity = std::nullopt) const;
+                               std::optional<uint64_t> numa_affinity = std::nullopt,
+                               uint64_t gpu_slot_mask = ~uint64_t{0}) const;
   /// GetPodTopologyHints: per device type, the NUMA node sets that can hold
   /// the pod's devices (none with disableDeviceNUMATopologyAlignment).
   PluginStatus numa_hints(const CycleState& state, const Node* node, const NodeDevices* devices,

@@ -25,11 +25,24 @@ int64_t read_cpu_milli(const YAML::Node& item, const std::string& path) {
   return quantity->milli_value();
 }
 
+// memory is a Kubernetes quantity ("16Gi"), kept in MiB rounded up.
+int64_t read_memory_mib(const YAML::Node& item, const std::string& path) {
+  if (config::is_absent(item["memory"])) return 0;
+  const std::string field = child_path(path, "memory");
+  auto quantity = Quantity::parse(config::read_string(item["memory"], field));
+  if (!quantity) throw FieldError(field, quantity.message());
+  const int64_t bytes = quantity->value();
+  if (bytes < 0) throw FieldError(field, "must be >= 0");
+  constexpr int64_t kMiB = 1024 * 1024;
+  return bytes / kMiB + (bytes % kMiB != 0 ? 1 : 0);
+}
+
 GpuTaskClass read_task_class(const YAML::Node& item, const std::string& path) {
   config::expect_map(item, path);
-  config::reject_unknown_fields(item, path, {"cpu", "cpuMilli", "gpuMilli", "gpuCount", "gpuModels", "weight"});
+  config::reject_unknown_fields(item, path, {"cpu", "cpuMilli", "memory", "gpuMilli", "gpuCount", "gpuModels", "weight"});
   GpuTaskClass task;
   task.cpu_milli = read_cpu_milli(item, path);
+  task.memory_mib = read_memory_mib(item, path);
   config::read_optional(item, path, "gpuMilli", task.gpu_milli);
   config::read_optional(item, path, "gpuCount", task.gpu_count);
   // A GPU class with no count asks for one card.

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,9 @@ struct GpuTaskClass {
   int32_t gpu_count = 0;
   std::vector<std::string> gpu_models;
   double weight = 0;
+  /// Host memory a task of the class needs (MiB); 0 = memory is not checked
+  /// (the published method ignores memory).
+  int64_t memory_mib = 0;
 
   bool cpu_only() const { return gpu_milli == 0; }
   bool may_use(std::string_view model) const {
@@ -76,10 +80,12 @@ class TaskDistribution {
 };
 
 /// What fragmentation reads of a node: free CPU and the free milli-GPU of each
-/// card (index = card minor).
+/// card (index = card minor), and free host memory (MiB; only classes with a
+/// memory_mib read it, so "unknown" is as good as unlimited).
 struct NodeGpuFree {
   int64_t cpu_free_milli = 0;
   std::vector<int32_t> card_free_milli;
+  int64_t memory_free_mib = std::numeric_limits<int64_t>::max();
 
   int64_t idle_gpu_milli() const {
     int64_t total = 0;
@@ -106,6 +112,7 @@ struct GpuRequest {
   int64_t cpu_milli = 0;
   int32_t gpu_milli = 0;
   int32_t gpu_count = 0;
+  int64_t memory_mib = 0;  // host memory; matters only to classes with a memory_mib
   bool shared() const { return gpu_count == 1 && gpu_milli > 0 && gpu_milli < kMilliPerGpu; }
 };
 
@@ -139,7 +146,7 @@ inline std::optional<FragPlacement> best_fragmentation_placement(const NodeGpuFr
                                                                  const std::vector<uint8_t>& access);
 
 /// Parses plugin arguments: a list of {cpu (quantity or milli integer via
-/// cpuMilli), gpuMilli, gpuCount, gpuModels, weight}. `field` names the list
+/// cpuMilli), memory (quantity, optional), gpuMilli, gpuCount, gpuModels, weight}. `field` names the list
 /// in errors ("args.taskClasses[2].gpuMilli: ...").
 Result<TaskDistribution> parse_task_distribution(const YAML::Node& list, const std::string& field);
 
@@ -155,6 +162,7 @@ inline Result<TaskDistribution> TaskDistribution::make(std::vector<GpuTaskClass>
     if (!std::isfinite(c.weight) || c.weight < 0)
       return Error{where + "weight must be a finite number >= 0, got " + std::to_string(c.weight)};
     if (c.cpu_milli < 0) return Error{where + "cpu_milli must be >= 0, got " + std::to_string(c.cpu_milli)};
+    if (c.memory_mib < 0) return Error{where + "memory_mib must be >= 0, got " + std::to_string(c.memory_mib)};
     if (c.gpu_milli < 0 || c.gpu_milli > kMilliPerGpu)
       return Error{where + "gpu_milli must be in [0, 1000], got " + std::to_string(c.gpu_milli)};
     if (c.gpu_milli == 0 && c.gpu_count != 0)
@@ -183,7 +191,10 @@ inline double node_fragmentation(const NodeGpuFree& node, const TaskDistribution
   for (size_t m = 0; m < classes.size(); ++m) {
     const GpuTaskClass& task = classes[m];
     const double p = task.weight;
-    const bool cpu_ok = node.cpu_free_milli >= task.cpu_milli;
+    // Host resources: a task that cannot get its CPU (or, when the class says,
+    // its memory) here cannot use the idle GPUs either. The method checks CPU
+    // only; memory counts into the same "lack host" buckets.
+    const bool cpu_ok = node.cpu_free_milli >= task.cpu_milli && node.memory_free_mib >= task.memory_mib;
     if (task.cpu_only()) {
       bucket[static_cast<int>(cpu_ok ? FragCategory::x_satisfied : FragCategory::x_lack_cpu)] += p * idle_d;
       continue;
@@ -234,6 +245,7 @@ inline std::optional<FragPlacement> best_shared_card(const NodeGpuFree& node, co
   std::optional<FragPlacement> best;
   NodeGpuFree after = node;
   after.cpu_free_milli -= request.cpu_milli;
+  after.memory_free_mib -= request.memory_mib;
   for (size_t i = 0; i < node.card_free_milli.size(); ++i) {
     if (node.card_free_milli[i] < request.gpu_milli) continue;
     after.card_free_milli[i] -= request.gpu_milli;
@@ -251,6 +263,7 @@ inline std::optional<FragPlacement> best_multi_card(const NodeGpuFree& node, con
                                                     double before) {
   NodeGpuFree after = node;
   after.cpu_free_milli -= request.cpu_milli;
+  after.memory_free_mib -= request.memory_mib;
   std::vector<int32_t> taken;
   for (int32_t card : cards_by_free_ascending(node.card_free_milli)) {
     if (static_cast<int32_t>(taken.size()) == request.gpu_count) break;
@@ -281,6 +294,7 @@ inline std::optional<FragPlacement> best_fragmentation_placement(const NodeGpuFr
   if (request.gpu_milli <= 0 || request.gpu_count <= 0) {
     NodeGpuFree after = node;
     after.cpu_free_milli -= request.cpu_milli;
+  after.memory_free_mib -= request.memory_mib;
     const double frag = node_fragmentation(after, tasks, access);
     return FragPlacement{fragmentation_score(before, frag), {}, before, frag};
   }

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "plugins/deviceshare/fragmentation.hpp"
+#include "plugins/deviceshare/fragmentation_policy.hpp"
 #include "sim/trace/trace_rng.hpp"
 #include "sim/trace/typical_tasks.hpp"
 
@@ -16,16 +17,24 @@ namespace {
 // Distinguishes the stream of the Random policy's draws from the arrival's.
 constexpr uint64_t kPolicyStreamSalt = 0x9e3779b97f4a7c15ULL;
 
-ds::NodeGpuFree gpu_free_view(const SimNode& node) { return ds::NodeGpuFree{node.cpu_free, node.card_free}; }
+ds::NodeGpuFree gpu_free_view(const SimNode& node) {
+  return ds::NodeGpuFree{node.cpu_free, node.card_free, node.memory_free_mib};
+}
 
-ds::GpuRequest gpu_request(const TracePod& pod) { return ds::GpuRequest{pod.cpu_milli, pod.gpu_milli, pod.num_gpu}; }
+ds::GpuRequest gpu_request(const TracePod& pod) {
+  return ds::GpuRequest{pod.cpu_milli, pod.gpu_milli, pod.num_gpu, pod.memory_mib};
+}
 
-// FGD scores depend on the node's state and the pod's (cpu, milli, count)
-// only, so they are kept per node and pod shape until the node changes.
+// FGD scores depend on the node's state and the pod's (cpu, milli, count,
+// memory) only, so they are kept per node and pod shape until the node
+// changes. spread_weight 0 is the published FGD score; troupe's Fragmentation
+// policy scores with its own distribution and spread term.
 class FgdScores {
  public:
-  FgdScores(const ds::TaskDistribution& tasks, const std::vector<std::vector<uint8_t>>& access, size_t nodes)
-      : tasks_(tasks), access_(access), cache_(nodes) {}
+  FgdScores(const ds::TaskDistribution& tasks, const std::vector<SimNode>& nodes, double spread_weight)
+      : tasks_(tasks), spread_weight_(spread_weight), cache_(nodes.size()) {
+    for (const auto& node : nodes) access_.push_back(tasks.access_for_model(node.model));
+  }
 
   int64_t score(size_t node_index, const SimNode& node, uint32_t version, const TracePod& pod) {
     const uint32_t shape = shape_id(pod);
@@ -33,8 +42,10 @@ class FgdScores {
     if (per_node.size() <= shape) per_node.resize(shape + 1);
     Entry& entry = per_node[shape];
     if (entry.version != version + 1) {
-      auto placement = ds::best_fragmentation_placement(gpu_free_view(node), gpu_request(pod), tasks_, access_[node_index]);
-      entry.score = placement ? placement->score : -1;
+      const ds::NodeGpuFree view = gpu_free_view(node);
+      const ds::GpuRequest request = gpu_request(pod);
+      auto placement = ds::best_fragmentation_placement(view, request, tasks_, access_[node_index]);
+      entry.score = !placement ? -1 : ds::fragmentation_policy_score(*placement, view, request, spread_weight_);
       entry.version = version + 1;
     }
     return entry.score;
@@ -52,21 +63,24 @@ class FgdScores {
   };
 
   uint32_t shape_id(const TracePod& pod) {
-    auto key = std::make_tuple(pod.cpu_milli, pod.gpu_milli, pod.num_gpu);
+    auto key = std::make_tuple(pod.cpu_milli, pod.gpu_milli, pod.num_gpu, pod.memory_mib);
     auto [it, inserted] = shapes_.emplace(key, static_cast<uint32_t>(shapes_.size()));
     return it->second;
   }
 
   const ds::TaskDistribution& tasks_;
-  const std::vector<std::vector<uint8_t>>& access_;
-  std::map<std::tuple<int64_t, int32_t, int32_t>, uint32_t> shapes_;
+  double spread_weight_ = 0;
+  std::vector<std::vector<uint8_t>> access_;
+  std::map<std::tuple<int64_t, int32_t, int32_t, int64_t>, uint32_t> shapes_;
   std::vector<std::vector<Entry>> cache_;
 };
 
 class Simulation {
  public:
+  /// `tasks` is the method's distribution (the fragmentation metric and the
+  /// FGD policy); `scoring_tasks` the Fragmentation policy's.
   Simulation(const std::vector<TraceNode>& nodes, const Arrival& arrival, const ds::TaskDistribution& tasks,
-             const ReplayOptions& options)
+             const ds::TaskDistribution& scoring_tasks, const ReplayOptions& options)
       : options_(options), tasks_(tasks), rng_(options.seed ^ kPolicyStreamSalt) {
     for (size_t i = 0; i < nodes.size(); ++i) {
       SimNode node;
@@ -74,7 +88,10 @@ class Simulation {
       node.memory_free_mib = nodes[i].memory_mib;
       node.card_free.assign(static_cast<size_t>(nodes[i].gpu_count), 1000);
       node.model = nodes[i].model;
-      node.rank = arrival.node_rank[i];
+      // The Fragmentation policy breaks ties as the plugin does (a seeded hash
+      // of the name), so troupe replay can match it placement for placement.
+      node.rank = options.policy == ReplayPolicy::fragmentation ? ds::tie_break_rank(nodes[i].name, options.seed)
+                                                                 : arrival.node_rank[i];
       nodes_.push_back(std::move(node));
       access_.push_back(tasks.access_for_model(nodes[i].model));
       fragmentation_.push_back(ds::node_fragmentation(gpu_free_view(nodes_.back()), tasks_, access_.back()));
@@ -82,7 +99,8 @@ class Simulation {
       idle_ += nodes_.back().gpu_capacity();
     }
     versions_.assign(nodes_.size(), 0);
-    fgd_.emplace(tasks_, access_, nodes_.size());
+    if (options.policy == ReplayPolicy::fgd) fgd_.emplace(tasks_, nodes_, 0.0);
+    if (options.policy == ReplayPolicy::fragmentation) fgd_.emplace(scoring_tasks, nodes_, ds::kDefaultSpreadWeight);
   }
 
   ReplayEvent attempt(const TracePod& pod) {
@@ -107,7 +125,8 @@ class Simulation {
       case ReplayPolicy::packing: return packing_score(node, pod);
       case ReplayPolicy::most_allocated: return most_allocated_score(node, pod);
       case ReplayPolicy::least_allocated: return least_allocated_score(node, pod);
-      case ReplayPolicy::fgd: return fgd_->score(i, node, versions_[i], pod);
+      case ReplayPolicy::fgd:
+      case ReplayPolicy::fragmentation: return fgd_->score(i, node, versions_[i], pod);
       case ReplayPolicy::random: return 0;
     }
     return 0;
@@ -131,7 +150,8 @@ class Simulation {
   std::vector<int32_t> cards_for(size_t i, const TracePod& pod) {
     const SimNode& node = nodes_[i];
     switch (options_.policy) {
-      case ReplayPolicy::fgd: return fgd_->cards(i, node, pod);
+      case ReplayPolicy::fgd:
+      case ReplayPolicy::fragmentation: return fgd_->cards(i, node, pod);
       case ReplayPolicy::least_allocated: return pick_cards(node, pod, /*tightest=*/false);
       case ReplayPolicy::random: return random_cards(node, pod);
       default: return pick_cards(node, pod, /*tightest=*/true);
@@ -191,8 +211,10 @@ Result<ReplayResult> run_reference_replay(const std::vector<TraceNode>& nodes, c
   if (!arrival) return arrival.error();
   auto tasks = typical_tasks(trace);
   if (!tasks) return tasks.error();
+  auto scoring_tasks = fragmentation_tasks(trace);
+  if (!scoring_tasks) return scoring_tasks.error();
 
-  Simulation simulation(nodes, *arrival, *tasks, options);
+  Simulation simulation(nodes, *arrival, *tasks, *scoring_tasks, options);
   ReplayResult result;
   result.cluster_gpu_milli = cluster_gpu_milli(nodes);
   result.events.reserve(arrival->pods.size());

@@ -18,6 +18,7 @@ constexpr std::pair<ReplayPolicy, std::string_view> kNames[] = {
     {ReplayPolicy::most_allocated, "most-allocated"},
     {ReplayPolicy::least_allocated, "least-allocated"},
     {ReplayPolicy::fgd, "fgd"},
+    {ReplayPolicy::fragmentation, "fragmentation"},
 };
 
 bool model_allowed(const SimNode& node, const TracePod& pod) {

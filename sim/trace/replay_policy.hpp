@@ -22,6 +22,7 @@ enum class ReplayPolicy {
   most_allocated,   // Koordinator MostAllocated (binpack) on CPU and GPU, tightest card
   least_allocated,  // Koordinator LeastAllocated (spreading) on CPU and GPU, emptiest card
   fgd,              // fragmentation gradient descent
+  fragmentation,    // troupe's Fragmentation strategy (plugins/deviceshare/fragmentation_policy.hpp)
 };
 
 std::string_view policy_name(ReplayPolicy policy);

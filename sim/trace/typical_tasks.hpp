@@ -20,4 +20,18 @@ inline constexpr double kTypicalPopularity = 0.95;
 Result<plugins::deviceshare::TaskDistribution> typical_tasks(const std::vector<TracePod>& trace,
                                                              double popularity = kTypicalPopularity);
 
+/// How much of its frequency a multi-GPU class outside the popular prefix
+/// keeps in fragmentation_tasks (experiments: 0.25-1 all help, 0.5 best).
+inline constexpr double kRareMultiGpuShare = 0.5;
+
+/// The task distribution of troupe's Fragmentation strategy, built from the
+/// same original trace as typical_tasks (nothing from the replay's future):
+///  - the typical classes, each with the median memory of its pods (MiB), so
+///    a node whose memory is used up counts its idle GPUs as fragment;
+///  - plus every multi-GPU class (2+ cards) the popular prefix left out, at
+///    kRareMultiGpuShare of its frequency: rare but large tasks (8 whole GPUs
+///    and 64-120 cores) otherwise find no node with all cards free.
+/// Errors as typical_tasks.
+Result<plugins::deviceshare::TaskDistribution> fragmentation_tasks(const std::vector<TracePod>& trace);
+
 }  // namespace troupe::sim::trace

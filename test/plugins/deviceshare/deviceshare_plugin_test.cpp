@@ -75,9 +75,9 @@ devicePluginAdaption: true
   CHECK(DeviceShareArgs::from_yaml(YAML::Load("scoringStrategy: {type: LeastAllocated}")).resources.empty());
 
   CHECK(args_error("scoringStrategy: {type: Balanced}") ==
-        "scoringStrategy.type: Unsupported value: \"Balanced\": supported values: \"LeastAllocated\", \"MostAllocated\"");
+        "scoringStrategy.type: Unsupported value: \"Balanced\": supported values: \"LeastAllocated\", \"MostAllocated\", \"Fragmentation\"");
   CHECK(args_error("scoringStrategy: {resources: []}") ==
-        "scoringStrategy.type: Unsupported value: \"\": supported values: \"LeastAllocated\", \"MostAllocated\"");
+        "scoringStrategy.type: Unsupported value: \"\": supported values: \"LeastAllocated\", \"MostAllocated\", \"Fragmentation\"");
   CHECK(args_error("scoringStrategy: {type: MostAllocated, resources: [{name: koordinator.sh/rdma, weight: 0}]}") ==
         "scoringStrategy.resources[0].weight: Invalid value: 0: resource weight of koordinator.sh/rdma not in valid "
         "range (0, 100]");

@@ -1,0 +1,116 @@
+#include "plugins/deviceshare/fragmentation_scoring.hpp"
+
+#include <algorithm>
+
+#include "plugins/deviceshare/fragmentation_policy.hpp"
+#include "plugins/framework/plugin.hpp"
+
+namespace troupe::plugins::deviceshare {
+
+namespace {
+
+constexpr int64_t kMiB = 1024 * 1024;
+// koordinator.sh/gpu-core 100 (100000 in milli-units) is one whole card: 1000 milli-GPU.
+constexpr int64_t kCoreMilliPerGpuMilli = 100;
+
+// A card's share in milli-GPU: gpu-core, or gpu-memory-ratio for cards and
+// requests sized by memory alone.
+int64_t card_milli(const DeviceAmounts& amounts) {
+  const int64_t core = amounts.milli(DeviceResource::gpu_core);
+  return (core > 0 ? core : amounts.milli(DeviceResource::gpu_memory_ratio)) / kCoreMilliPerGpuMilli;
+}
+
+const std::string& gpu_model_of(const NodeInfo& node, const NodeDevices* devices) {
+  static const std::string kNone;
+  const auto& key = label_keys().gpu_model;
+  if (devices != nullptr && devices->device() != nullptr) {
+    auto it = devices->device()->meta.labels.find(key);
+    if (it != devices->device()->meta.labels.end()) return it->second;
+  }
+  if (node.node() != nullptr) {
+    auto it = node.node()->meta.labels.find(key);
+    if (it != node.node()->meta.labels.end()) return it->second;
+  }
+  return kNone;
+}
+
+struct Evaluated {
+  std::optional<FragPlacement> placement;
+  FragmentationNode node;
+  GpuRequest request;
+};
+
+Evaluated evaluate(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
+                   const DeviceShareRequest* request, const TaskDistribution& tasks, bool pod_assumed = false) {
+  Evaluated out;
+  out.node = fragmentation_node(node, devices);
+  out.request = fragmentation_request(pod, request);
+  if (pod_assumed) {
+    out.node.free.cpu_free_milli += pod.requests.milli_cpu;
+    out.node.free.memory_free_mib = (node.allocatable().memory - node.requested().memory + pod.requests.memory) / kMiB;
+  }
+  const auto access = tasks.access_for_model(gpu_model_of(node, devices));
+  out.placement = best_fragmentation_placement(out.node.free, out.request, tasks, access);
+  return out;
+}
+
+}  // namespace
+
+FragmentationNode fragmentation_node(const NodeInfo& node, const NodeDevices* devices) {
+  FragmentationNode out;
+  out.free.cpu_free_milli = node.allocatable().milli_cpu - node.requested().milli_cpu;
+  out.free.memory_free_mib = (node.allocatable().memory - node.requested().memory) / kMiB;
+  if (devices == nullptr || !devices->known()) return out;
+  const auto& slots = devices->devices(DeviceType::gpu).slots;
+  for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i) {
+    if (!slots[i].has_capacity) continue;  // unhealthy or gone: no idle GPU to strand
+    out.free.card_free_milli.push_back(static_cast<int32_t>(card_milli(slots[i].free)));
+    out.slots.push_back(static_cast<uint32_t>(i));
+  }
+  return out;
+}
+
+GpuRequest fragmentation_request(const PodInfo& pod, const DeviceShareRequest* request) {
+  GpuRequest out;
+  out.cpu_milli = pod.requests.milli_cpu;
+  out.memory_mib = (pod.requests.memory + kMiB - 1) / kMiB;
+  if (request != nullptr && request->gpu) {
+    out.gpu_count = static_cast<int32_t>(request->gpu->count);
+    out.gpu_milli = static_cast<int32_t>(std::min<int64_t>(card_milli(request->gpu->per_gpu_amounts), kMilliPerGpu));
+    if (out.gpu_milli <= 0 || out.gpu_count <= 0) out.gpu_milli = out.gpu_count = 0;
+  }
+  return out;
+}
+
+int64_t fragmentation_raw_score(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
+                                const DeviceShareRequest* request, const FragmentationArgs& args) {
+  if (!args.tasks) return 0;
+  const Evaluated e = evaluate(node, devices, pod, request, *args.tasks);
+  if (!e.placement) return 0;
+  const int64_t policy = fragmentation_policy_score(*e.placement, e.node.free, e.request, args.spread_weight);
+  const std::string_view name = node.node() != nullptr ? std::string_view(node.node()->meta.name) : std::string_view();
+  // A smaller rank wins, so it enters inverted: higher raw = preferred.
+  const int64_t order = static_cast<int64_t>(UINT32_MAX - tie_break_rank(name, args.tie_break_seed));
+  return (policy << 32) | order;
+}
+
+void normalize_fragmentation_scores(std::vector<int64_t>& scores) {
+  if (scores.empty()) return;
+  const int64_t best = *std::max_element(scores.begin(), scores.end());
+  for (int64_t& s : scores) {
+    const int64_t policy = policy_score_of(s);
+    s = s == best ? std::min<int64_t>(policy + 1, kMaxNodeScore) : std::min<int64_t>(policy, kMaxNodeScore - 1);
+  }
+}
+
+std::optional<uint64_t> fragmentation_card_mask(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
+                                                const DeviceShareRequest* request, const FragmentationArgs& args,
+                                                bool pod_assumed) {
+  if (!args.tasks || request == nullptr || !request->gpu || !request->gpu->shared || request->gpu->count != 1)
+    return std::nullopt;
+  const Evaluated e = evaluate(node, devices, pod, request, *args.tasks, pod_assumed);
+  if (!e.placement || e.placement->cards.size() != 1) return std::nullopt;
+  return uint64_t{1} << e.node.slots[static_cast<size_t>(e.placement->cards.front())];
+}
+
+}  // namespace troupe::plugins::deviceshare
