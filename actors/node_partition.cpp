@@ -21,8 +21,9 @@ int64_t feasible_share(int64_t wanted, int64_t total_nodes, int64_t partition_no
 plugins::NodeInfo& NodePartition::node_info(const std::string& name) {
   auto it = nodes_.find(name);
   if (it != nodes_.end()) return it->second;
-  order_.push_back(name);
   plugins::NodeInfo& info = nodes_[name];
+  order_.push_back(name);
+  order_info_.push_back(&info);  // stable: unordered_map never moves its elements
   plugins::attach_node_extensions(info);
   return info;
 }
@@ -42,7 +43,9 @@ void NodePartition::erase_if_unused(const std::string& name) {
       it->second.extensions_hold_objects())
     return;
   nodes_.erase(it);
-  order_.erase(std::find(order_.begin(), order_.end(), name));
+  const auto at = std::find(order_.begin(), order_.end(), name) - order_.begin();
+  order_.erase(order_.begin() + at);
+  order_info_.erase(order_info_.begin() + at);
 }
 
 void NodePartition::upsert_node(std::shared_ptr<const Node> node) {
@@ -138,8 +141,9 @@ FilterOutcome NodePartition::filter(const plugins::Framework& framework, const p
   const size_t n = order_.size();
   size_t tried = 0;
   for (; tried < n && static_cast<int64_t>(last_feasible_.size()) < limit; ++tried) {
-    const auto& name = order_[(next_start_ + tried) % n];
-    const plugins::NodeInfo& info = nodes_.at(name);
+    const size_t at = (next_start_ + tried) % n;
+    const auto& name = order_[at];
+    const plugins::NodeInfo& info = *order_info_[at];  // no hash lookup per node
     if (info.node() == nullptr) continue;
     if (state.node_names && state.node_names->count(name) == 0) {  // excluded by a PreFilter
       out.failures.add_reason(plugins::Framework::excluded_by_pre_filter_reason(state), 1,

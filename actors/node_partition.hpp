@@ -112,6 +112,7 @@ class NodePartition {
 
   std::unordered_map<std::string, plugins::NodeInfo> nodes_;
   std::vector<std::string> order_;                      // stable iteration order
+  std::vector<plugins::NodeInfo*> order_info_;          // nodes_'s entry of each order_ name
   std::unordered_map<std::string, std::string> pod_node_;  // pod identity -> node name
   std::unordered_map<std::string, std::string> object_node_;  // tracking_key -> node name
   std::vector<const plugins::NodeInfo*> last_feasible_;

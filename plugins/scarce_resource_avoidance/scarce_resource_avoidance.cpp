@@ -35,12 +35,19 @@ ScoreResult ScarceResourceAvoidance::score(const CycleState&, const PodInfo& pod
   auto consider = [&](std::string_view name, int64_t node_amount, int64_t pod_amount) {
     if (node_amount <= 0 || pod_amount > 0) return;
     ++unrequested;
-    if (scarce(name)) ++scarce_unrequested;
+    if (!args_.resources.empty() && scarce(name)) ++scarce_unrequested;
   };
   consider("cpu", alloc.milli_cpu, want.milli_cpu);
   consider("memory", alloc.memory, want.memory);
   consider("ephemeral-storage", alloc.ephemeral_storage, want.ephemeral_storage);
-  for (const auto& [name, amount] : alloc.scalars) consider(name, amount, want.scalar(name));
+  // Both scalar lists are sorted by name: one merge walk instead of a
+  // binary search of the pod's list per node resource (this runs per node).
+  auto wanted = want.scalars.begin();
+  for (const auto& [name, amount] : alloc.scalars) {
+    while (wanted != want.scalars.end() && wanted->first < name) ++wanted;
+    const bool requested_here = wanted != want.scalars.end() && wanted->first == name;
+    consider(name, amount, requested_here ? wanted->second : 0);
+  }
   ScoreResult result;
   if (unrequested == 0 || scarce_unrequested == 0) {
     result.score = kMaxNodeScore;
