@@ -50,6 +50,25 @@ struct OwnerPod {
   std::shared_ptr<const Pod> pod;
 };
 
+struct QueuedReservePod {
+  std::string key;          // the reserve pod's queue key
+  std::string fingerprint;  // what scheduling reads of the reservation when it was queued
+};
+
+/// spec, labels and annotations: a change there makes a new reserve pod. A
+/// status-only change (our own Scheduled=False) must not, or every failed
+/// attempt would send the reservation straight back to the active queue.
+std::string scheduling_fingerprint(const Reservation& r) {
+  if (!r.raw) return {};
+  std::string out;
+  if (const rapidjson::Value* spec = find_path(*r.raw, "spec")) out += to_json(*spec);
+  for (const char* field : {"labels", "annotations"}) {
+    out += '|';
+    if (const rapidjson::Value* v = find_path(*r.raw, "metadata", field)) out += to_json(*v);
+  }
+  return out;
+}
+
 struct ReservationActorState {
   ReservationControllerDeps deps;
   ReservationControllerSettings settings;
@@ -57,7 +76,8 @@ struct ReservationActorState {
   std::unordered_map<std::string, OwnerPod> owner_pods;                    // by pod uid
   std::set<std::string> nodes;
   std::set<std::string> unsynced;
-  std::map<std::string, std::string> queued;  // reservation uid -> reserve pod's queue key
+  /// Reservation uid -> its reserve pod in the queue.
+  std::map<std::string, QueuedReservePod> queued;
   std::set<std::string> busy;                 // reservation uids with a write on the I/O pool
 };
 
@@ -76,23 +96,27 @@ std::string string_at(const rapidjson::Value& object, const char* a, const char*
 void dequeue(Self self, const std::string& uid) {
   auto it = self->state.queued.find(uid);
   if (it == self->state.queued.end()) return;
-  self->send(self->state.deps.queue, atom::dequeue_v, it->second);
+  self->send(self->state.deps.queue, atom::dequeue_v, it->second.key);
   self->state.queued.erase(it);
 }
 
-/// Queues the reserve pod of a Pending reservation of one of our profiles, once.
+/// Queues the reserve pod of a Pending reservation of one of our profiles,
+/// again only when what scheduling reads of it changed.
 void enqueue(Self self, const Reservation& r) {
   auto& st = self->state;
-  if (st.queued.count(r.meta.uid)) return;
+  std::string fingerprint = scheduling_fingerprint(r);
+  auto known = st.queued.find(r.meta.uid);
+  const bool again = known != st.queued.end();
+  if (again && known->second.fingerprint == fingerprint) return;
   auto pod = rsv::make_reserve_pod_info(r);
   auto framework = st.deps.frameworks.find(pod->pod->spec.scheduler_name);
   if (framework == st.deps.frameworks.end()) return;  // another scheduler's reservation
   auto queued = std::make_shared<QueuedPod>();
   queued->pod = pod;
   queued->framework = framework->second;
-  st.queued[r.meta.uid] = pod->key;
+  st.queued[r.meta.uid] = QueuedReservePod{pod->key, std::move(fingerprint)};
   self->send(st.deps.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
-  spdlog::info("reservation {}: queued for scheduling", r.meta.name);
+  spdlog::info("reservation {}: {} for scheduling", r.meta.name, again ? "changed, queued again" : "queued");
 }
 
 /// Keeps the queue in step with the reservation: queued while Pending, valid

@@ -126,6 +126,13 @@ class ReservationLifecycleTest(SchedulingTest):
         r = self.get_reservation("huge")
         self.assertIn((r.get("status") or {}).get("phase"), (None, "", "Pending"))
         self.assertFalse((r.get("status") or {}).get("nodeName"))
+        # A smaller template is a new reserve pod: it is queued again and placed.
+        smaller = {"cpu": "1", "memory": "1Gi"}
+        r["spec"]["template"]["spec"]["containers"][0]["resources"] = {"requests": smaller, "limits": smaller}
+        self.client.ok("PUT", RESERVATIONS + "/huge", r)
+        placed = self.wait_phase("huge", "Available")
+        self.assertEqual(placed["status"]["nodeName"], "small")
+        self.assertEqual(placed["status"]["allocatable"]["cpu"], "1")
 
     def test_invalid_reservation_fails_naming_the_problem(self):
         self.start([make_node("n1")], config())
