@@ -79,7 +79,8 @@ Status MigrationView::apply(const std::string& resource, watch::EventType type, 
     if (gone) return metrics_.erase(key), Status{};
     auto metric = decode_node_metric(object);
     if (auto s = decoded(metric, resource, object); !s) return s;
-    metrics_[key] = std::make_shared<const NodeMetric>(std::move(*metric));
+    auto totals = std::make_shared<const ds::UsageTotals>(ds::pod_usage_totals(*metric));
+    metrics_[key] = {std::make_shared<const NodeMetric>(std::move(*metric)), std::move(totals)};
   } else if (resource == kViewJobs) {
     if (gone) return jobs_.erase(key), Status{};
     auto job = decode_pod_migration_job(object);
@@ -147,7 +148,10 @@ std::vector<ds::NodeLoadInput> MigrationView::node_loads(const LabelSelector* se
       input.pods.reserve(it->second.size());
       for (const std::string& key : it->second) input.pods.push_back(pods_.at(key));
     }
-    if (auto it = metrics_.find(name); it != metrics_.end()) input.metric = it->second;
+    if (auto it = metrics_.find(name); it != metrics_.end()) {
+      input.metric = it->second.metric;
+      input.pod_totals = it->second.pod_totals;
+    }
     out.push_back(std::move(input));
   }
   return out;

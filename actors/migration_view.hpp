@@ -97,7 +97,12 @@ class MigrationView {
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
   std::unordered_map<std::string, std::set<std::string>> pods_by_node_;
   std::unordered_map<std::string, std::set<std::string>> pods_by_owner_;  // controller uid -> pod keys
-  std::unordered_map<std::string, std::shared_ptr<const NodeMetric>> metrics_;
+  /// A NodeMetric with its pods' usage summed once on arrival, not every cycle.
+  struct SummedMetric {
+    std::shared_ptr<const NodeMetric> metric;
+    std::shared_ptr<const plugins::descheduler::UsageTotals> pod_totals;
+  };
+  std::unordered_map<std::string, SummedMetric> metrics_;
   std::map<std::string, std::shared_ptr<const PodMigrationJob>> jobs_;
   std::unordered_map<std::string, std::shared_ptr<const Reservation>> reservations_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>> pdbs_;

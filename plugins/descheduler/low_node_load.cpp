@@ -86,7 +86,7 @@ class PoolPlanner {
   std::vector<int64_t> weights_;
   std::vector<NodeLoad> loads_;
   std::unordered_map<const NodeLoad*, ResourceList> requested_;
-  std::unordered_map<const NodeLoad*, size_t> verdict_of_;
+  size_t first_verdict_ = 0;  // plan_.nodes index of loads_[0]; the rest follow in order
   bool stopped_ = false;  // maxNoOfPodsToEvictTotal reached
 };
 
@@ -97,7 +97,7 @@ std::vector<NodeLoad*> PoolPlanner::anomalous(const std::vector<NodeLoad*>& hot)
     // consecutiveAbnormalities == 1 turns detection off: every hot node acts.
     const bool act = condition.consecutive_abnormalities == 1 || detectors_.mark_abnormal(load->name(), condition, input_.now);
     if (!act) continue;
-    plan_.nodes[verdict_of_[load]].anomalous = true;
+    plan_.nodes[first_verdict_ + static_cast<size_t>(load - loads_.data())].anomalous = true;
     out.push_back(load);
   }
   return out;
@@ -125,10 +125,38 @@ std::optional<std::string> PoolPlanner::candidate_refusal(const Pod& pod) const 
   return std::nullopt;
 }
 
+/// A node's pod metrics sorted by (name, namespace) for lookups that build
+/// no "namespace/name" strings (a hot node is searched once per pod).
+class PodMetricIndex {
+ public:
+  explicit PodMetricIndex(const std::vector<PodMetricInfo>& metrics) {
+    sorted_.reserve(metrics.size());
+    for (const PodMetricInfo& m : metrics) sorted_.push_back(&m);
+    std::stable_sort(sorted_.begin(), sorted_.end(),
+                     [](const PodMetricInfo* a, const PodMetricInfo* b) { return less(*a, b->name, b->namespace_name); });
+  }
+
+  /// The pod's metric, or nullptr; a pod reported twice gets its last entry.
+  const PodMetricInfo* find(const std::string& ns, const std::string& name) const {
+    auto first = std::lower_bound(sorted_.begin(), sorted_.end(), nullptr,
+                                  [&](const PodMetricInfo* m, std::nullptr_t) { return less(*m, name, ns); });
+    auto it = first;
+    while (it != sorted_.end() && (*it)->name == name && (*it)->namespace_name == ns) ++it;
+    return it == first ? nullptr : *(it - 1);
+  }
+
+ private:
+  static bool less(const PodMetricInfo& m, const std::string& name, const std::string& ns) {
+    const int by_name = m.name.compare(name);
+    return by_name != 0 ? by_name < 0 : m.namespace_name < ns;
+  }
+  std::vector<const PodMetricInfo*> sorted_;
+};
+
 std::vector<Victim> PoolPlanner::candidates(const NodeLoad& source, bool prod) {
-  std::unordered_map<std::string, const PodMetricInfo*> metrics;
-  for (const PodMetricInfo& m : source.input->metric->pods_metric) metrics[pod_key(m.namespace_name, m.name)] = &m;
+  const PodMetricIndex metrics(source.input->metric->pods_metric);
   std::vector<Victim> victims;
+  victims.reserve(source.input->pods.size());
   for (const auto& pod : source.input->pods) {
     if (prod && koord_priority_class(*pod) != KoordPriorityClass::prod) continue;
     if (auto refusal = candidate_refusal(*pod)) {
@@ -136,8 +164,8 @@ std::vector<Victim> PoolPlanner::candidates(const NodeLoad& source, bool prod) {
       continue;
     }
     Victim victim{pod, std::nullopt};
-    auto it = metrics.find(pod_key(pod->meta.namespace_name, pod->meta.name));
-    if (it != metrics.end()) victim.usage = amounts_of(axes_, it->second->pod_usage.resources);
+    if (const PodMetricInfo* metric = metrics.find(pod->meta.namespace_name, pod->meta.name))
+      victim.usage = amounts_of(axes_, metric->pod_usage.resources);
     for (size_t i = 0; victim.usage && i < axes_.size(); ++i) {
       if (axes_.names[i] == "pods") (*victim.usage)[i] = 1;
     }
@@ -154,17 +182,20 @@ ResourceList& PoolPlanner::requested_on(NodeLoad& target) {
   return requested_[&target] = std::move(requested);
 }
 
+/// used + extra stays at or under the threshold on every axis (no copy:
+/// this runs for every target a victim is tried on).
+bool fits_under(const Amounts& used, const Amounts& extra, const Amounts& threshold) {
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (used[i] + extra[i] > threshold[i]) return false;
+  }
+  return true;
+}
+
 NodeLoad* PoolPlanner::find_target(const Pod& pod, const Amounts& usage, Phase& phase) {
   std::optional<ResourceList> requests;
   for (NodeLoad* target : phase.targets) {
-    Amounts after = target->usage;
-    add_to(after, usage, 1);
-    if (over_any(after, target->high)) continue;
-    if (phase.prod) {
-      Amounts prod_after = target->prod_usage;
-      add_to(prod_after, usage, 1);
-      if (over_any(prod_after, target->prod_high)) continue;
-    }
+    if (!fits_under(target->usage, usage, target->high)) continue;
+    if (phase.prod && !fits_under(target->prod_usage, usage, target->prod_high)) continue;
     if (args_.node_fit) {
       if (!requests) requests = pod_requests(pod.spec);
       if (node_fit_failure(pod, *requests, NodeRoom{target->input->node.get(), requested_on(*target)})) continue;
@@ -254,8 +285,9 @@ void PoolPlanner::run(const std::vector<const NodeLoadInput*>& nodes) {
   const bool with_prod = !t.prod_low.empty() || !t.prod_high.empty();
   loads_ = measure_nodes(nodes, axes_, t, args_.node_metric_expiration_seconds, input_.now, with_prod);
   std::vector<NodeLoad*> lows, hot, prod_hot, prod_targets, both_low;
+  first_verdict_ = plan_.nodes.size();
+  plan_.nodes.reserve(plan_.nodes.size() + loads_.size());
   for (NodeLoad& load : loads_) {
-    verdict_of_[&load] = plan_.nodes.size();
     plan_.nodes.push_back({load.name(), pool_.name, load.node_class, false});
     if (is_low(load.node_class)) lows.push_back(&load);
     if (load.node_class == NodeClass::both_low) both_low.push_back(&load);

@@ -1,6 +1,7 @@
 #include "plugins/descheduler/node_load.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_set>
 
@@ -64,6 +65,14 @@ bool metric_expired(const NodeMetric& metric, int64_t expiration_seconds, Timest
 
 std::string pod_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
 
+UsageTotals pod_usage_totals(const NodeMetric& metric) {
+  std::map<std::string, int64_t, std::less<>> sums;
+  for (const PodMetricInfo& pod : metric.pods_metric) {
+    for (const auto& [name, quantity] : pod.pod_usage.resources) sums[name] += amount_of(name, quantity);
+  }
+  return UsageTotals(sums.begin(), sums.end());
+}
+
 const char* to_string(NodeClass node_class) {
   switch (node_class) {
     case NodeClass::low: return "low";
@@ -87,12 +96,32 @@ bool under_all(const Amounts& usage, const Amounts& threshold) { return !over_an
 
 namespace {
 
+/// raw_allocatable's amounts without copying status.allocatable (the usual case).
+Amounts capacity_amounts(const ResourceAxes& axes, const Node& node) {
+  if (!node.meta.annotation(kRawAllocatableAnnotation)) return amounts_of(axes, node.status.allocatable);
+  return amounts_of(axes, raw_allocatable(node));
+}
+
+/// Adds the totals of the axes' resources (both lists sorted by name).
+void add_totals(const ResourceAxes& axes, const UsageTotals& totals, Amounts& into) {
+  auto it = totals.begin();
+  for (size_t i = 0; i < axes.size() && it != totals.end(); ++i) {
+    while (it != totals.end() && it->first < axes.names[i]) ++it;
+    if (it != totals.end() && it->first == axes.names[i]) into[i] += it->second;
+  }
+}
+
 /// System usage plus every pod's usage. A metric that reports neither
 /// (only nodeUsage) falls back to nodeUsage, so such nodes are not read as idle.
-Amounts measured_usage(const ResourceAxes& axes, const NodeMetric& metric) {
+Amounts measured_usage(const ResourceAxes& axes, const NodeLoadInput& input) {
+  const NodeMetric& metric = *input.metric;
   const NodeMetricInfo& info = *metric.node_metric;
   Amounts usage = amounts_of(axes, info.system_usage.resources);
-  for (const PodMetricInfo& pod : metric.pods_metric) add_amounts(axes, pod.pod_usage.resources, usage);
+  if (input.pod_totals) {
+    add_totals(axes, *input.pod_totals, usage);
+  } else {
+    for (const PodMetricInfo& pod : metric.pods_metric) add_amounts(axes, pod.pod_usage.resources, usage);
+  }
   if (info.system_usage.resources.empty() && metric.pods_metric.empty()) {
     usage = amounts_of(axes, info.node_usage.resources);
   }
@@ -147,13 +176,29 @@ std::vector<double> mean_percent(const std::vector<NodeLoad>& loads, bool prod) 
   return sum;
 }
 
-void set_fixed_thresholds(const ResourceAxes& axes, const LoadThresholds& t, NodeLoad& load) {
-  for (size_t i = 0; i < axes.size(); ++i) {
-    const std::string& name = axes.names[i];
-    load.low[i] = fraction(percent_or(t.low, name, 100), load.capacity[i]);
-    load.high[i] = fraction(percent_or(t.high, name, 100), load.capacity[i]);
-    load.prod_low[i] = fraction(percent_or(t.prod_low, name, 100), load.capacity[i]);
-    load.prod_high[i] = fraction(percent_or(t.prod_high, name, 100), load.capacity[i]);
+/// The four threshold percentages per axis, looked up once per pool rather
+/// than once per node.
+struct AxisPercents {
+  std::vector<double> low, high, prod_low, prod_high;
+};
+
+AxisPercents axis_percents(const ResourceAxes& axes, const LoadThresholds& t, double fallback) {
+  AxisPercents out;
+  for (const std::string& name : axes.names) {
+    out.low.push_back(percent_or(t.low, name, fallback));
+    out.high.push_back(percent_or(t.high, name, fallback));
+    out.prod_low.push_back(percent_or(t.prod_low, name, fallback));
+    out.prod_high.push_back(percent_or(t.prod_high, name, fallback));
+  }
+  return out;
+}
+
+void set_fixed_thresholds(const AxisPercents& p, NodeLoad& load) {
+  for (size_t i = 0; i < load.capacity.size(); ++i) {
+    load.low[i] = fraction(p.low[i], load.capacity[i]);
+    load.high[i] = fraction(p.high[i], load.capacity[i]);
+    load.prod_low[i] = fraction(p.prod_low[i], load.capacity[i]);
+    load.prod_high[i] = fraction(p.prod_high[i], load.capacity[i]);
   }
 }
 
@@ -168,14 +213,12 @@ void set_deviation_pair(double mean, double low_pct, double high_pct, int64_t ca
   high = fraction(std::clamp(mean + high_pct, 0.0, 100.0), capacity);
 }
 
-void set_deviation_thresholds(const ResourceAxes& axes, const LoadThresholds& t, const std::vector<double>& mean,
+void set_deviation_thresholds(const AxisPercents& p, const std::vector<double>& mean,
                               const std::vector<double>& prod_mean, NodeLoad& load) {
-  for (size_t i = 0; i < axes.size(); ++i) {
-    const std::string& name = axes.names[i];
-    set_deviation_pair(mean[i], percent_or(t.low, name, 0), percent_or(t.high, name, 0), load.capacity[i], load.low[i],
-                       load.high[i]);
-    set_deviation_pair(prod_mean[i], percent_or(t.prod_low, name, 0), percent_or(t.prod_high, name, 0),
-                       load.capacity[i], load.prod_low[i], load.prod_high[i]);
+  for (size_t i = 0; i < load.capacity.size(); ++i) {
+    set_deviation_pair(mean[i], p.low[i], p.high[i], load.capacity[i], load.low[i], load.high[i]);
+    set_deviation_pair(prod_mean[i], p.prod_low[i], p.prod_high[i], load.capacity[i], load.prod_low[i],
+                       load.prod_high[i]);
   }
 }
 
@@ -200,8 +243,8 @@ std::vector<NodeLoad> measure_nodes(const std::vector<const NodeLoadInput*>& nod
     if (metric_expired(*input->metric, expiration_seconds, now)) continue;
     NodeLoad load;
     load.input = input;
-    load.capacity = amounts_of(axes, raw_allocatable(*input->node));
-    load.usage = measured_usage(axes, *input->metric);
+    load.capacity = capacity_amounts(axes, *input->node);
+    load.usage = measured_usage(axes, *input);
     load.prod_usage = with_prod ? measured_prod_usage(axes, *input) : Amounts(axes.size(), 0);
     count_pods(axes, *input, load);
     load.low = load.high = load.prod_low = load.prod_high = Amounts(axes.size(), 0);
@@ -210,9 +253,11 @@ std::vector<NodeLoad> measure_nodes(const std::vector<const NodeLoadInput*>& nod
   if (thresholds.use_deviation) {
     const auto mean = mean_percent(loads, false);
     const auto prod_mean = mean_percent(loads, true);
-    for (NodeLoad& load : loads) set_deviation_thresholds(axes, thresholds, mean, prod_mean, load);
+    const AxisPercents percents = axis_percents(axes, thresholds, 0);
+    for (NodeLoad& load : loads) set_deviation_thresholds(percents, mean, prod_mean, load);
   } else {
-    for (NodeLoad& load : loads) set_fixed_thresholds(axes, thresholds, load);
+    const AxisPercents percents = axis_percents(axes, thresholds, 100);
+    for (NodeLoad& load : loads) set_fixed_thresholds(percents, load);
   }
   for (NodeLoad& load : loads) load.node_class = classify(load);
   return loads;

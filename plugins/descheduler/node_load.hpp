@@ -22,11 +22,22 @@ namespace troupe::plugins::descheduler {
 
 inline constexpr const char* kRawAllocatableAnnotation = "node.koordinator.sh/raw-allocatable";
 
+/// Per resource name (sorted), the sum over a NodeMetric's podsMetric of
+/// each pod's usage in LowNodeLoad's units (amount_of, rounded per pod as
+/// the per-pod sum rounds).
+using UsageTotals = std::vector<std::pair<std::string, int64_t>>;
+
+/// Computed once when a NodeMetric arrives (the migration view does), so
+/// that a cycle reads one short list per node instead of every pod's metric.
+UsageTotals pod_usage_totals(const NodeMetric& metric);
+
 /// A node as LowNodeLoad is given it.
 struct NodeLoadInput {
   std::shared_ptr<const Node> node;
   std::vector<std::shared_ptr<const Pod>> pods;  // pods bound to the node
   std::shared_ptr<const NodeMetric> metric;      // nullptr: none reported
+  /// pod_usage_totals(*metric) when the caller keeps it; nullptr: summed here.
+  std::shared_ptr<const UsageTotals> pod_totals;
 };
 
 /// The balanced resources in a fixed order (names sorted), memory always in.

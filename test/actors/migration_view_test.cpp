@@ -284,3 +284,119 @@ profiles:
   limits.record("n3", "default");
   CHECK(limits.total_reached());
 }
+
+TEST_CASE("migration settings: GPUDefragmentation") {
+  struct Case {
+    const char* name;
+    std::string yaml;
+    std::string error;  // "" = valid
+    bool balance, defrag, low_dry, defrag_dry;
+    std::optional<int32_t> per_cycle;
+  };
+  const std::string enabled = "profiles: [{name: p, plugins: {balance: {enabled: [{name: GPUDefragmentation}]}}";
+  const std::string both = "profiles: [{name: p, plugins: {balance: {enabled: [{name: LowNodeLoad}, {name: GPUDefragmentation}]}}";
+  const Case cases[] = {
+      {"alone, defaults", enabled + "}]", "", false, true, false, false, std::nullopt},
+      {"with args", enabled + ", pluginConfig: [{name: GPUDefragmentation, args: {maxMigrationsPerCycle: 2}}]}]", "",
+       false, true, false, false, 2},
+      {"its own dryRun leaves LowNodeLoad alone",
+       both + ", pluginConfig: [{name: GPUDefragmentation, args: {dryRun: true}}]}]", "", true, true, false, true,
+       std::nullopt},
+      {"LowNodeLoad's dryRun leaves it alone",
+       both + ", pluginConfig: [{name: LowNodeLoad, args: {dryRun: true}}]}]", "", true, true, true, false, std::nullopt},
+      {"the configuration's dryRun covers both", "dryRun: true\n" + both + "}]", "", true, true, true, true,
+       std::nullopt},
+      {"bad args", enabled + ", pluginConfig: [{name: GPUDefragmentation, args: {maxMigrationsPerNode: 0}}]}]",
+       "pluginConfig GPUDefragmentation: maxMigrationsPerNode: must be at least 1", false, false, false, false,
+       std::nullopt},
+      {"unknown field", enabled + ", pluginConfig: [{name: GPUDefragmentation, args: {cards: 2}}]}]",
+       "pluginConfig GPUDefragmentation", false, false, false, false, std::nullopt},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    auto configuration = config::load_descheduler_configuration(c.yaml);
+    REQUIRE(configuration);
+    auto settings = migration_settings(&*configuration);
+    if (!c.error.empty()) {
+      REQUIRE_FALSE(settings);
+      CHECK_THAT(settings.message(), Catch::Contains(c.error));
+      continue;
+    }
+    REQUIRE(settings);
+    CHECK(settings->balance == c.balance);
+    CHECK(settings->gpu_defrag == c.defrag);
+    CHECK(settings->dry_run == c.low_dry);
+    CHECK(settings->gpu_defrag_dry_run == c.defrag_dry);
+    CHECK(settings->gpu_defrag_args.max_migrations_per_cycle == c.per_cycle);
+  }
+}
+
+namespace {
+
+std::string device_json(const std::string& node, int cards) {
+  std::string devices;
+  for (int minor = 0; minor < cards; ++minor) {
+    devices += std::string(minor ? "," : "") + R"({"type":"gpu","minor":)" + std::to_string(minor) +
+               R"(,"health":true,"resources":{"koordinator.sh/gpu-core":"100","koordinator.sh/gpu-memory":"16Gi","koordinator.sh/gpu-memory-ratio":"100"}})";
+  }
+  return R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Device","metadata":{"name":")" + node +
+         R"("},"spec":{"devices":[)" + devices + "]}}";
+}
+
+std::string gpu_pod_json(const std::string& name, const std::string& node, const std::string& requests,
+                         const std::string& allocated = "", const std::string& scheduler = "koord-scheduler",
+                         const std::string& created = "2026-01-01T00:00:00Z") {
+  std::string annotations = allocated.empty() ? "" : R"(,"annotations":{"scheduling.koordinator.sh/device-allocated":)" +
+                                                         allocated + "}";
+  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+         R"(","namespace":"default","creationTimestamp":")" + created + R"(","uid":"u-)" + name + R"(")" + annotations +
+         R"(},"spec":{"schedulerName":")" + scheduler + R"(","nodeName":")" + node +
+         R"(","containers":[{"name":"c","resources":{"requests":)" + requests + R"(}}]},"status":{"phase":"Pending"}})";
+}
+
+}  // namespace
+
+TEST_CASE("migration view: GPU cards and pending whole-GPU pods") {
+  MigrationView view;
+  add(view, kViewNodes, node_json("g1"));
+  add(view, kViewDevices, device_json("g1", 2));
+  add(view, kViewDevices, device_json("gone", 1));  // its node is not known: nothing to place on
+  const std::string share = R"("{\"gpu\":[{\"minor\":1,\"resources\":{\"koordinator.sh/gpu-core\":\"50\",\"koordinator.sh/gpu-memory\":\"8Gi\"}}]}")";
+  add(view, kViewPods, gpu_pod_json("s", "g1", R"({"koordinator.sh/gpu-core":"50","koordinator.sh/gpu-memory-ratio":"50"})", share));
+  add(view, kViewPods, gpu_pod_json("whole-new", "", R"({"nvidia.com/gpu":"2"})", "", "koord-scheduler", "2026-01-02T00:00:00Z"));
+  add(view, kViewPods, gpu_pod_json("whole-old", "", R"({"nvidia.com/gpu":"1"})"));
+  add(view, kViewPods, gpu_pod_json("shared-pending", "", R"({"koordinator.sh/gpu":"50"})"));
+  add(view, kViewPods, gpu_pod_json("other-scheduler", "", R"({"nvidia.com/gpu":"1"})", "", "default-scheduler"));
+
+  auto nodes = view.gpu_nodes();
+  REQUIRE(nodes.size() == 1);
+  CHECK(nodes[0].name == "g1");
+  REQUIRE(nodes[0].cards.size() == 2);
+  CHECK(nodes[0].cards[0].users.empty());
+  REQUIRE(nodes[0].cards[1].users.size() == 1);
+  CHECK(nodes[0].cards[1].users[0].pod->meta.name == "s");
+  CHECK(nodes[0].cards[1].users[0].core == 50);
+
+  auto pending = view.pending_whole_gpu_pods({"koord-scheduler"});
+  REQUIRE(pending.size() == 2);
+  CHECK(pending[0].pod->meta.name == "whole-old");  // oldest first
+  CHECK(pending[0].whole_cards == 1);
+  CHECK(pending[1].pod->meta.name == "whole-new");
+  CHECK(pending[1].whole_cards == 2);
+
+  view.apply(kViewDevices, watch::EventType::deleted, json(device_json("g1", 2)));
+  CHECK(view.gpu_nodes().empty());
+}
+
+TEST_CASE("migration view: NodeMetrics arrive with their pods' usage summed") {
+  MigrationView view;
+  add(view, kViewNodes, node_json("n1"));
+  add(view, kViewNodeMetrics, R"({"metadata":{"name":"n1"},"status":{"updateTime":"2026-01-01T00:00:00Z",
+      "podsMetric":[{"namespace":"default","name":"a","podUsage":{"resources":{"cpu":"250m"}}},
+                    {"namespace":"default","name":"b","podUsage":{"resources":{"cpu":"1","memory":"1Ki"}}}]}})");
+  auto loads = view.node_loads();
+  REQUIRE(loads.size() == 1);
+  REQUIRE(loads[0].pod_totals != nullptr);
+  const plugins::descheduler::UsageTotals expected = {{"cpu", 1250}, {"memory", 1024}};
+  CHECK(*loads[0].pod_totals == expected);
+}
