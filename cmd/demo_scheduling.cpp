@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "actors/scheduler_runtime.hpp"
+#include "cmd/demo_migration.hpp"
 #include "cmd/demo_reservation.hpp"
 #include "model/json.hpp"
 #include "plugins/registry.hpp"
@@ -149,7 +150,8 @@ int run_scheduling_demo(sim::ApiServer& server) {
     std::fprintf(stderr, "troupe demo: some pods were neither placed nor reported within 30 s\n");
     return 1;
   }
-  return run_reservation_scene(server);
+  if (int scene = run_reservation_scene(server); scene != 0) return scene;
+  return run_migration_scene(server);
 }
 
 }  // namespace troupe::cmd

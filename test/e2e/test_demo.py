@@ -76,6 +76,17 @@ class DemoTest(unittest.TestCase):
         self.assertIn("reservation demo-train-reservation: Succeeded (allocateOnce, consumed by demo-train-owner)",
                       out.stdout)
 
+    def test_demo_migration_scene_moves_one_pod(self):
+        out = subprocess.run([os.environ["TROUPE"], "demo"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stdout[-3000:] + out.stderr[-3000:])
+        placed = re.search(r"^pod demo-web-0 \(ReplicaSet demo-web, 3 replicas\): on (\S+)$", out.stdout, re.M)
+        self.assertIsNotNone(placed, out.stdout[-1500:])
+        # The job is executed with default settings and ends Succeeded (Pending may pass between polls).
+        self.assertRegex(out.stdout, r"(?m)^PodMigrationJob demo-move-web \(EvictDirectly\): "
+                                     r"(Pending -> )?(Running -> )?Succeeded$")
+        self.assertIn("pod demo-web-0: evicted from %s\n" % placed.group(1), out.stdout)
+        self.assertRegex(out.stdout, r"(?m)^pod demo-web-3 \(its replacement from the ReplicaSet\): bound to \S+$")
+
 
 if __name__ == "__main__":
     unittest.main()
