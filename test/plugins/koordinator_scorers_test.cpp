@@ -78,6 +78,18 @@ TEST_CASE("ScarceResourceAvoidance keeps other pods off scarce-resource nodes", 
       {"pod requesting everything the node has: D empty", {{"cpu", "1"}, {"memory", "1"}}, &plain, 100},
       // D = {memory, gpu, fpga} (hugepages 0 is not > 0), I = {gpu, fpga}: (3-2)*100/3 = 33
       {"two scarce resources", {{"cpu", "1"}}, &both, 33},
+      // The pod's scalar list is walked beside the node's (both sorted): names the node
+      // lacks, names before/after/between the node's, one of two scarce requested.
+      // D = {memory, gpu}, I = {gpu}: 50
+      {"fpga requested, node has gpu and fpga", {{"cpu", "1"}, {"example.com/fpga", "1"}}, &both, 50},
+      // D = {memory, fpga}, I = {fpga}: 50
+      {"gpu requested, node has gpu and fpga", {{"cpu", "1"}, {"nvidia.com/gpu", "1"}}, &both, 50},
+      // a.example/x sorts before every node scalar, zz.example/y after: neither is on the node
+      {"scalars the node lacks around the node's", {{"cpu", "1"}, {"a.example/x", "1"}, {"zz.example/y", "2"}},
+       &gpu_node, 50},
+      {"scalars the node lacks, plain node", {{"a.example/x", "1"}, {"zz.example/y", "2"}}, &plain, 100},
+      {"both scarce requested: I empty",
+       {{"cpu", "1"}, {"example.com/fpga", "1"}, {"nvidia.com/gpu", "1"}}, &both, 100},
   };
   for (const auto& c : cases) {
     INFO(c.name);
