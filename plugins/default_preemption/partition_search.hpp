@@ -1,0 +1,87 @@
+#pragma once
+// The preemption search split across node partitions. Each partition runs
+// kube-scheduler's candidate search (preempt()) on copies of its own nodes
+// and answers with its best candidate; the cycle merges the answers with the
+// same pickOneNodeForPreemption rules. The rules order candidates
+// lexicographically, so the best of the partitions' bests is the best overall
+// (ties: the earlier partition, non-violating before violating).
+//
+// Nominated pods: a pod nominated to a node after preempting is held there as
+// a placeholder (its request stays taken while its victims terminate). As
+// upstream's addNominatedPods, a preemptor only sees the placeholders of pods
+// of priority >= its own; lower ones are taken out of the node copies, and
+// never become victims.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "plugins/default_preemption/preemption.hpp"
+
+namespace troupe::plugins::preemption {
+
+/// One partition's answer.
+struct PartitionPreemption {
+  /// This partition's pick, if any of its nodes can host the preemptor after evictions.
+  std::optional<Candidate> best;
+  /// Why each of its other nodes could not be a candidate.
+  std::map<std::string, PluginStatus> node_statuses;
+  /// Set when the preemptor may not preempt at all (seen on this partition's nodes).
+  std::optional<std::string> ineligible;
+};
+
+/// What a partition needs besides its nodes.
+struct PartitionSearch {
+  PreemptionOptions options;
+  /// Nodes in the whole cluster (to share minCandidateNodesAbsolute out).
+  int64_t total_nodes = 0;
+  /// uid -> priority of every pod held as a nomination placeholder.
+  std::map<std::string, int32_t> nominated;
+  /// The preemptor's own earlier nomination and the victims it chose there:
+  /// while any of them is still on that node, it must not preempt again.
+  std::string nominated_node;
+  std::set<std::string> pending_victims;
+};
+
+/// This partition's share of minCandidateNodesAbsolute: proportional to its
+/// size, rounded up (so the shares add up to at least the whole).
+int32_t absolute_share(int32_t absolute, int64_t partition_nodes, int64_t total_nodes);
+
+/// Takes out of `node` the placeholders of nominated pods of lower priority
+/// than `priority`; returns how many.
+size_t drop_lower_priority_nominations(NodeInfo& node, int32_t priority,
+                                       const std::map<std::string, int32_t>& nominated);
+
+/// Whether `node` holds any pod the preemptor may evict (lower priority, not
+/// disable-preemptible when that is respected, not a nomination placeholder).
+/// Nodes without one need no copy: select_victims_on_node would answer
+/// kNoVictimsFound.
+bool may_have_victims(const NodeInfo& node, const PodInfo& preemptor, const std::map<std::string, int32_t>& nominated,
+                      const VictimOptions& options);
+
+/// Whether any of `victims` (uids) is still accounted on `node`.
+bool victims_remain(const NodeInfo& node, const std::set<std::string>& victims);
+
+/// The search on one partition: `nodes` are copies (changed freely),
+/// `statuses` the Filter statuses of those nodes.
+PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeInfo> nodes,
+                                     const NodeStatuses& statuses, const FilterFunction& filter,
+                                     const std::vector<PodDisruptionBudget>& pdbs, const PartitionSearch& search);
+
+/// The merged verdict of every partition.
+struct MergedPreemption {
+  /// The chosen node and its victims; nullopt when preemption cannot help.
+  std::optional<Candidate> chosen;
+  /// Set when some partition found the preemptor not eligible (its
+  /// nomination, if any, is kept, as upstream returns no PostFilterResult).
+  bool ineligible = false;
+  /// "preemption: ..." when nothing was chosen; empty on success.
+  std::string message;
+};
+
+MergedPreemption merge_partition_preemptions(const std::vector<PartitionPreemption>& parts, int64_t total_nodes,
+                                             Timestamp now);
+
+}  // namespace troupe::plugins::preemption
