@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "actors/reservation_writes.hpp"
+#include "actors/preemption_actions.hpp"
 #include "watch/object_writes.hpp"
 #include "watch/pod_writes.hpp"
 
@@ -147,6 +148,12 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
           record_event(events, {pod_reference(report->ns, report->name, report->uid), "Warning", "FailedScheduling",
                                 "Scheduling", report->message});
         });
+      },
+      [=](atom::report, PreemptionPlanPtr plan) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        auto api = self->state.deps.api;
+        auto events = self->state.events_for(plan->profile);
+        self->state.deps.io->post([api, events, plan] { carry_out_preemption(*api, *events, *plan); });
       },
       [=](atom::bind_result, uint64_t id, WriteOutcome& outcome) {
         MessageTimer timer(self->state.actor_metrics, self);

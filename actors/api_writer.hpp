@@ -17,6 +17,7 @@
 #include "actors/extenders.hpp"
 #include "actors/messages.hpp"
 #include "actors/metrics_registry.hpp"
+#include "actors/preemption_messages.hpp"
 #include "watch/api_client.hpp"
 #include "watch/event_writer.hpp"
 #include "watch/task_pool.hpp"
@@ -30,6 +31,8 @@ using api_writer_actor = caf::typed_actor<
     caf::replies_to<atom::bind, BindJobPtr, ExtenderBinderPtr>::with<WriteOutcome>,
     // Patch PodScheduled=False (reason, message) and record FailedScheduling.
     caf::reacts_to<atom::report, FailureReportPtr>,
+    // Preemption: nominate, mark and delete the victims (actors/preemption_actions.hpp).
+    caf::reacts_to<atom::report, PreemptionPlanPtr>,
     // INTERNAL: an I/O thread finished the Binding with this id.
     caf::reacts_to<atom::bind_result, uint64_t, WriteOutcome>>;
 

@@ -1,5 +1,7 @@
 #include "actors/bench_harness.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
@@ -118,6 +120,10 @@ api_writer_actor::behavior_type bench_binder(api_writer_actor::stateful_pointer<
         return {true, 201, ""};
       },
       [=](atom::report, FailureReportPtr report) { self->state.sink->failed(*report, self->state.queue); },
+      // No API server to evict from; bench pods share one priority, so PostFilter never nominates.
+      [=](atom::report, PreemptionPlanPtr plan) {
+        spdlog::warn("bench: preemption of {} ignored (no API server)", plan->preemptor.name);
+      },
       [=](atom::bind_result, uint64_t, WriteOutcome) {},
   };
 }

@@ -4,6 +4,7 @@
 
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
+#include "actors/preemption_step.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 
@@ -271,12 +272,23 @@ void score(Self self, const AttemptPtr& a) {
       atom::score_v, CycleRequestPtr(a->request));
 }
 
-void no_fit(Self self, const AttemptPtr& a) {
-  auto post = a->framework().run_post_filter(*a->request->state, a->pod(), a->statuses);
+void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResult& post) {
   auto message = plugins::fit_error_message(a->total_nodes, a->failures.counts(), post.message);
   const auto& plugins_set = a->failures.plugins();
   fail(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
   next(self);
+}
+
+/// PostFilter: DefaultPreemption searches the partitions first (off the path of pods that fit).
+void no_fit(Self self, const AttemptPtr& a) {
+  if (const auto* preemption = preemption_plugin(a->framework())) {
+    return search_preemption(self, a->request, a->statuses, a->total_nodes, *preemption,
+                             [self, a, preemption](const plugins::PostFilterResult& post) {
+                               act_on_preemption(self, *a->request, *preemption, post);
+                               report_no_fit(self, a, post);
+                             });
+  }
+  report_no_fit(self, a, a->framework().run_post_filter(*a->request->state, a->pod(), a->statuses));
 }
 
 /// After every filter (plugins, then extenders): nothing fits, one node
@@ -348,6 +360,7 @@ void attempt(Self self, QueuedPodPtr queued) {
   request->pod = queued->pod;
   request->state = std::shared_ptr<plugins::CycleState>(queued->framework->new_cycle_state());
   a->request = request;
+  release_nomination(self, *request->pod);
 
   auto pre_filter = a->framework().run_pre_filter(*request->state, a->pod());
   if (!pre_filter.ok()) {

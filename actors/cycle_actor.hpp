@@ -28,8 +28,11 @@
 #include "actors/metrics_registry.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
+#include "plugins/default_preemption/nomination_book.hpp"
 
 namespace troupe::actors {
+
+class PdbStore;
 
 /// The rest of a scheduling attempt, to run on the cycle actor once an I/O
 /// thread has the extenders' answers.
@@ -52,6 +55,7 @@ struct CycleDeps {
   uint64_t seed = 0;                          // for selectHost's tie-break
   std::shared_ptr<const Extenders> extenders;  // the configuration's extenders[]; null = none
   std::shared_ptr<watch::TaskPool> io;         // where extender calls run (needed with extenders)
+  std::shared_ptr<const PdbStore> pdbs;        // what preemption honours; null = none
 };
 
 struct cycle_actor_state {
@@ -61,6 +65,10 @@ struct cycle_actor_state {
   int64_t total_nodes = 0;  // as the partitions last reported
   bool started = false;
   ActorMetricsHandle actor_metrics;
+  /// Pods nominated after preempting (actors/preemption_step.hpp), and the
+  /// nomination of the pod under attempt, released while it is tried.
+  plugins::preemption::NominationBook nominations;
+  std::optional<std::pair<std::string, plugins::preemption::Nomination>> released;
 
   static inline const char* name = "scheduling-cycle";
 };

@@ -217,6 +217,11 @@ void declare_scheduler_metrics(MetricsRegistry& r) {
             {"attempts"}, exponential_buckets(0.01, 2, 20));
   r.declare("scheduler_pod_scheduling_attempts", T::histogram,
             "[STABLE] Number of attempts to successfully schedule a pod.", {}, exponential_buckets(1, 2, 5));
+  r.declare("scheduler_preemption_attempts_total", T::counter,
+            "[STABLE] Total preemption attempts in the cluster till now", {});
+  r.declare("scheduler_preemption_victims", T::histogram, "[STABLE] Number of selected preemption victims", {},
+            exponential_buckets(1, 2, 7));
+  r.declare("troupe_preemption_pdbs", T::gauge, "PodDisruptionBudgets the scheduler's preemption knows.", {});
   r.declare("scheduler_queue_incoming_pods_total", T::counter,
             "[STABLE] Number of pods added to scheduling queues by event and queue type.", {"event", "queue"});
   r.declare("scheduler_framework_extension_point_duration_seconds", T::histogram,

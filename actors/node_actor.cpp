@@ -1,5 +1,6 @@
 #include "actors/node_actor.hpp"
 
+#include "actors/preemption_search.hpp"
 
 namespace troupe::actors {
 
@@ -88,6 +89,11 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
           if (const auto* info = self->state.partition.find(name); info != nullptr && info->node() != nullptr)
             (*out)[name] = encode(*info->node());
         return NodeJsonPtr(std::move(out));
+      },
+      [=](atom::evaluate, PreemptionRequestPtr req) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        auto answer = evaluate_preemption(self->state.partition, *req);
+        return PartitionPreemptionPtr(std::make_shared<const plugins::preemption::PartitionPreemption>(std::move(answer)));
       },
       [=](atom::unreserve, CycleRequestPtr req, const std::string& node) {
         MessageTimer timer(self->state.actor_metrics, self);

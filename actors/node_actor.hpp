@@ -10,6 +10,7 @@
 #include "actors/atoms.hpp"
 #include "actors/cycle_messages.hpp"
 #include "actors/node_partition.hpp"
+#include "actors/preemption_messages.hpp"
 
 namespace troupe::actors {
 
@@ -53,6 +54,8 @@ using node_actor = caf::typed_actor<
     caf::replies_to<atom::node_objects, NodeNamesPtr>::with<NodeJsonPtr>,
     // The extender endpoint's Filter (and Score, when true) of these nodes.
     caf::replies_to<atom::evaluate, CycleRequestPtr, NodeNamesPtr, bool>::with<EvaluationPtr>,
+    // Preemption: this partition's best candidate node and its victims.
+    caf::replies_to<atom::evaluate, PreemptionRequestPtr>::with<PartitionPreemptionPtr>,
     // Undo a Reserve (the binding failed).
     caf::reacts_to<atom::unreserve, CycleRequestPtr, std::string>>;
 

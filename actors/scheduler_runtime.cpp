@@ -25,6 +25,7 @@
 #include "watch/api_client.hpp"
 #include "watch/lease_client.hpp"
 #include "watch/reflector.hpp"
+#include "actors/preemption_pdbs.hpp"
 #include "watch/task_pool.hpp"
 #include "watch/time_format.hpp"
 
@@ -171,8 +172,9 @@ Status SchedulerRuntime::Impl::start() {
   writer = system->spawn(api_writer, ApiWriterDeps{api, io, metrics, options.identity});
   auto extenders = Extenders::create(cfg.extenders);
   if (!extenders) return Error{extenders.message()};
+  auto pdbs = std::make_shared<PdbStore>(metrics);
   cycle = system->spawn(cycle_actor_fn, CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score,
-                                                  std::random_device{}(), *extenders, io});
+                                                  std::random_device{}(), *extenders, io, pdbs});
 
   may_schedule->store(!cfg.leader_election.leader_elect);
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",
@@ -199,6 +201,8 @@ Status SchedulerRuntime::Impl::start() {
   start_reflector("noderesourcetopologies", "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies", "",
                   /*optional=*/true);
   start_reflector("reservations", "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", /*optional=*/true);
+  // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere).
+  reflectors.push_back(start_pdb_reflector(api, pdbs));
   // Descheduling and PodMigrationJobs: its own reflectors, idle unless leading.
   std::vector<std::string> profile_names;
   for (const auto& [name, framework] : by_name) profile_names.push_back(name);

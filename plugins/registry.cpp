@@ -6,6 +6,7 @@
 
 #include "plugins/common/args.hpp"
 #include "plugins/default_binder/default_binder.hpp"
+#include "plugins/default_preemption/default_preemption_plugin.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
 #include "plugins/deviceshare/numa_hint_adapter.hpp"
 #include "plugins/gpushare/gpushare_plugin.hpp"
@@ -97,6 +98,7 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {names::kNodeAffinity, NodeAffinity::make, 2},
       {names::kNodePorts, build_without_args<NodePorts>, 0},
       {names::kNodeResourcesFit, fit_factory(reserved), 1},
+      {preemption::DefaultPreemption::kName, preemption::DefaultPreemption::make, 0},
       {names::kNodeResourcesBalancedAllocation, NodeResourcesBalancedAllocation::make, 1},
       {names::kNodeResourcesFitPlus, NodeResourcesFitPlus::make, 1},
       {names::kScarceResourceAvoidance, ScarceResourceAvoidance::make, 1},
@@ -127,7 +129,7 @@ const Registry& in_tree_registry() {
 const std::vector<std::string>& plugins_implemented_elsewhere() {
   static const std::vector<std::string> names = {
       // kube-scheduler in-tree plugins.
-      "SchedulingGates", "DefaultPreemption", "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
+      "SchedulingGates", "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
       "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
       "ImageLocality", "DynamicResources",
       // Koordinator's koord-scheduler plugins.

@@ -66,6 +66,9 @@ class Framework {
   /// Plugins of this profile, by state slot (FrameworkObserver::plugin_done's index).
   size_t plugin_count() const { return plugins_.size(); }
   std::string_view plugin_name(size_t slot) const;
+  /// The plugin in that slot (for actors that drive a plugin in pieces, as
+  /// the cycle does DefaultPreemption's search); nullptr past the end.
+  const Plugin* plugin_at(size_t slot) const { return slot < plugins_.size() ? plugins_[slot].get() : nullptr; }
 
   // ---- metrics ----
   /// Reports extension point and (sampled) plugin durations to `observer`;

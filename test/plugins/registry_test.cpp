@@ -32,6 +32,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"NodeAffinity", {P::pre_filter, P::filter, P::pre_score, P::score}, 2},
       {"NodePorts", {P::pre_filter, P::filter}, 0},
       {"NodeResourcesFit", {P::pre_filter, P::filter, P::score}, 1},
+      {"DefaultPreemption", {P::post_filter}, 0},
       {"NodeResourcesBalancedAllocation", {P::pre_score, P::score}, 1},
       {"NodeResourcesFitPlus", {P::score}, 1},
       {"ScarceResourceAvoidance", {P::score}, 1},

@@ -1,0 +1,52 @@
+#pragma once
+// What the SCHEDULING CYCLE sends for preemption: the candidate search request
+// to the NODE actors (each answers with its partition's best candidate), and
+// the plan the API WRITER carries out (nominate, mark and delete victims,
+// clear overridden nominations, Preempted events).
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/cycle_messages.hpp"
+#include "model/pod_disruption_budget.hpp"
+#include "plugins/default_preemption/partition_search.hpp"
+
+namespace troupe::actors {
+
+struct PreemptionRequest {
+  CycleRequestPtr cycle;  // framework, preemptor, its CycleState after PreFilter
+  /// Filter statuses of every node that failed, by node name.
+  std::shared_ptr<const std::map<std::string, plugins::PluginStatus>> statuses;
+  std::shared_ptr<const std::vector<PodDisruptionBudget>> pdbs;
+  plugins::preemption::PartitionSearch search;
+};
+using PreemptionRequestPtr = std::shared_ptr<const PreemptionRequest>;
+using PartitionPreemptionPtr = std::shared_ptr<const plugins::preemption::PartitionPreemption>;
+
+/// A pod the writer touches.
+struct PodRef {
+  std::string ns;
+  std::string name;
+  std::string uid;
+};
+
+struct PreemptionPlan {
+  std::string profile;  // the scheduler name (events, the DisruptionTarget message)
+  PodRef preemptor;
+  /// The nominated node; empty: clear the preemptor's nomination (and nothing else).
+  std::string node;
+  std::vector<PodRef> victims;
+  /// Lower-priority pods nominated to `node` whose nomination is cleared.
+  std::vector<PodRef> cleared;
+};
+using PreemptionPlanPtr = std::shared_ptr<const PreemptionPlan>;
+
+}  // namespace troupe::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PreemptionRequestPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PartitionPreemptionPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PreemptionPlanPtr)

@@ -1,0 +1,42 @@
+#pragma once
+// The PodDisruptionBudgets (policy/v1) preemption honours, kept up to date by
+// their own reflector. Read only when a pod fits nowhere, so it is a plain
+// mutex-guarded map with a cached snapshot rather than actor state: the cycle
+// takes the snapshot and hands it to every node partition.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "actors/metrics_registry.hpp"
+#include "model/pod_disruption_budget.hpp"
+#include "watch/api_client.hpp"
+#include "watch/reflector.hpp"
+
+namespace troupe::actors {
+
+class PdbStore {
+ public:
+  /// `metrics` (may be null) gets troupe_preemption_pdbs, how many budgets are known.
+  explicit PdbStore(std::shared_ptr<MetricsRegistry> metrics = nullptr) : metrics_(std::move(metrics)) {}
+
+  /// One watch event; an object that does not decode is logged and skipped.
+  void apply(watch::EventType type, const watch::ObjectPtr& object);
+  /// Every known budget (shared: unchanged until the next event).
+  std::shared_ptr<const std::vector<PodDisruptionBudget>> snapshot() const;
+  size_t size() const;
+
+ private:
+  std::shared_ptr<MetricsRegistry> metrics_;
+  mutable std::mutex mutex_;
+  std::map<std::string, PodDisruptionBudget> by_key_;
+  mutable std::shared_ptr<const std::vector<PodDisruptionBudget>> snapshot_;
+};
+
+/// A started reflector over /apis/policy/v1/poddisruptionbudgets feeding `store`.
+std::unique_ptr<watch::Reflector> start_pdb_reflector(std::shared_ptr<watch::ApiClient> api,
+                                                      std::shared_ptr<PdbStore> store);
+
+}  // namespace troupe::actors

@@ -1,0 +1,154 @@
+#include "actors/preemption_step.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "actors/fan_out.hpp"
+#include "actors/partitioning.hpp"
+#include "actors/preemption_messages.hpp"
+#include "actors/preemption_pdbs.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+namespace pre = plugins::preemption;
+
+constexpr auto kSearchTimeout = std::chrono::seconds(30);
+
+node_actor& owner(CycleSelf self, const std::string& node) {
+  auto& nodes = self->state.deps.nodes;
+  return nodes[partition_of(node, nodes.size())];
+}
+
+void hold(CycleSelf self, const pre::Nomination& nomination) {
+  self->send(owner(self, nomination.node), atom::pod_bound_v, PodInfoPtr(nomination.placeholder));
+}
+
+void release(CycleSelf self, const std::string& uid, const pre::Nomination& nomination) {
+  self->send(owner(self, nomination.node), atom::pod_gone_v, uid);
+}
+
+PodRef ref_of(const plugins::PodInfo& pod) {
+  return PodRef{pod.meta().namespace_name, pod.meta().name, pod.meta().uid};
+}
+
+std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleRequestPtr& cycle,
+                                                const plugins::NodeStatuses& statuses, int64_t total_nodes,
+                                                const pre::DefaultPreemption& plugin, Timestamp now) {
+  auto request = std::make_shared<PreemptionRequest>();
+  request->cycle = cycle;
+  auto by_node = std::make_shared<std::map<std::string, plugins::PluginStatus>>();
+  for (const auto& [node, status] : statuses) by_node->emplace(node, status);
+  request->statuses = std::move(by_node);
+  const auto& pdbs = self->state.deps.pdbs;
+  request->pdbs = pdbs ? pdbs->snapshot() : std::make_shared<const std::vector<PodDisruptionBudget>>();
+  request->search.options = plugin.options(now);
+  request->search.total_nodes = total_nodes;
+  request->search.nominated = self->state.nominations.priorities();
+  if (const auto& released = self->state.released) {
+    request->search.nominated_node = released->second.node;
+    request->search.pending_victims = released->second.victims;
+  }
+  return request;
+}
+
+}  // namespace
+
+const pre::DefaultPreemption* preemption_plugin(const plugins::Framework& framework) {
+  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
+    if (framework.plugin_name(slot) == pre::DefaultPreemption::kName)
+      return dynamic_cast<const pre::DefaultPreemption*>(framework.plugin_at(slot));
+  return nullptr;
+}
+
+void release_nomination(CycleSelf self, const plugins::PodInfo& pod) {
+  auto& state = self->state;
+  state.released.reset();
+  if (state.nominations.empty()) return;
+  const std::string uid(plugins::pod_identity(pod));
+  auto nomination = state.nominations.take(uid);
+  if (!nomination) return;
+  release(self, uid, *nomination);
+  state.released.emplace(uid, std::move(*nomination));
+}
+
+void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& statuses,
+                       int64_t total_nodes, const pre::DefaultPreemption& plugin,
+                       std::function<void(const plugins::PostFilterResult&)> done) {
+  if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
+  const Timestamp now = timestamp_now();
+  const auto& framework = *request->framework;
+  // preemptionPolicy: Never needs no node: PostFilter says so at once.
+  if (pre::ineligibility_reason(*request->pod, {}, {})) {
+    pre::PreemptionSearchState search;
+    search.partitions.push_back(pre::PartitionPreemption{std::nullopt, {}, pre::ineligibility_reason(*request->pod, {}, {})});
+    search.total_nodes = total_nodes;
+    search.now = now;
+    plugin.write_search(*request->state, std::move(search));
+    return done(framework.run_post_filter(*request->state, *request->pod, statuses));
+  }
+  auto preemption = make_request(self, request, statuses, total_nodes, plugin, now);
+  fan_out<PartitionPreemptionPtr>(
+      self, self->state.deps.nodes, kSearchTimeout,
+      [=, &plugin](std::vector<PartitionPreemptionPtr> parts) {
+        pre::PreemptionSearchState search;
+        for (const auto& part : parts) search.partitions.push_back(*part);
+        search.total_nodes = total_nodes;
+        search.now = now;
+        plugin.write_search(*request->state, std::move(search));
+        done(request->framework->run_post_filter(*request->state, *request->pod, statuses));
+      },
+      [=](caf::error err) {
+        plugins::PostFilterResult failed;
+        failed.message = "preemption: the candidate search failed: " + to_string(err);
+        failed.status = plugins::PluginStatus::unschedulable(failed.message);
+        done(failed);
+      },
+      atom::evaluate_v, PreemptionRequestPtr(std::move(preemption)));
+}
+
+void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::DefaultPreemption& plugin,
+                       const plugins::PostFilterResult& post) {
+  auto& state = self->state;
+  const plugins::PodInfo& pod = *request.pod;
+  auto released = std::move(state.released);
+  state.released.reset();
+  if (!post.nominated_node) {  // not eligible: the earlier nomination stands
+    if (released) {
+      hold(self, released->second);
+      state.nominations.restore(released->first, std::move(released->second));
+    }
+    return;
+  }
+  auto plan = std::make_shared<PreemptionPlan>();
+  plan->profile = request.framework->profile_name();
+  plan->preemptor = ref_of(pod);
+  plan->node = *post.nominated_node;
+  if (plan->node.empty()) {  // no candidate: an earlier nomination is void
+    if (released || !pod.pod->status.nominated_node_name.empty())
+      self->send(state.deps.writer, atom::report_v, PreemptionPlanPtr(std::move(plan)));
+    return;
+  }
+  const pre::Candidate* chosen = pre::DefaultPreemption::chosen(*request.state, plugin.state_slot());
+  if (chosen == nullptr) {
+    spdlog::error("preemption: PostFilter nominated {} for {} without a candidate", plan->node, pod.key);
+    return;
+  }
+  std::set<std::string> victim_uids;
+  for (const auto& victim : chosen->victims.pods) {
+    plan->victims.push_back(ref_of(*victim));
+    victim_uids.insert(std::string(plugins::pod_identity(*victim)));
+  }
+  for (auto& overridden : state.nominations.take_lower_priority_on(plan->node, pod.priority)) {
+    release(self, std::string(plugins::pod_identity(*overridden.placeholder)), overridden);
+    plan->cleared.push_back(ref_of(*overridden.placeholder));
+  }
+  state.nominations.nominate(pod, plan->node, std::move(victim_uids));
+  hold(self, *state.nominations.find(std::string(plugins::pod_identity(pod))));
+  if (auto& m = state.deps.metrics)
+    m->observe("scheduler_preemption_victims", {}, static_cast<double>(plan->victims.size()));
+  spdlog::info("preemption: {} nominated to {}, evicting {} pod(s)", pod.key, plan->node, plan->victims.size());
+  self->send(state.deps.writer, atom::report_v, PreemptionPlanPtr(std::move(plan)));
+}
+
+}  // namespace troupe::actors

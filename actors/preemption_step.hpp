@@ -1,0 +1,41 @@
+#pragma once
+// The SCHEDULING CYCLE's preemption step (kube-scheduler's PostFilter call in
+// schedulePod and its nominatingInfo handling), run only when a pod fits
+// nowhere and the profile enables DefaultPreemption:
+//   search   fan out a PreemptionRequest to every NODE actor, merge nothing
+//            here: the answers go into DefaultPreemption's CycleState slot and
+//            the Framework's PostFilter picks the node
+//   act      success: take over the node's lower-priority nominations, hold
+//            the preemptor's placeholder on the node, and hand the plan to the
+//            API WRITER; no candidate: clear an earlier nomination; not
+//            eligible: keep it
+// Nominations live in cycle_actor_state::nominations (NominationBook); a
+// pod's placeholder is released at the start of its next attempt.
+
+#include <functional>
+
+#include "actors/cycle_actor.hpp"
+#include "plugins/default_preemption/default_preemption_plugin.hpp"
+
+namespace troupe::actors {
+
+using CycleSelf = cycle_actor::stateful_pointer<cycle_actor_state>;
+
+/// The profile's DefaultPreemption PostFilter plugin, or nullptr.
+const plugins::preemption::DefaultPreemption* preemption_plugin(const plugins::Framework& framework);
+
+/// Before the pod's attempt: its nomination placeholder leaves its node (kept
+/// in state.released until the attempt decides).
+void release_nomination(CycleSelf self, const plugins::PodInfo& pod);
+
+/// Searches every partition, then runs the Framework's PostFilter; calls
+/// `done(result)` on the cycle actor.
+void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& statuses,
+                       int64_t total_nodes, const plugins::preemption::DefaultPreemption& plugin,
+                       std::function<void(const plugins::PostFilterResult&)> done);
+
+/// Acts on PostFilter's verdict (see above).
+void act_on_preemption(CycleSelf self, const CycleRequest& request,
+                       const plugins::preemption::DefaultPreemption& plugin, const plugins::PostFilterResult& post);
+
+}  // namespace troupe::actors

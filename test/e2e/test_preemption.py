@@ -1,0 +1,141 @@
+"""troupe scheduler end to end: priority preemption (DefaultPreemption, issue 6).
+
+`troupe apiserver` has no kubelet or disruption controller, so the tests play
+those parts: pods that already run are created with spec.nodeName; a victim
+that should stay "terminating" for a while carries a finalizer the test
+removes (as a kubelet would finish the pod); a PDB's status is written by the
+test. Everything else — the candidate search on the node partitions, victim
+choice, PDBs, nominatedNodeName, the DisruptionTarget condition, deletion,
+Preempted events, holding the room while victims terminate, binding once they
+are gone, metrics — is troupe scheduler's own work.
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from scheduler_helpers import (SCHEDULER_NAME, SchedulingTest, all_bound, make_node,  # noqa: E402
+                               make_pod)
+
+PDBS = "/apis/policy/v1/namespaces/default/poddisruptionbudgets"
+MERGE = "application/merge-patch+json"
+HOLD = "test.troupe.dev/hold"
+
+
+def running(name, node, priority, cpu, labels=None, hold=False):
+    """A pod already bound to `node` (the kubelet runs it)."""
+    pod = make_pod(name, cpu=cpu, node_name=node, priority=priority, labels=labels)
+    if hold:
+        pod["metadata"]["finalizers"] = [HOLD]
+    return pod
+
+
+def preemptor(name, priority, cpu, policy=None):
+    pod = make_pod(name, cpu=cpu, priority=priority)
+    if policy:
+        pod["spec"]["preemptionPolicy"] = policy
+    return pod
+
+
+class PreemptionTest(SchedulingTest):
+    def names(self):
+        return sorted(p["metadata"]["name"] for p in self.client.pods())
+
+    def node_of(self, name):
+        pod = self.client.pod(name)
+        return pod and pod["spec"].get("nodeName")
+
+    def wait_bound(self, name, timeout=60):
+        self.cluster.wait(lambda: all_bound(self.client, [name]), timeout, name + " bound; pods: %s" % self.names())
+        return self.node_of(name)
+
+    def wait_gone(self, name, timeout=30):
+        self.cluster.wait(lambda: self.client.pod(name) is None, timeout, name + " deleted")
+
+    def release(self, name):
+        """The kubelet is done with the pod: drop the finalizer, the API server removes it."""
+        self.client.ok("PATCH", "/api/v1/namespaces/default/pods/" + name, {"metadata": {"finalizers": None}}, MERGE)
+
+    def test_cpu_preemption_evicts_the_lowest_priority_minimal_set(self):
+        # n1: evicting low-a alone (priority 1) makes room; n2's cheapest set
+        # would take a priority-5 pod. low-b and mid are reprieved on n1.
+        self.start([make_node("n1", cpu="4"), make_node("n2", cpu="4"),
+                    running("low-a", "n1", 1, "2", hold=True), running("low-b", "n1", 1, "1"),
+                    running("mid", "n1", 5, "1"), running("mid2", "n2", 5, "2"), running("mid3", "n2", 5, "2")])
+        self.client.create(preemptor("high", 10, "2"))
+        # The victim is marked and deleted; it terminates until its finalizer goes.
+        victim = self.cluster.wait(lambda: (self.client.pod("low-a") or {}).get("metadata", {}).get(
+            "deletionTimestamp") and self.client.pod("low-a"), 30, "low-a being deleted")
+        conditions = {c["type"]: c for c in victim["status"].get("conditions", [])}
+        self.assertEqual(conditions["DisruptionTarget"]["status"], "True")
+        self.assertEqual(conditions["DisruptionTarget"]["reason"], "PreemptionByScheduler")
+        self.assertEqual(conditions["DisruptionTarget"]["message"],
+                         SCHEDULER_NAME + ": preempting to accommodate a higher priority pod")
+        high = self.cluster.wait(lambda: (self.client.pod("high") or {}).get("status", {}).get(
+            "nominatedNodeName") and self.client.pod("high"), 30, "high nominated")
+        self.assertEqual(high["status"]["nominatedNodeName"], "n1")
+        self.assertIsNone(high["spec"].get("nodeName"))
+        # While low-a terminates, the room stays taken: high waits, nothing else is evicted.
+        self.assertEqual(self.names(), ["high", "low-a", "low-b", "mid", "mid2", "mid3"])
+        preempted = [e for e in self.client.events_about("low-a") if e["reason"] == "Preempted"]
+        self.assertTrue(preempted)
+        self.assertEqual(preempted[0]["message"], "Preempted by pod %s on node n1" % high["metadata"]["uid"])
+        self.release("low-a")
+        self.assertEqual(self.wait_bound("high"), "n1")
+        self.assertEqual(self.names(), ["high", "low-b", "mid", "mid2", "mid3"])
+        self.assertGreaterEqual(self.scheduler.metric("scheduler_preemption_attempts_total"), 1)
+        self.assertEqual(self.scheduler.metric("scheduler_preemption_victims_count"), 1)
+        self.assertEqual(self.scheduler.metric("scheduler_preemption_victims_sum"), 1)
+
+    def test_a_nominated_pod_keeps_its_room_from_lower_priority_pods(self):
+        self.start([make_node("n1", cpu="4"), running("low", "n1", 1, "4", hold=True)])
+        self.client.create(preemptor("high", 10, "4"))
+        self.cluster.wait(lambda: (self.client.pod("high") or {}).get("status", {}).get("nominatedNodeName"),
+                          30, "high nominated")
+        self.release("low")
+        self.wait_gone("low")
+        # A lower-priority pod arriving now must not take the freed room.
+        self.client.create(preemptor("late", 5, "1"))
+        self.assertEqual(self.wait_bound("high"), "n1")
+        self.assertIsNone(self.node_of("late"))
+
+    def test_a_pdb_moves_preemption_to_another_node(self):
+        # Without the budget n1 (victim priority 1) would be chosen over n2 (priority 2).
+        self.client.ok("POST", PDBS, {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                                      "metadata": {"name": "web"},
+                                      "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "web"}}}})
+        self.start([make_node("n1", cpu="4"), make_node("n2", cpu="4"),
+                    running("web-1", "n1", 1, "4", labels={"app": "web"}), running("batch-1", "n2", 2, "4")])
+        self.cluster.wait(lambda: self.scheduler.metric("troupe_preemption_pdbs") == 1, 30, "scheduler sees the PDB")
+        self.client.create(preemptor("high", 10, "2"))
+        self.assertEqual(self.wait_bound("high"), "n2")
+        self.assertIsNone(self.client.pod("batch-1"))
+        self.assertEqual(self.node_of("web-1"), "n1")
+
+    def test_preemption_policy_never_does_not_preempt(self):
+        self.start([make_node("n1", cpu="4"), running("low", "n1", 1, "4")])
+        message = self.create_unschedulable(preemptor("polite", 10, "2", policy="Never"))
+        self.assertIn("preemption: not eligible due to preemptionPolicy=Never.", message)
+        self.assertEqual(self.node_of("low"), "n1")
+        self.assertFalse((self.client.pod("polite").get("status") or {}).get("nominatedNodeName"))
+
+    def test_disable_preemptible_pods_are_never_victims(self):
+        keep = {"scheduling.koordinator.sh/disable-preemptible": "true"}
+        self.start([make_node("n1", cpu="4"), make_node("n2", cpu="4"),
+                    running("pinned", "n1", 1, "4", labels=keep), running("batch", "n2", 2, "4")])
+        self.client.create(preemptor("high", 10, "2"))
+        self.assertEqual(self.wait_bound("high"), "n2")
+        self.assertEqual(self.node_of("pinned"), "n1")
+        self.assertIsNone(self.client.pod("batch"))
+
+    def test_no_lower_priority_pods_means_no_preemption(self):
+        self.start([make_node("n1", cpu="4"), running("peer", "n1", 10, "4")])
+        message = self.create_unschedulable(preemptor("high", 10, "2"))
+        self.assertIn("preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+                      message)
+        self.assertEqual(self.node_of("peer"), "n1")
+
+
+if __name__ == "__main__":
+    unittest.main()
