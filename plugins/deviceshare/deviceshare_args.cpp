@@ -1,5 +1,6 @@
 #include "plugins/deviceshare/deviceshare_args.hpp"
 
+#include <atomic>
 #include <cmath>
 
 #include "config/yaml_fields.hpp"
@@ -41,6 +42,8 @@ FragmentationArgs read_fragmentation(const YAML::Node& strategy, const std::stri
   // The message already names the field (scoringStrategy.taskClasses[i]...).
   if (!tasks) throw FieldError("", tasks.message());
   out.tasks = std::make_shared<const TaskDistribution>(std::move(*tasks));
+  static std::atomic<uint64_t> next_id{1};
+  out.id = next_id.fetch_add(1);
   if (!config::is_absent(strategy["spreadWeight"])) {
     out.spread_weight = config::read_number(strategy["spreadWeight"], config::child_path(path, "spreadWeight"));
     if (!std::isfinite(out.spread_weight) || out.spread_weight < 0 || out.spread_weight > 1)

@@ -47,6 +47,10 @@ struct FragmentationArgs {
   std::shared_ptr<const TaskDistribution> tasks;  // set whenever the strategy is Fragmentation
   double spread_weight = kDefaultSpreadWeight;
   uint64_t tie_break_seed = 0;
+  /// Unique per decoded args (never reused in the process): what the score
+  /// memo (fragmentation_cache.hpp) keys on, so a new configuration never
+  /// reads an old one's scores.
+  uint64_t id = 0;
 };
 
 struct DeviceShareArgs {

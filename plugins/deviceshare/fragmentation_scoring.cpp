@@ -1,6 +1,8 @@
 #include "plugins/deviceshare/fragmentation_scoring.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 #include "plugins/deviceshare/fragmentation_policy.hpp"
 #include "plugins/framework/plugin.hpp"
@@ -35,22 +37,38 @@ const std::string& gpu_model_of(const NodeInfo& node, const NodeDevices* devices
 }
 
 struct Evaluated {
-  std::optional<FragPlacement> placement;
+  FragmentationDecision decision;
   FragmentationNode node;
-  GpuRequest request;
 };
 
+// The policy's decision on the node, from the node's memo when it has seen
+// this exact state and request before.
 Evaluated evaluate(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
-                   const DeviceShareRequest* request, const TaskDistribution& tasks, bool pod_assumed = false) {
+                   const DeviceShareRequest* request, const FragmentationArgs& args, bool pod_assumed = false) {
   Evaluated out;
   out.node = fragmentation_node(node, devices);
-  out.request = fragmentation_request(pod, request);
+  const GpuRequest req = fragmentation_request(pod, request);
   if (pod_assumed) {
     out.node.free.cpu_free_milli += pod.requests.milli_cpu;
     out.node.free.memory_free_mib = (node.allocatable().memory - node.requested().memory + pod.requests.memory) / kMiB;
   }
-  const auto access = tasks.access_for_model(gpu_model_of(node, devices));
-  out.placement = best_fragmentation_placement(out.node.free, out.request, tasks, access);
+  const std::string& model = gpu_model_of(node, devices);
+  std::optional<FragmentationScoreKey> key;
+  if (devices != nullptr) {
+    key = FragmentationScoreKey::of(args.id, std::hash<std::string>{}(model), req, out.node.free);
+    if (key)
+      if (auto hit = devices->fragmentation_cache().find(*key)) {
+        out.decision = *hit;
+        return out;
+      }
+  }
+  const auto access = args.tasks->access_for_model(model);
+  auto placement = best_fragmentation_placement(out.node.free, req, *args.tasks, access);
+  if (placement) {
+    out.decision.policy_score = fragmentation_policy_score(*placement, out.node.free, req, args.spread_weight);
+    out.decision.first_card = placement->cards.empty() ? -1 : placement->cards.front();
+  }
+  if (key) devices->fragmentation_cache().store(*key, out.decision);
   return out;
 }
 
@@ -85,9 +103,9 @@ GpuRequest fragmentation_request(const PodInfo& pod, const DeviceShareRequest* r
 int64_t fragmentation_raw_score(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
                                 const DeviceShareRequest* request, const FragmentationArgs& args) {
   if (!args.tasks) return 0;
-  const Evaluated e = evaluate(node, devices, pod, request, *args.tasks);
-  if (!e.placement) return 0;
-  const int64_t policy = fragmentation_policy_score(*e.placement, e.node.free, e.request, args.spread_weight);
+  const Evaluated e = evaluate(node, devices, pod, request, args);
+  if (e.decision.policy_score < 0) return 0;
+  const int64_t policy = e.decision.policy_score;
   const std::string_view name = node.node() != nullptr ? std::string_view(node.node()->meta.name) : std::string_view();
   // A smaller rank wins, so it enters inverted: higher raw = preferred.
   const int64_t order = static_cast<int64_t>(UINT32_MAX - tie_break_rank(name, args.tie_break_seed));
@@ -108,9 +126,9 @@ std::optional<uint64_t> fragmentation_card_mask(const NodeInfo& node, const Node
                                                 bool pod_assumed) {
   if (!args.tasks || request == nullptr || !request->gpu || !request->gpu->shared || request->gpu->count != 1)
     return std::nullopt;
-  const Evaluated e = evaluate(node, devices, pod, request, *args.tasks, pod_assumed);
-  if (!e.placement || e.placement->cards.size() != 1) return std::nullopt;
-  return uint64_t{1} << e.node.slots[static_cast<size_t>(e.placement->cards.front())];
+  const Evaluated e = evaluate(node, devices, pod, request, args, pod_assumed);
+  if (e.decision.first_card < 0) return std::nullopt;
+  return uint64_t{1} << e.node.slots[static_cast<size_t>(e.decision.first_card)];
 }
 
 }  // namespace troupe::plugins::deviceshare

@@ -103,6 +103,7 @@ PodDevices pod_devices_from(const DeviceAllocations& allocations) {
 }
 
 void NodeDevices::apply_device(std::shared_ptr<const Device> device) {
+  fragmentation_cache_.clear();
   if (!device) {
     clear_device();
     return;
@@ -130,6 +131,7 @@ void NodeDevices::apply_device(std::shared_ptr<const Device> device) {
 }
 
 void NodeDevices::clear_device() {
+  fragmentation_cache_.clear();
   if (!device_) return;
   device_deleted_ = true;
   rebuild_slots(false);

@@ -36,6 +36,7 @@
 #include "model/device.hpp"
 #include "plugins/deviceshare/device_allocated.hpp"
 #include "plugins/deviceshare/device_amounts.hpp"
+#include "plugins/deviceshare/fragmentation_cache.hpp"
 #include "plugins/deviceshare/device_types.hpp"
 #include "plugins/deviceshare/gpu_partition.hpp"
 #include "plugins/deviceshare/gpu_topology.hpp"
@@ -187,6 +188,10 @@ class NodeDevices final : public NodeExtension {
   /// Pods whose device-allocated annotation did not decode.
   size_t malformed_annotations() const { return malformed_annotations_; }
 
+  /// The Fragmentation strategy's memo (fragmentation_cache.hpp); mutable
+  /// because Score, which fills it, sees the node const.
+  FragmentationScoreCache& fragmentation_cache() const { return fragmentation_cache_; }
+
  private:
   void rebuild_slots(bool device_present);
   void recompute_free(DeviceSlot& slot);
@@ -206,6 +211,7 @@ class NodeDevices final : public NodeExtension {
   bool secondary_well_planned_ = false;
   std::map<std::string, AccountedPod, std::less<>> pods_;
   size_t malformed_annotations_ = 0;
+  mutable FragmentationScoreCache fragmentation_cache_;
 };
 
 }  // namespace troupe::plugins::deviceshare

@@ -83,3 +83,46 @@ TEST_CASE("typical tasks of the shipped default trace", "[trace][typical]") {
   for (const auto& c : tasks->classes()) cpu_only += c.cpu_only() ? c.weight : 0;
   CHECK(cpu_only == Approx(0.136).margin(0.001));
 }
+
+TEST_CASE("fragmentation tasks: typical classes with memory, rare multi-GPU classes kept", "[trace][typical]") {
+  int serial = 0;
+  std::vector<TracePod> trace;
+  auto add = [&](TracePod p, int n) {
+    auto more = repeat(p, n, serial);
+    trace.insert(trace.end(), more.begin(), more.end());
+  };
+  add({"", 3152, 100, 1, 810, {}}, 40);
+  add({"", 3152, 300, 1, 810, {}}, 30);      // same key, more memory: median (lower) = 100
+  add({"", 11300, 200, 1, 1000, {}}, 26);    // cumulative 96 >= 95: the popular prefix ends here
+  add({"", 88000, 500, 8, 1000, {}}, 2);     // rare 8-GPU class: kept at half its share
+  add({"", 4000, 100, 1, 500, {}}, 1);       // rare single-card class: dropped
+  add({"", 32000, 700, 4, 1000, {"V100M16"}}, 1);  // rare typed 4-GPU class: kept
+  REQUIRE(trace.size() == 100);
+
+  auto tasks = fragmentation_tasks(trace);
+  REQUIRE(tasks);
+  const auto& c = tasks->classes();
+  REQUIRE(c.size() == 4);
+  // Raw weights 70/96, 26/96, 0.5 x 2/100, 0.5 x 1/100, then normalised.
+  const double sum = 70.0 / 96 + 26.0 / 96 + 0.01 + 0.005;
+  CHECK(c[0].gpu_milli == 810);
+  CHECK(c[0].memory_mib == 100);
+  CHECK(c[0].weight == Approx(70.0 / 96 / sum));
+  CHECK(c[1].gpu_milli == 1000);
+  CHECK(c[1].memory_mib == 200);
+  CHECK(c[1].weight == Approx(26.0 / 96 / sum));
+  CHECK(c[2].gpu_count == 8);
+  CHECK(c[2].memory_mib == 500);
+  CHECK(c[2].weight == Approx(0.01 / sum));
+  CHECK(c[3].gpu_count == 4);
+  CHECK(c[3].gpu_models == std::vector<std::string>{"V100M16"});
+  CHECK(c[3].weight == Approx(0.005 / sum));
+
+  // The method's typical tasks stay as they were: no memory, no rare class.
+  auto typical = typical_tasks(trace);
+  REQUIRE(typical);
+  CHECK(typical->size() == 2);
+  CHECK(typical->classes()[0].memory_mib == 0);
+
+  CHECK(fragmentation_tasks({}).message() == "fragmentation tasks: the trace has no pods");
+}

@@ -1,0 +1,117 @@
+// fragmentation_policy.hpp, the memory-aware measure and the score memo.
+#include <catch2/catch.hpp>
+
+#include "plugins/deviceshare/fragmentation_cache.hpp"
+#include "plugins/deviceshare/fragmentation_policy.hpp"
+
+using namespace troupe::plugins::deviceshare;
+
+namespace {
+
+TaskDistribution distribution(std::vector<GpuTaskClass> classes) {
+  auto made = TaskDistribution::make(std::move(classes));
+  REQUIRE(made);
+  return std::move(*made);
+}
+
+GpuTaskClass task(int64_t cpu, int32_t milli, int32_t count, double weight, int64_t memory_mib = 0) {
+  GpuTaskClass c{cpu, milli, count, {}, weight};
+  c.memory_mib = memory_mib;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("memory-aware fragmentation", "[deviceshare][fragmentation]") {
+  // A: 1 card x 500 with 8 GiB; B: 1 whole card, memory not checked.
+  const auto tasks = distribution({task(1000, 500, 1, 0.5, 8192), task(1000, 1000, 1, 0.5)});
+  const std::vector<uint8_t> access = {1, 1};
+  struct Case {
+    const char* name;
+    NodeGpuFree node;
+    double want;
+  };
+  const std::vector<Case> cases = {
+      {"memory unknown: CPU only, as the method", {8000, {1000, 300}}, 0.5 * 300 + 0.5 * 300},
+      {"enough memory", {8000, {1000, 300}, 8192}, 0.5 * 300 + 0.5 * 300},
+      {"too little memory for A: all idle is A's fragment", {8000, {1000, 300}, 8191}, 0.5 * 1300 + 0.5 * 300},
+      {"no memory, B does not check it", {8000, {1000, 1000}, 0}, 0.5 * 2000 + 0},
+      {"no CPU: both lack host", {500, {1000}, 1 << 20}, 1000},
+      {"nothing idle", {8000, {0, 0}, 0}, 0},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    CHECK(node_fragmentation(c.node, tasks, access) == Approx(c.want));
+  }
+  // The request's memory leaves the node in the after-state.
+  auto placed = best_fragmentation_placement({8000, {1000, 1000}, 9000}, GpuRequest{1000, 500, 1, 1000}, tasks, access);
+  REQUIRE(placed);
+  CHECK(placed->before == Approx(0));
+  CHECK(placed->after == Approx(0.5 * 1500 + 0.5 * 500));  // 8000 MiB left < A's 8192
+  CHECK(TaskDistribution::make({task(0, 500, 1, 1, -1)}).message() == "task class 0: memory_mib must be >= 0, got -1");
+}
+
+TEST_CASE("fragmentation policy score and tie-break rank", "[deviceshare][fragmentation]") {
+  const NodeGpuFree node{8000, {1000, 1000, 400, 0}};
+  struct Case {
+    double before, after, spread;
+    GpuRequest request;
+    int64_t want;
+  };
+  const std::vector<Case> cases = {
+      {1000, 1000, 0, {1000, 500, 1}, 50},
+      {1000, 750, 0, {1000, 500, 1}, fragmentation_score(1000, 750)},
+      {1000, 1050, 0, {1000, 500, 1}, fragmentation_score(1000, 1050)},
+      // spread: 0.5 x (2400 - 500) / 4 cards = 237.5 milli more "drop"
+      {1000, 1000, 0.5, {1000, 500, 1}, fragmentation_score(1237.5, 1000)},
+      // CPU-only requests get no spread term
+      {1000, 1000, 0.5, {1000, 0, 0}, 50},
+  };
+  for (const auto& c : cases) {
+    INFO(c.before << " -> " << c.after << " spread " << c.spread);
+    FragPlacement p{0, {}, c.before, c.after};
+    CHECK(fragmentation_policy_score(p, node, c.request, c.spread) == c.want);
+  }
+  CHECK(tie_break_rank("node-a", 1) == tie_break_rank("node-a", 1));
+  CHECK(tie_break_rank("node-a", 1) != tie_break_rank("node-a", 2));
+  CHECK(tie_break_rank("node-a", 1) != tie_break_rank("node-b", 1));
+  CHECK(tie_break_rank("", 0) == tie_break_rank("", 0));
+}
+
+TEST_CASE("fragmentation score memo", "[deviceshare][fragmentation]") {
+  const NodeGpuFree node{8000, {1000, 190}, 4096};
+  const GpuRequest request{1000, 160, 1, 512};
+  const auto key = FragmentationScoreKey::of(1, 42, request, node);
+  REQUIRE(key);
+  FragmentationScoreCache cache;
+  CHECK_FALSE(cache.find(*key));
+  cache.store(*key, {61, 1});
+  REQUIRE(cache.find(*key));
+  CHECK(cache.find(*key)->policy_score == 61);
+  CHECK(cache.find(*key)->first_card == 1);
+
+  // Every input is part of the key.
+  std::vector<FragmentationScoreKey> others;
+  others.push_back(*FragmentationScoreKey::of(2, 42, request, node));
+  others.push_back(*FragmentationScoreKey::of(1, 43, request, node));
+  others.push_back(*FragmentationScoreKey::of(1, 42, GpuRequest{1001, 160, 1, 512}, node));
+  others.push_back(*FragmentationScoreKey::of(1, 42, GpuRequest{1000, 170, 1, 512}, node));
+  others.push_back(*FragmentationScoreKey::of(1, 42, GpuRequest{1000, 160, 2, 512}, node));
+  others.push_back(*FragmentationScoreKey::of(1, 42, GpuRequest{1000, 160, 1, 513}, node));
+  others.push_back(*FragmentationScoreKey::of(1, 42, request, NodeGpuFree{8001, {1000, 190}, 4096}));
+  others.push_back(*FragmentationScoreKey::of(1, 42, request, NodeGpuFree{8000, {1000, 191}, 4096}));
+  others.push_back(*FragmentationScoreKey::of(1, 42, request, NodeGpuFree{8000, {1000, 190, 0}, 4096}));
+  others.push_back(*FragmentationScoreKey::of(1, 42, request, NodeGpuFree{8000, {1000, 190}, 4097}));
+  for (size_t i = 0; i < others.size(); ++i) {
+    INFO("variant " << i);
+    CHECK_FALSE(cache.find(others[i]));
+  }
+  // Oldest out after 16 more entries; clear empties it.
+  for (int i = 0; i < 15; ++i) cache.store(*FragmentationScoreKey::of(100 + i, 0, request, node), {i, -1});
+  CHECK(cache.find(*key));
+  cache.store(*FragmentationScoreKey::of(200, 0, request, node), {0, -1});
+  CHECK_FALSE(cache.find(*key));
+  cache.clear();
+  CHECK_FALSE(cache.find(*FragmentationScoreKey::of(200, 0, request, node)));
+  CHECK_FALSE(FragmentationScoreKey::of(1, 0, request, NodeGpuFree{0, std::vector<int32_t>(17, 1000)}));
+}
