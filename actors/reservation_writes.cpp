@@ -2,9 +2,6 @@
 
 #include "model/json.hpp"
 #include "plugins/reservation/reservation_lifecycle.hpp"
-#include "plugins/reservation/reservation_names.hpp"
-#include "plugins/reservation/reservation_status.hpp"
-#include "plugins/reservation/reserve_pod.hpp"
 #include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
 
@@ -83,38 +80,25 @@ watch::ApiResult bind_reservation(watch::ApiClient& api, const BindJob& job) {
   const Timestamp now = timestamp_now();
   return update_reservation_status(
       api, job.reservation, [&](const Reservation& r, std::string& refusal) -> std::optional<ReservationStatus> {
-        if (r.meta.uid != job.uid) {
-          refusal = "reservation " + job.reservation + " was replaced (uid " + r.meta.uid + ")";
-          return std::nullopt;
-        }
-        if (rsv::is_available(r) && r.status.node_name == job.node) return std::nullopt;  // already written
-        if (rsv::reservation_phase(r) != rsv::kPhasePending) {
-          refusal = "reservation " + job.reservation + " is " + rsv::reservation_phase(r) + ", not Pending";
-          return std::nullopt;
-        }
-        return rsv::bound_status(r, job.node, rsv::reservation_requests(r), now);
+        rsv::StatusUpdate update = rsv::bind_update(r, job.uid, job.node, now);
+        refusal = std::move(update.refusal);
+        return std::move(update.status);
       });
 }
 
 watch::ApiResult report_reservation_unschedulable(watch::ApiClient& api, const FailureReport& report) {
   const Timestamp now = timestamp_now();
   return update_reservation_status(
-      api, report.reservation, [&](const Reservation& r, std::string&) -> std::optional<ReservationStatus> {
-        if (r.meta.uid != report.uid || rsv::reservation_phase(r) != rsv::kPhasePending) return std::nullopt;
-        const Condition* scheduled = find_condition(r.status.conditions, rsv::kConditionScheduled);
-        if (scheduled && scheduled->status == "False" && scheduled->message == report.message) return std::nullopt;
-        return rsv::unschedulable_status(r, report.message, now);
+      api, report.reservation, [&](const Reservation& r, std::string&) {
+        return rsv::unschedulable_update(r, report.uid, report.message, now);
       });
 }
 
 watch::ApiResult write_reservation_status(watch::ApiClient& api, const Reservation& decided_from,
                                           const ReservationStatus& status) {
   return update_reservation_status(
-      api, decided_from.meta.name, [&](const Reservation& r, std::string&) -> std::optional<ReservationStatus> {
-        if (r.meta.uid != decided_from.meta.uid || r.meta.resource_version != decided_from.meta.resource_version)
-          return std::nullopt;
-        return status;
-      });
+      api, decided_from.meta.name,
+      [&](const Reservation& r, std::string&) { return rsv::decided_update(r, decided_from, status); });
 }
 
 watch::ApiResult delete_reservation(watch::ApiClient& api, const Reservation& r) {

@@ -2,6 +2,7 @@
 
 #include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reservation_status.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::plugins::reservation {
 
@@ -107,6 +108,32 @@ ReservationStatus succeeded_status(const Reservation& r, Timestamp now) {
   ReservationStatus status = r.status;
   status.phase = kPhaseSucceeded;
   set_condition(status.conditions, kConditionReady, "False", kReasonSucceeded, "", now);
+  return status;
+}
+
+StatusUpdate bind_update(const Reservation& fresh, const std::string& uid, const std::string& node, Timestamp now) {
+  const std::string& name = fresh.meta.name;
+  if (fresh.meta.uid != uid) return {std::nullopt, "reservation " + name + " was replaced (uid " + fresh.meta.uid + ")"};
+  if (is_available(fresh) && fresh.status.node_name == node) return {};  // written already (a retried write)
+  if (reservation_phase(fresh) != kPhasePending)
+    return {std::nullopt, "reservation " + name + " is " + reservation_phase(fresh) + ", not Pending"};
+  return {bound_status(fresh, node, reservation_requests(fresh), now), ""};
+}
+
+std::optional<ReservationStatus> unschedulable_update(const Reservation& fresh, const std::string& uid,
+                                                      const std::string& message, Timestamp now) {
+  if (fresh.meta.uid != uid || reservation_phase(fresh) != kPhasePending) return std::nullopt;
+  const Condition* scheduled = find_condition(fresh.status.conditions, kConditionScheduled);
+  if (scheduled && scheduled->status == "False" && scheduled->reason == kReasonUnschedulable &&
+      scheduled->message == message)
+    return std::nullopt;
+  return unschedulable_status(fresh, message, now);
+}
+
+std::optional<ReservationStatus> decided_update(const Reservation& fresh, const Reservation& decided_from,
+                                                const ReservationStatus& status) {
+  if (fresh.meta.uid != decided_from.meta.uid || fresh.meta.resource_version != decided_from.meta.resource_version)
+    return std::nullopt;
   return status;
 }
 

@@ -80,6 +80,32 @@ ReservationStatus failed_status(const Reservation& r, const std::string& reason,
 /// Succeeded with Ready=False (Succeeded).
 ReservationStatus succeeded_status(const Reservation& r, Timestamp now);
 
+// ---- what a status write does to the freshly read object --------------------
+// The writers read the Reservation again before each write (and again on a
+// conflict); these decide on that fresh copy.
+
+/// The outcome of one decision: the status to write, nothing (`status` empty,
+/// `refusal` empty), or a refusal that fails the write.
+struct StatusUpdate {
+  std::optional<ReservationStatus> status;
+  std::string refusal;
+};
+
+/// Binding the reserve pod of reservation `uid` to `node`: refused when the
+/// object was replaced (another uid) or has left Pending for anything but
+/// Available on that node (then there is nothing to write).
+StatusUpdate bind_update(const Reservation& fresh, const std::string& uid, const std::string& node, Timestamp now);
+
+/// Scheduled=False with `message`, while the same reservation is still
+/// Pending and does not already say exactly that.
+std::optional<ReservationStatus> unschedulable_update(const Reservation& fresh, const std::string& uid,
+                                                      const std::string& message, Timestamp now);
+
+/// A lifecycle decision made from `decided_from`, written only if the object
+/// has not changed since (same uid and resourceVersion).
+std::optional<ReservationStatus> decided_update(const Reservation& fresh, const Reservation& decided_from,
+                                                const ReservationStatus& status);
+
 /// Sets (or adds) the condition of that type; lastTransitionTime only moves
 /// when the status changes.
 void set_condition(std::vector<Condition>& conditions, const std::string& type, const std::string& status,

@@ -265,4 +265,73 @@ TEST_CASE("lifecycle: status transitions keep what they do not own", "[reservati
   CHECK(is_expired(r));
 }
 
+TEST_CASE("status writes: what binding does to the fresh object", "[reservation][lifecycle]") {
+  const Timestamp now = at("2026-01-01T00:02:00Z");
+  Reservation fresh = pending("r");
+  Reservation unschedulable = pending("r");
+  unschedulable.status = unschedulable_status(unschedulable, "0/1 nodes are available", at(kCreated));
+  Reservation replaced = pending("r");
+  replaced.meta.uid = "another-uid";
+  Reservation bound_here = available("r");
+  Reservation failed = finished("r", kPhaseFailed, "2026-01-01T00:01:00Z");
+  struct Case {
+    const char* what;
+    Reservation r;
+    bool writes;
+    const char* refusal_part;  // "" when not refused
+  };
+  const std::vector<Case> cases = {
+      {"pending: bound", fresh, true, ""},
+      {"pending after a failed attempt: bound", unschedulable, true, ""},
+      {"replaced by another reservation of that name: refused", replaced, false, "was replaced (uid another-uid)"},
+      {"already Available on that node (a retried write): nothing", bound_here, false, ""},
+      {"expired meanwhile: refused", failed, false, "is Failed, not Pending"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    StatusUpdate u = bind_update(c.r, "ruid-r", "node-a", now);
+    CHECK(u.status.has_value() == c.writes);
+    CHECK(u.refusal.find(c.refusal_part) != std::string::npos);
+    CHECK(u.refusal.empty() == (std::string(c.refusal_part) == ""));
+    if (!u.status) continue;
+    CHECK(u.status->phase == kPhaseAvailable);
+    CHECK(u.status->node_name == "node-a");
+    // allocatable: the template's requests (ReservationBuilder's 4 cpu, 8Gi).
+    CHECK(u.status->allocatable.same_amounts(resources({{"cpu", "4"}, {"memory", "8Gi"}})));
+    const Condition* scheduled = find_condition(u.status->conditions, kConditionScheduled);
+    REQUIRE(scheduled);
+    CHECK(scheduled->status == "True");
+    CHECK(scheduled->message.empty());
+  }
+  Reservation moved = available("r");
+  moved.status.node_name = "node-b";
+  StatusUpdate elsewhere = bind_update(moved, "ruid-r", "node-a", now);
+  CHECK_FALSE(elsewhere.status);
+  CHECK(elsewhere.refusal == "reservation r is Available, not Pending");
+}
+
+TEST_CASE("status writes: unschedulable and decided updates", "[reservation][lifecycle]") {
+  const Timestamp now = at("2026-01-01T00:02:00Z");
+  Reservation r = pending("r");
+  auto first = unschedulable_update(r, "ruid-r", "0/2 nodes: Insufficient cpu", now);
+  REQUIRE(first);
+  r.status = *first;
+  CHECK_FALSE(unschedulable_update(r, "ruid-r", "0/2 nodes: Insufficient cpu", now));  // says so already
+  CHECK(unschedulable_update(r, "ruid-r", "0/3 nodes: Insufficient cpu", now));       // a new message
+  CHECK_FALSE(unschedulable_update(r, "another-uid", "x", now));
+  CHECK_FALSE(unschedulable_update(available("r"), "ruid-r", "x", now));  // bound meanwhile
+
+  Reservation decided_from = available("r");
+  decided_from.meta.resource_version = "7";
+  ReservationStatus status = failed_status(decided_from, kReasonExpired, "expired", now);
+  Reservation same = decided_from;
+  CHECK(decided_update(same, decided_from, status));
+  Reservation newer = decided_from;
+  newer.meta.resource_version = "8";
+  CHECK_FALSE(decided_update(newer, decided_from, status));
+  Reservation other = decided_from;
+  other.meta.uid = "another-uid";
+  CHECK_FALSE(decided_update(other, decided_from, status));
+}
+
 }  // namespace troupe::plugins::reservation
