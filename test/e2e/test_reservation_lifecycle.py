@@ -201,6 +201,24 @@ class ReservationLifecycleTest(SchedulingTest):
         self.wait_phase("brief", "Failed", timeout=20)
         self.cluster.wait(lambda: self.get_reservation("brief") is None, 20, "reservation brief deleted")
 
+    # ---- leader election ----
+
+    def test_only_the_leader_writes_reservations(self):
+        leading = scheduler_config(leader_elect=True, lease=("2s", "1500ms", "500ms"))
+        self.client.create_all([make_node("n1", cpu="4", memory="8Gi")])
+        first = self.cluster.start_scheduler(leading)
+        self.cluster.wait(lambda: "became leader" in first.stderr(), 30, "the first scheduler leads")
+        second = self.cluster.start_scheduler(leading)
+        second.wait_ready()
+        self.create_reservation(reservation("led", {"cpu": "1"}, ttl="2s"))
+        self.wait_phase("led", "Available")
+        self.wait_phase("led", "Failed", timeout=20)
+        # Both see it and queue it; only the leader binds it and writes its expiry.
+        self.assertIn("reservation led: queued for scheduling", second.stderr())
+        self.assertIn("reservation led: wrote status (the reservation outlived its ttl)", first.stderr())
+        self.assertNotIn("reservation led: wrote", second.stderr())
+        self.assertNotIn("became leader", second.stderr())
+
     # ---- restart ----
 
     def test_restart_keeps_available_reservations_and_their_hold(self):
