@@ -2,7 +2,9 @@
 // (what a DeschedulerConfiguration turns on): table-driven, no actors.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include <rapidjson/document.h>
@@ -399,4 +401,20 @@ TEST_CASE("migration view: NodeMetrics arrive with their pods' usage summed") {
   REQUIRE(loads[0].pod_totals != nullptr);
   const plugins::descheduler::UsageTotals expected = {{"cpu", 1250}, {"memory", 1024}};
   CHECK(*loads[0].pod_totals == expected);
+}
+
+TEST_CASE("migration settings: the example configuration loads") {
+  std::ifstream file(std::string(TROUPE_SOURCE_DIR) + "/config/examples/descheduler.yaml");
+  REQUIRE(file);
+  std::stringstream text;
+  text << file.rdbuf();
+  auto configuration = config::load_descheduler_configuration(text.str());
+  INFO((configuration ? std::string() : configuration.message()));
+  REQUIRE(configuration);
+  auto settings = migration_settings(&*configuration);
+  INFO((settings ? std::string() : settings.message()));
+  REQUIRE(settings);
+  CHECK(settings->balance);
+  CHECK(settings->gpu_defrag);
+  CHECK(settings->gpu_defrag_args.max_migrations_per_cycle == 4);
 }
