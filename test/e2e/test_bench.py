@@ -167,7 +167,7 @@ class ReplayTest(unittest.TestCase):
 
     def test_bad_inputs(self):
         cases = [
-            (("--nodes", self.nodes, "--pods", self.pods, "--policy", "fgd"), "--policy"),
+            (("--nodes", self.nodes, "--pods", self.pods, "--policy", "best-fit"), "--policy"),
             (("--nodes", self.nodes, "--pods", self.pods, "--seeds", "51-42"), "--seeds"),
             (("--nodes", self.nodes, "--pods", self.pods, "--seeds", "x"), "--seeds"),
             (("--nodes", "/nonexistent.csv", "--pods", self.pods), "/nonexistent.csv"),
