@@ -6,6 +6,7 @@
 #include "actors/partitioning.hpp"
 #include "actors/preemption_messages.hpp"
 #include "actors/preemption_pdbs.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
 
@@ -14,6 +15,7 @@ namespace {
 namespace pre = plugins::preemption;
 
 constexpr auto kSearchTimeout = std::chrono::seconds(30);
+constexpr const char* kReservationsDoNotPreempt = "not eligible: a Reservation does not preempt.";
 
 node_actor& owner(CycleSelf self, const std::string& node) {
   auto& nodes = self->state.deps.nodes;
@@ -78,10 +80,14 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
   if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
   const Timestamp now = timestamp_now();
   const auto& framework = *request->framework;
-  // preemptionPolicy: Never needs no node: PostFilter says so at once.
-  if (pre::ineligibility_reason(*request->pod, {}, {})) {
+  // preemptionPolicy: Never, and reserve pods (Koordinator preempts for a
+  // Reservation only with ReservationArgs.enablePreemption, not supported):
+  // no node needs asking, PostFilter says so at once.
+  std::optional<std::string> ineligible = pre::ineligibility_reason(*request->pod, {}, {});
+  if (!ineligible && plugins::reservation::is_reserve_pod(request->pod->meta())) ineligible = kReservationsDoNotPreempt;
+  if (ineligible) {
     pre::PreemptionSearchState search;
-    search.partitions.push_back(pre::PartitionPreemption{std::nullopt, {}, pre::ineligibility_reason(*request->pod, {}, {})});
+    search.partitions.push_back(pre::PartitionPreemption{std::nullopt, {}, std::move(ineligible)});
     search.total_nodes = total_nodes;
     search.now = now;
     plugin.write_search(*request->state, std::move(search));

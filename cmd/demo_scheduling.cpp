@@ -11,6 +11,7 @@
 
 #include "actors/scheduler_runtime.hpp"
 #include "cmd/demo_migration.hpp"
+#include "cmd/demo_preemption.hpp"
 #include "cmd/demo_reservation.hpp"
 #include "model/json.hpp"
 #include "plugins/registry.hpp"
@@ -150,6 +151,7 @@ int run_scheduling_demo(sim::ApiServer& server) {
     std::fprintf(stderr, "troupe demo: some pods were neither placed nor reported within 30 s\n");
     return 1;
   }
+  if (int scene = run_preemption_scene(server); scene != 0) return scene;
   if (int scene = run_reservation_scene(server); scene != 0) return scene;
   return run_migration_scene(server);
 }

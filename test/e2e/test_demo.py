@@ -87,6 +87,13 @@ class DemoTest(unittest.TestCase):
         self.assertIn("pod demo-web-0: evicted from %s\n" % placed.group(1), out.stdout)
         self.assertRegex(out.stdout, r"(?m)^pod demo-web-3 \(its replacement from the ReplicaSet\): bound to \S+$")
 
+    def test_demo_preemption_scene_evicts_the_least_important_pod(self):
+        out = subprocess.run([os.environ["TROUPE"], "demo"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stdout[-3000:] + out.stderr[-3000:])
+        self.assertIn("pod demo-urgent (priority 1000, 1 cpu): nominated demo-small, evicted demo-low-1\n", out.stdout)
+        self.assertIn("pod demo-urgent: bound to demo-small; still running there: demo-low-2, demo-low-3\n",
+                      out.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()

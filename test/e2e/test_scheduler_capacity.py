@@ -89,7 +89,8 @@ class CapacityTest(unittest.TestCase):
         big = self.cluster.wait(lambda: condition(self.client.pod("ours-big") or {}), 30,
                                 "ours-big gets a PodScheduled condition")
         self.assertEqual(big["status"], "False")
-        self.assertEqual(big["message"], "0/2 nodes are available: 2 Insufficient cpu.")
+        self.assertEqual(big["message"], "0/2 nodes are available: 2 Insufficient cpu."
+                         " preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod..")
         self.assertIsNone(self.client.pod("ours-big")["spec"].get("nodeName"))
 
         # The pods of other schedulers: untouched (no binding, no condition, no events).

@@ -50,7 +50,8 @@ class FailureTest(unittest.TestCase):
         self.client.create(make_pod("stuck", cpu="2", memory="1Gi", node_selector={"zone": "a"}))
         expected = ("0/3 nodes are available: 1 Insufficient cpu, "
                     "1 node(s) didn't match Pod's node affinity/selector, "
-                    "1 node(s) had untolerated taint {dedicated: gpu}.")
+                    "1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/3 nodes are available: "
+                    "1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling..")
         c = self.wait_unschedulable("stuck")
         self.assertEqual(c["reason"], "Unschedulable")
         self.assertEqual(c["message"], expected)
@@ -85,11 +86,13 @@ class FailureTest(unittest.TestCase):
         # TaintToleration filters before NodeAffinity: n-tainted fails on its taint.
         self.assertEqual(self.wait_unschedulable("needs-cpu")["message"],
                          "0/2 nodes are available: 1 Insufficient cpu, "
-                         "1 node(s) had untolerated taint {dedicated: gpu}.")
+                         "1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/2 nodes are available: "
+                         "1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling..")
         self.wait_unschedulable("needs-label")
         self.assertEqual(self.wait_unschedulable("needs-untaint")["message"],
                          "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, "
-                         "1 node(s) had untolerated taint {dedicated: gpu}.")
+                         "1 node(s) had untolerated taint {dedicated: gpu}."
+                         " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..")
 
         # Allocatable grows (a status update), a label appears, a taint goes.
         self.client.ok("PATCH", "/api/v1/nodes/n-small/status",

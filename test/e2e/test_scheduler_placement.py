@@ -61,7 +61,8 @@ class PlacementTest(unittest.TestCase):
             self.assertTrue(node.startswith("n-%s-" % zone), "%s -> %s" % (name, node))
         self.client.create(make_pod("nowhere", cpu="100m", node_selector={"zone": "d"}))
         self.assertEqual(self.unschedulable_message("nowhere"),
-                         "0/6 nodes are available: 6 node(s) didn't match Pod's node affinity/selector.")
+                         "0/6 nodes are available: 6 node(s) didn't match Pod's node affinity/selector."
+                         " preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling..")
 
     def test_required_node_affinity(self):
         nodes = [
@@ -92,7 +93,8 @@ class PlacementTest(unittest.TestCase):
             self.assertIn(node, allowed, name)
         self.client.create(make_pod("none", affinity=required_node_affinity([("gpu", "In", ["a100"])])))
         self.assertEqual(self.unschedulable_message("none"),
-                         "0/6 nodes are available: 6 node(s) didn't match Pod's node affinity/selector.")
+                         "0/6 nodes are available: 6 node(s) didn't match Pod's node affinity/selector."
+                         " preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling..")
 
     def test_preferred_node_affinity(self):
         self.start([
@@ -129,7 +131,8 @@ class PlacementTest(unittest.TestCase):
                          "0/4 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, "
                          "1 node(s) had untolerated taint {dedicated: gpu}, "
                          "1 node(s) had untolerated taint {maintenance: }, "
-                         "1 node(s) were unschedulable.")
+                         "1 node(s) were unschedulable."
+                         " preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling..")
         # Each toleration opens exactly its node.
         placed = self.place([
             make_pod("tol-dedicated", cpu="100m", node_selector={"pool": "gpu"},
@@ -165,7 +168,8 @@ class PlacementTest(unittest.TestCase):
         self.assertEqual(sorted(web.values()), ["n0", "n1", "n2"], web)
         self.client.create(make_pod("web-3", cpu="100m", host_ports=[8080]))
         self.assertEqual(self.unschedulable_message("web-3"),
-                         "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports.")
+                         "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports."
+                         " preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..")
         # Other ports are free everywhere.
         placed = self.place([make_pod("other-port-%d" % i, cpu="100m", host_ports=[9090, 9091]) for i in range(3)])
         self.assertEqual(sorted(placed.values()), ["n0", "n1", "n2"], placed)

@@ -45,7 +45,8 @@ class ProfilesTest(unittest.TestCase):
         c = self.cluster.wait(lambda: condition(self.client.pod("alpha-selective") or {}), 30,
                               "alpha-selective gets a condition")
         self.assertEqual((c["status"], c["reason"]), ("False", "Unschedulable"))
-        self.assertEqual(c["message"], "0/4 nodes are available: 4 node(s) didn't match Pod's node affinity/selector.")
+        self.assertEqual(c["message"], "0/4 nodes are available: 4 node(s) didn't match Pod's node affinity/selector."
+                         " preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling..")
 
         # The pod for an unknown scheduler name: untouched.
         gamma = self.client.pod("gamma-0")

@@ -51,7 +51,8 @@ class TlsTokenTest(unittest.TestCase):
         self.client.create(make_pod("big", cpu="1500m"))
         c = self.cluster.wait(lambda: condition(self.client.pod("big") or {}), 30, "big gets a condition")
         self.assertEqual((c["status"], c["reason"]), ("False", "Unschedulable"))
-        self.assertEqual(c["message"], "0/5 nodes are available: 5 Insufficient cpu.")
+        self.assertEqual(c["message"], "0/5 nodes are available: 5 Insufficient cpu."
+                         " preemption: 0/5 nodes are available: 5 No preemption victims found for incoming pod..")
         events = self.cluster.wait(
             lambda: [e for e in self.client.events_about("big") if e["reason"] == "FailedScheduling"], 30,
             "FailedScheduling event about big")
