@@ -15,6 +15,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from device_builders import allocation, gpu_pod, make_device, make_gpu_node  # noqa: E402
+from numa_builders import RESOURCE_STATUS, cpu_details, make_cpu_node, make_topology, numa_pod  # noqa: E402
 from scheduler_helpers import (SCHEDULER_NAME, SchedulingTest, all_bound, make_node,  # noqa: E402
                                make_pod)
 
@@ -135,6 +137,33 @@ class PreemptionTest(SchedulingTest):
         self.assertIn("preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
                       message)
         self.assertEqual(self.node_of("peer"), "n1")
+
+    def test_a_gpu_pod_preempts_gpu_holders_and_gets_their_cards(self):
+        self.start([make_gpu_node("g-0", gpus=2, nics=1),
+                    make_device("g-0", numa_nodes=1, switches_per_numa=1, gpus_per_switch=2)])
+        # Placed by the scheduler, so they hold cards (device-allocated) the scheduler accounts.
+        placed = self.place([gpu_pod("gpu-low-%d" % i, whole=1, priority=1) for i in range(2)])
+        held = sorted(allocation(p)["gpu"][0]["minor"] for p in placed.values())
+        self.assertEqual(held, [0, 1])
+        self.client.create(gpu_pod("gpu-high", whole=2, priority=10))
+        self.assertEqual(self.wait_bound("gpu-high"), "g-0")
+        self.assertEqual(sorted(e["minor"] for e in allocation(self.client.pod("gpu-high"))["gpu"]), [0, 1])
+        self.assertIsNone(self.client.pod("gpu-low-0"))
+        self.assertIsNone(self.client.pod("gpu-low-1"))
+
+    def test_a_cpuset_pod_preempts_cpuset_holders(self):
+        details = cpu_details(sockets=1, cores_per_socket=2, threads=2)  # 4 CPUs: cores 0 and 1, siblings 2, 3
+        self.start([make_cpu_node("c-0", details=details), make_topology("c-0", details=details)])
+        low = self.place_one(numa_pod("lsr-low", cpu="4", priority=1,
+                                      resource_spec={"requiredCPUBindPolicy": "FullPCPUs"}))
+        self.assertEqual(low["metadata"]["annotations"][RESOURCE_STATUS], '{"cpuset":"0-3"}')
+        self.client.create(numa_pod("lsr-high", cpu="2", priority=10,
+                                    resource_spec={"requiredCPUBindPolicy": "FullPCPUs"}))
+        self.assertEqual(self.wait_bound("lsr-high"), "c-0")
+        self.assertIsNone(self.client.pod("lsr-low"))
+        # The freed cores go to the preemptor: core 0 with its sibling.
+        self.assertEqual(self.client.pod("lsr-high")["metadata"]["annotations"][RESOURCE_STATUS],
+                         '{"cpuset":"0,2"}')
 
 
 if __name__ == "__main__":
