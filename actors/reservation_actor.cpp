@@ -91,6 +91,15 @@ std::string string_at(const rapidjson::Value& object, const char* a, const char*
   return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
 }
 
+/// A reservation is ours when its template names one of our profiles (absent:
+/// default-scheduler), as its reserve pod's schedulerName: another
+/// scheduler's reservations are left to its own controller.
+bool ours(const ReservationActorState& st, const Reservation& r) {
+  std::string name = r.spec.pod_template ? r.spec.pod_template->spec.scheduler_name : "";
+  if (name.empty()) name = rsv::kDefaultSchedulerName;
+  return st.deps.frameworks.count(name) > 0;
+}
+
 // ---- queueing reserve pods -------------------------------------------------
 
 void dequeue(Self self, const std::string& uid) {
@@ -231,7 +240,7 @@ void lifecycle_pass(Self self) {
   context.retention = st.settings.retention;
   context.garbage_collection = st.settings.garbage_collection;
   for (const auto& [uid, r] : st.reservations) {
-    if (st.busy.count(uid)) continue;
+    if (st.busy.count(uid) || !ours(st, *r)) continue;
     auto mine = owners.find(uid);
     context.owner_pods = mine == owners.end() ? std::vector<const Pod*>{} : mine->second;
     context.node_exists = r->status.node_name.empty() || st.nodes.count(r->status.node_name) > 0;

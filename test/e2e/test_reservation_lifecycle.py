@@ -142,6 +142,15 @@ class ReservationLifecycleTest(SchedulingTest):
         self.assertEqual((c["status"], c["reason"]), ("False", "Invalid"))
         self.assertIn("misses the owner spec", c["message"])
 
+    def test_another_schedulers_reservation_is_left_alone(self):
+        self.start([make_node("n1")], config())
+        theirs = reservation("theirs", {"cpu": "1"}, ttl="1s")
+        theirs["spec"]["template"]["spec"]["schedulerName"] = "some-other-scheduler"
+        self.create_reservation(theirs)
+        self.create_reservation(reservation("ours", {"cpu": "1"}, ttl="1s"))
+        self.wait_phase("ours", "Failed", timeout=20)  # ours was placed and has expired by now
+        self.assertFalse(self.get_reservation("theirs").get("status"))
+
     # ---- the lifecycle ----
 
     def test_allocate_once_reservation_succeeds_once_its_owner_is_bound(self):
