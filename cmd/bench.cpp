@@ -3,6 +3,7 @@
 // (sim/synthetic: NodeResourceTopology and Device per node) and a pod mix are
 // injected into the scheduler's actors in-process (actors/bench_harness.hpp);
 // Bindings are confirmed at once, so this measures the scheduler, not HTTP.
+#include <sys/resource.h>
 #include <malloc.h>
 
 #include <cstdio>
@@ -28,7 +29,8 @@ const char* kSummary =
     "Schedules a synthetic pod mix on a synthetic cluster through troupe's actors (node partitions, queue,\n"
     "scheduling cycle, every plugin of the default profile), injecting objects in-process and confirming\n"
     "Bindings at once. Reports pods/s from first enqueue to last binding, per-pod latency (enqueue -> binding),\n"
-    "peak RSS and RSS per node. Mixes: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed.";
+    "peak RSS and RSS per node, and the process's CPU time per pod while scheduling (less sensitive to other load\n"
+    "on the machine than pods/s). Mixes: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed.";
 
 std::vector<FlagSpec> bench_specs() {
   return {
@@ -78,7 +80,20 @@ struct BenchResult {
   double load_seconds = 0;
   int64_t peak_rss_bytes = 0;
   int64_t rss_bytes_per_node = 0;
+  /// CPU time (user + system, all threads) the process spent while the pods
+  /// were scheduled: unlike pods/s it hardly depends on other load on the
+  /// machine, so it is the figure to compare two variants by.
+  double cpu_seconds = 0;
+  double cpu_ms_per_pod = 0;
 };
+
+/// User + system CPU seconds of the whole process so far.
+double process_cpu_seconds() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 /// Small cpu-mix pods bound round-robin to every node ("pods already placed").
 Result<std::vector<Pod>> placed_pods(const BenchSettings& s, const std::vector<synthetic::SyntheticNode>& cluster) {
@@ -146,8 +161,11 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   result.rss_bytes_per_node = (rss_loaded - rss_before) / static_cast<int64_t>(s.nodes);
   result.partitions = (*harness)->partitions();
 
+  const double cpu_before = process_cpu_seconds();
   auto outcomes = (*harness)->schedule(std::move(*pods), s.window, std::chrono::seconds(s.timeout_seconds));
   if (!outcomes) return Error{outcomes.message()};
+  result.cpu_seconds = process_cpu_seconds() - cpu_before;
+  if (!outcomes->empty()) result.cpu_ms_per_pod = 1000 * result.cpu_seconds / static_cast<double>(outcomes->size());
   std::vector<double> latencies;
   BenchClock::time_point first = BenchClock::time_point::max(), last = BenchClock::time_point::min();
   for (const auto& o : *outcomes) {
@@ -181,21 +199,23 @@ std::string json_of(const BenchResult& r) {
       .add("latency_p99_ms", r.latency_p99_ms)
       .add("load_seconds", r.load_seconds)
       .add("peak_rss_bytes", r.peak_rss_bytes)
-      .add("rss_bytes_per_node", r.rss_bytes_per_node);
+      .add("rss_bytes_per_node", r.rss_bytes_per_node)
+      .add("cpu_seconds", r.cpu_seconds)
+      .add("cpu_ms_per_pod", r.cpu_ms_per_pod);
   return j.str();
 }
 
 void print_table_header() {
-  std::printf("%-9s %6s %6s %6s %5s %6s %6s %9s %9s %9s %9s %9s\n", "mix", "nodes", "pods", "placed", "parts",
-              "bound", "failed", "pods/s", "p50 ms", "p99 ms", "peak MiB", "B/node");
+  std::printf("%-9s %6s %6s %6s %5s %6s %6s %9s %9s %9s %9s %9s %10s\n", "mix", "nodes", "pods", "placed", "parts",
+              "bound", "failed", "pods/s", "p50 ms", "p99 ms", "peak MiB", "B/node", "CPU ms/pod");
 }
 
 void print_table_row(const BenchResult& r) {
-  std::printf("%-9s %6zu %6zu %6zu %5zu %6zu %6zu %9.0f %9.2f %9.2f %9.1f %9lld\n",
+  std::printf("%-9s %6zu %6zu %6zu %5zu %6zu %6zu %9.0f %9.2f %9.2f %9.1f %9lld %10.3f\n",
               std::string(synthetic::pod_mix_name(r.settings.mix)).c_str(), r.settings.nodes, r.settings.pods,
               r.settings.placed_per_node * r.settings.nodes, r.partitions, r.bound, r.failed, r.pods_per_second,
               r.latency_p50_ms, r.latency_p99_ms, static_cast<double>(r.peak_rss_bytes) / (1 << 20),
-              static_cast<long long>(r.rss_bytes_per_node));
+              static_cast<long long>(r.rss_bytes_per_node), r.cpu_ms_per_pod);
   std::fflush(stdout);
 }
 

@@ -46,6 +46,10 @@ class BenchTest(unittest.TestCase):
         self.assertGreater(r["pods_per_second"], 0)
         self.assertLessEqual(r["latency_p50_ms"], r["latency_p99_ms"])
         self.assertGreater(r["peak_rss_bytes"], 0)
+        # Scheduling real pods costs CPU; per pod it is the total over the pods.
+        self.assertGreater(r["cpu_seconds"], 0)
+        expected = 1000 * r["cpu_seconds"] / pods  # both printed with 6 significant digits
+        self.assertAlmostEqual(r["cpu_ms_per_pod"], expected, delta=max(1e-3, 1e-5 * expected))
 
     def test_every_mix_schedules_each_pod_once(self):
         for mix in ("cpu", "gpu-share", "gpu-whole", "gpu-rdma"):
