@@ -253,13 +253,27 @@ Reservation reservation_for(const PodMigrationJob& job, const Pod& pod, std::chr
     for (NodeSelectorTerm& term : required->terms) term.match_fields.push_back(not_here);
   }
   r.spec.pod_template = std::move(tmpl);
+  // The replacement is a new pod of the same controller (a ReplicaSet makes
+  // one with another name), so the reservation is owned by the controller;
+  // only a bare pod is named itself (Koordinator's reservation owners).
   ReservationOwner owner;
-  ObjectReference ref;
-  ref.kind = "Pod";
-  ref.namespace_name = pod.meta.namespace_name;
-  ref.name = pod.meta.name;
-  ref.uid = pod.meta.uid;
-  owner.object = ref;
+  if (const OwnerReference* controller = pod.meta.controller_ref()) {
+    ReservationControllerReference ref;
+    ref.api_version = controller->api_version;
+    ref.kind = controller->kind;
+    ref.name = controller->name;
+    ref.uid = controller->uid;
+    ref.controller = controller->controller;
+    ref.namespace_name = pod.meta.namespace_name;
+    owner.controller = ref;
+  } else {
+    ObjectReference ref;
+    ref.kind = "Pod";
+    ref.namespace_name = pod.meta.namespace_name;
+    ref.name = pod.meta.name;
+    ref.uid = pod.meta.uid;
+    owner.object = ref;
+  }
   r.spec.owners.push_back(owner);
   r.spec.allocate_once = true;
   if (ttl.count() > 0) r.spec.ttl = ttl;

@@ -68,7 +68,8 @@ JobStep step_migration_job(const PodMigrationJob& job, const JobObservation& obs
                            const MigrationControllerArgs& args);
 
 /// The Reservation ReservationFirst creates for `pod`: named after the job
-/// UID, the pod's template with nodeName cleared, owned by the pod,
+/// UID, the pod's template with nodeName cleared, owned by the pod's
+/// controller (by the pod itself when it has none),
 /// allocateOnce, the job's TTL, labels app.kubernetes.io/created-by:
 /// koord-descheduler and scheduling.koordinator.sh/reservation-order (unix
 /// ms), and node anti-affinity keeping it off the pod's node.

@@ -336,7 +336,8 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
             return body if code == 200 else None
         self.cluster.wait(reservation, 30, "no reservation was created")
         made = reservation()
-        self.assertEqual(made["spec"]["owners"][0]["object"]["name"], "db-0")
+        # Owned by the pod's ReplicaSet: its replacement is another pod of it.
+        self.assertEqual(made["spec"]["owners"][0]["controller"]["uid"], "uid-rs-db")
         self.assertTrue(made["spec"].get("allocateOnce", True))  # absent means true
         terms = made["spec"]["template"]["spec"]["affinity"]["nodeAffinity"][
             "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
@@ -367,6 +368,38 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         conditions = {c["type"]: c["status"] for c in status["conditions"]}
         for kind in ("ReservationCreated", "ReservationScheduled", "Eviction", "PodBoundReservation", "BoundPodReady"):
             self.assertEqual(conditions.get(kind), "True", (kind, status["conditions"]))
+
+    def test_reservation_first_with_troupe_scheduling_the_reservation(self):
+        # No stand-in reservation controller: troupe schedules the Reservation, binds the
+        # replacement onto it and records its owner; the test plays only kubelet and ReplicaSet.
+        self.three_nodes()
+        self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2"))
+        self.client.create(workload_pod("db-1", "db", 1.0, node="n2", cpu="2"))
+        self.start()
+        job = self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1",
+                                            "kind": "PodMigrationJob", "metadata": {"name": "move-db-0"},
+                                            "spec": {"podRef": {"namespace": "default", "name": "db-0"},
+                                                     "mode": "ReservationFirst"}})
+        reservation_path = RESERVATIONS + "/" + job["metadata"]["uid"]
+
+        def reservation():
+            code, body = self.client.request("GET", reservation_path)
+            return body if code == 200 else None
+        self.cluster.wait(lambda: (reservation() or {}).get("status", {}).get("phase") == "Available", 30,
+                          lambda: "the reservation was not scheduled: %s" % (reservation() or {}).get("status"))
+        reserved_on = reservation()["status"]["nodeName"]
+        self.assertNotEqual(reserved_on, "n1")
+        self.cluster.wait(lambda: self.client.pod("db-0") is None, 30, "db-0 was not evicted")
+        replacement = workload_pod("db-2", "db", 1.0, cpu="2")
+        replacement["metadata"]["annotations"]["scheduling.koordinator.sh/reservation-affinity"] = json.dumps(
+            {"name": job["metadata"]["uid"]})
+        self.client.create(replacement)
+        self.cluster.wait(lambda: phase(self.client.ok("GET", JOBS + "/move-db-0")) == "Succeeded", 60,
+                          lambda: "job did not succeed: %s; reservation %s; db-2 %s" % (
+                              self.client.ok("GET", JOBS + "/move-db-0").get("status"),
+                              (reservation() or {}).get("status"),
+                              (self.client.pod("db-2") or {}).get("spec", {}).get("nodeName")))
+        self.assertEqual(self.client.pod("db-2")["spec"]["nodeName"], reserved_on)
 
 
 class GpuDefragmentationTest(DeschedulerFixture, unittest.TestCase):

@@ -283,8 +283,13 @@ TEST_CASE("migration job: ReservationFirst happy path", "[descheduler][migration
   CHECK(created.spec.pod_template->spec.node_name.empty());
   CHECK(created.spec.allocate_once);
   CHECK(*created.spec.ttl == std::chrono::minutes(5));
+  // Owned by the pod's controller, so that its replacement (another pod of it) matches.
   REQUIRE(created.spec.owners.size() == 1);
-  CHECK(created.spec.owners[0].object->name == "p");
+  REQUIRE(created.spec.owners[0].controller);
+  CHECK_FALSE(created.spec.owners[0].object);
+  CHECK(created.spec.owners[0].controller->kind == "ReplicaSet");
+  CHECK(created.spec.owners[0].controller->uid == "uid-rs");
+  CHECK(created.spec.owners[0].controller->namespace_name == "default");
   const auto& terms = created.spec.pod_template->spec.affinity->node_affinity->required->terms;
   REQUIRE(terms.size() == 1);
   CHECK(terms[0].match_fields[0].values == std::vector<std::string>{"n1"});
@@ -409,6 +414,25 @@ TEST_CASE("migration job: failures and clean-up", "[descheduler][migration]") {
     CHECK(s.status.reason == c.reason);
     CHECK(kinds(s) == c.actions);
   }
+}
+
+}  // namespace
+}  // namespace troupe::plugins::descheduler
+
+namespace troupe::plugins::descheduler {
+namespace {
+
+TEST_CASE("migration: a bare pod's reservation is owned by the pod itself", "[descheduler][migration]") {
+  PodMigrationJob job;
+  job.meta.name = "j";
+  job.meta.uid = "job-uid";
+  const auto pod = testing::TestPod("bare").bare().node("n1").ptr();
+  const Reservation r = reservation_for(job, *pod, std::chrono::minutes(5), testing::at(0));
+  REQUIRE(r.spec.owners.size() == 1);
+  REQUIRE(r.spec.owners[0].object);
+  CHECK_FALSE(r.spec.owners[0].controller);
+  CHECK(r.spec.owners[0].object->name == "bare");
+  CHECK(r.spec.owners[0].object->uid == "uid-bare");
 }
 
 }  // namespace
