@@ -123,6 +123,8 @@ void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& ob
     held[id.uid] = move.hold;
     self->send(owner(self, move.hold), atom::upsert_reservation_v, reservation);
   }
+  // A reservation let go is its reserve pod leaving the node: what pods rejected for room wait for.
+  if (!move.leave.empty()) cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
   // Any change to a held reservation may let waiting owner pods (or others) fit.
   if (was_held || !move.hold.empty())
     cluster_event(self, plugins::EventResource::other,

@@ -3,6 +3,7 @@
 #include "model/pod_requests.hpp"
 #include "plugins/common/args.hpp"
 #include "plugins/node_numa_resource/qos.hpp"
+#include "plugins/node_numa_resource/reservation_restore.hpp"
 
 namespace troupe::plugins::numa {
 
@@ -149,6 +150,7 @@ PluginStatus NodeNUMAResource::filter(const CycleState& state, const PodInfo& po
   const NumaState* s = read_state(state);
   if (s == nullptr) return missing_state();
   if (s->skip) return {};
+  if (auto restored = filter_reserved_cpus(*this, state, pod, node)) return *restored;  // reserved CPUs
   if (node.node() == nullptr) return PluginStatus::internal_error("node not found");
   NodeDecision d;
   PluginStatus status = decide(*s, node, d);
@@ -221,6 +223,7 @@ PluginStatus NodeNUMAResource::reserve(CycleState& state, const PodInfo& pod, No
   const NumaState* s = read_state(state);
   if (s == nullptr) return missing_state();
   if (s->skip) return {};
+  if (auto restored = reserve_reserved_cpus(*this, state, pod, node)) return *restored;  // reserved CPUs first
   if (node.node() == nullptr) return PluginStatus::internal_error("node not found");
   NodeDecision d;
   PluginStatus status = decide(*s, node, d);

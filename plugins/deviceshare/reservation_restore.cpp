@@ -1,0 +1,94 @@
+#include "plugins/deviceshare/reservation_restore.hpp"
+
+#include <set>
+
+#include "plugins/reservation/reservation_restore.hpp"
+
+namespace troupe::plugins::deviceshare {
+
+namespace {
+
+/// The key the blocking allocation is accounted under in a restricted view
+/// (never a pod identity: those are uids or namespace/name).
+constexpr const char* kBlockerKey = "reservation-restore/other-devices";
+
+const NodeDevices* devices_of(const NodeInfo& node) {
+  return node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
+}
+
+/// Uids of the reservations whose reserve pod holds devices on the node.
+std::vector<std::string> with_devices(const NodeDevices& devices,
+                                      const std::vector<const reservation::ReservationEntry*>& entries) {
+  std::vector<std::string> out;
+  for (const auto* e : entries)
+    if (devices.has_pod(e->uid())) out.push_back(e->uid());
+  return out;
+}
+
+bool any_restricted(const std::vector<const reservation::ReservationEntry*>& entries, const NodeDevices& devices) {
+  for (const auto* e : entries)
+    if (devices.has_pod(e->uid()) && reservation::restricted(*e)) return true;
+  return false;
+}
+
+}  // namespace
+
+NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::string>& reservation_uids,
+                             bool only_reserved) {
+  NodeDevices out = devices;
+  std::array<std::set<int32_t>, kDeviceTypeCount> reserved;
+  for (const auto& uid : reservation_uids) {
+    auto it = devices.pods().find(uid);
+    if (it == devices.pods().end()) continue;
+    for (size_t t = 0; t < kDeviceTypeCount; ++t)
+      for (const auto& d : it->second.devices.by_type[t]) reserved[t].insert(d.minor);
+    out.remove_pod(uid);
+  }
+  if (!only_reserved) return out;
+  PodDevices blocker;
+  for (size_t t = 0; t < kDeviceTypeCount; ++t) {
+    for (const auto& slot : out.devices(kAllDeviceTypes[t]).slots) {
+      if (reserved[t].count(slot.minor) != 0 || !slot.has_free) continue;
+      blocker.by_type[t].push_back(AccountedDevice{slot.minor, slot.free, {}});
+    }
+  }
+  if (!blocker.empty()) out.add_pod(kBlockerKey, blocker);
+  return out;
+}
+
+std::optional<PluginStatus> filter_reserved_devices(const DeviceShare& plugin, const CycleState& state,
+                                                    const PodInfo& pod, const NodeInfo& node) {
+  const NodeDevices* devices = devices_of(node);
+  if (plugin.read_state(state) == nullptr || devices == nullptr || !devices->known()) return std::nullopt;
+  const auto usable = reservation::usable_reservations(pod, node);
+  const auto uids = with_devices(*devices, usable);
+  if (uids.empty()) return std::nullopt;
+  // Filter asks whether some allocation exists; the preference only matters at Reserve.
+  const NodeDevices view = restored_devices(*devices, uids, any_restricted(usable, *devices));
+  return plugin.filter_devices(state, node.node(), &view);
+}
+
+std::optional<PluginStatus> reserve_reserved_devices(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
+                                                     NodeInfo& node, std::optional<uint64_t> numa_affinity) {
+  const NodeDevices* devices = devices_of(node);
+  if (plugin.read_state(state) == nullptr || devices == nullptr || !devices->known()) return std::nullopt;
+  const auto* entry = reservation::allocated_reservation(pod, node);
+  if (entry == nullptr || !devices->has_pod(entry->uid())) return std::nullopt;
+  // The reserved devices first; Aligned (or no policy) falls back to the whole restored node.
+  NodeDevices view = restored_devices(*devices, {entry->uid()}, true);
+  PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
+  if (!status.ok() && !reservation::restricted(*entry)) {
+    view = restored_devices(*devices, {entry->uid()}, false);
+    status = plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
+  }
+  if (!status.ok()) return status;
+  // The allocation was made on the view: account it on the node itself.
+  auto* real = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
+  const std::string_view key = pod_identity(pod);
+  real->remove_pod(key);
+  if (const auto* s = plugin.read_state(state); s != nullptr && s->allocated)
+    real->add_pod(key, pod_devices_from(*s->allocated), pod.key);
+  return status;
+}
+
+}  // namespace troupe::plugins::deviceshare

@@ -1,0 +1,80 @@
+#include "plugins/node_numa_resource/reservation_restore.hpp"
+
+#include "plugins/reservation/reservation_restore.hpp"
+
+namespace troupe::plugins::numa {
+
+namespace {
+
+/// The key the blocking allocation is held under in a restricted trial (never a pod identity).
+constexpr const char* kBlockerKey = "reservation-restore/other-cpus";
+
+const NodeCpus* cpus_of(const NodeInfo& node) { return node.extension<NodeCpus>(NodeExtensionSlot::kCpus); }
+
+bool holds_cpus(const NodeCpus& cpus, const std::string& uid) {
+  const PodAllocation* a = cpus.allocation(uid);
+  return a != nullptr && !a->empty();
+}
+
+/// The trial node: reservations removed, their CPUs given back.
+NodeInfo trial(const NodeInfo& node, const std::vector<std::string>& uids, bool only_reserved) {
+  NodeInfo copy = reservation::trial_copy(node);
+  restore_cpus(*copy.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus), uids, only_reserved);
+  return copy;
+}
+
+}  // namespace
+
+void restore_cpus(NodeCpus& cpus, const std::vector<std::string>& reservation_uids, bool only_reserved) {
+  CpuSet reserved;
+  for (const auto& uid : reservation_uids) {
+    const PodAllocation* a = cpus.allocation(uid);
+    if (a == nullptr) continue;
+    reserved |= a->cpus;
+    cpus.remove_allocation(uid);
+  }
+  if (!only_reserved) return;
+  PodAllocation blocker;
+  blocker.name = kBlockerKey;
+  blocker.cpus = cpus.available_cpus() - reserved;
+  if (!blocker.cpus.empty()) cpus.add_allocation(kBlockerKey, std::move(blocker));
+}
+
+std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin, const CycleState& state,
+                                                 const PodInfo& pod, const NodeInfo& node) {
+  const NodeCpus* cpus = cpus_of(node);
+  if (cpus == nullptr) return std::nullopt;
+  std::vector<std::string> uids;
+  bool restricted = false;
+  for (const auto* e : reservation::usable_reservations(pod, node)) {
+    if (!holds_cpus(*cpus, e->uid())) continue;
+    uids.push_back(e->uid());
+    restricted = restricted || reservation::restricted(*e);
+  }
+  if (uids.empty()) return std::nullopt;
+  // Filter asks whether some allocation exists; the preference only matters at Reserve.
+  return plugin.filter(state, pod, trial(node, uids, restricted));
+}
+
+std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
+                                                  const PodInfo& pod, NodeInfo& node) {
+  const NodeCpus* cpus = cpus_of(node);
+  if (cpus == nullptr) return std::nullopt;
+  const auto* entry = reservation::allocated_reservation(pod, node);
+  if (entry == nullptr || !holds_cpus(*cpus, entry->uid())) return std::nullopt;
+  // The reserved CPUs first; Aligned (or no policy) falls back to the whole restored node.
+  NodeInfo preferred = trial(node, {entry->uid()}, true);
+  PluginStatus status = plugin.reserve(state, pod, preferred);
+  if (!status.ok() && !reservation::restricted(*entry)) {
+    NodeInfo open = trial(node, {entry->uid()}, false);
+    status = plugin.reserve(state, pod, open);
+  }
+  if (!status.ok()) return status;
+  // The allocation was made on the trial node: hold it on the node itself.
+  const NumaState* s = plugin.read_state(state);
+  if (s != nullptr && s->allocation)
+    node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)->add_allocation(pod_identity(pod), *s->allocation);
+  return status;
+}
+
+}  // namespace troupe::plugins::numa

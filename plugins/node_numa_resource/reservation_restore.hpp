@@ -1,0 +1,34 @@
+#pragma once
+// RestoreReservation for NodeNUMAResource (Koordinator's
+// pkg/scheduler/plugins/nodenumaresource reservation restore): a pod that may
+// use a reservation holding a cpuset on the node sees those CPUs (and the
+// reservation's NUMA resources) free again — what its other owners took
+// stays allocated under their own keys — and takes its CPUs from them first;
+// with allocatePolicy Restricted only from them, otherwise from the rest of
+// the node when they are not enough. The reservation's CPUs are those its
+// reserve pod holds (the Reservation's resource-status annotation).
+//
+// The plugin calls these first in Filter and Reserve; nullopt means no
+// reservation with CPUs applies and the plugin goes on as usual. They run the
+// plugin itself on a trial copy of the node whose reservations are removed,
+// so the hooks do not apply twice.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plugins/node_numa_resource/node_numa_resource_plugin.hpp"
+
+namespace troupe::plugins::numa {
+
+std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin, const CycleState& state,
+                                                 const PodInfo& pod, const NodeInfo& node);
+
+std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
+                                                  const PodInfo& pod, NodeInfo& node);
+
+/// Gives the holds of the reservations (by uid) back on `cpus`;
+/// `only_reserved`: every other available CPU is blocked.
+void restore_cpus(NodeCpus& cpus, const std::vector<std::string>& reservation_uids, bool only_reserved);
+
+}  // namespace troupe::plugins::numa
