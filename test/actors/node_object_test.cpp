@@ -11,6 +11,7 @@
 #include "plugins/reservation/node_reservations.hpp"
 #include "plugins/reservation/reservation_names.hpp"
 #include "test/plugins/builders.hpp"
+#include "test/plugins/deviceshare/device_test_support.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
@@ -192,4 +193,41 @@ TEST_CASE("a reservation that moves node, changes size or is deleted leaves noth
   part.delete_object(NodeObjectRef{NodeObjectKind::reservation, "", "ruid-q"});
   CHECK(part.find("ghost") == nullptr);
   CHECK(part.reservation_summary("ghost").empty());
+}
+
+TEST_CASE("owners take the reservation's reserved GPUs, strangers never do", "[reservations][devices]") {
+  auto fw = default_framework();
+  NodePartition part;
+  part.upsert_node(std::make_shared<const Node>(
+      NodeBuilder("g").allocatable({{"cpu", "32"}, {"memory", "64Gi"}, {"pods", "110"}, {"nvidia.com/gpu", "8"}}).node()));
+  auto device = std::make_shared<Device>(*deviceshare::testing::device(deviceshare::testing::canonical_infos()));
+  device->meta.name = "g";
+  part.apply_object(NodeObject(std::shared_ptr<const Device>(device)));
+  Reservation r = make_reservation("train", "g", "Available", "4");
+  r.status.allocatable = resources({{"cpu", "4"}, {"nvidia.com/gpu", "2"}});
+  std::string full = R"({"koordinator.sh/gpu-core":"100","koordinator.sh/gpu-memory":"80Gi","koordinator.sh/gpu-memory-ratio":"100"})";
+  r.meta.annotations["scheduling.koordinator.sh/device-allocated"] =
+      R"({"gpu":[{"minor":2,"resources":)" + full + R"(},{"minor":3,"resources":)" + full + "}]}";
+  part.apply_object(object(r));
+
+  auto gpu_pod = [](const std::string& name, const std::string& gpus, bool web) {
+    Pod p = PodBuilder(name).container({{"cpu", "1"}, {"nvidia.com/gpu", gpus}}).pod();
+    if (web) p.meta.labels["app"] = "web";
+    return PodInfo::make(std::move(p));
+  };
+  auto place = [&](const std::shared_ptr<const PodInfo>& p) -> std::string {
+    auto state = fw->new_cycle_state();
+    REQUIRE(fw->run_pre_filter(*state, *p).ok());
+    if (part.filter(*fw, *state, *p, 100).feasible.empty()) return "unschedulable";
+    auto status = part.reserve(*fw, *state, p, "g");
+    if (!status.ok()) return "reserve failed: " + status.message();
+    const auto* devices = part.find("g")->extension<deviceshare::NodeDevices>(NodeExtensionSlot::kDevices);
+    std::string minors;
+    for (const auto& d : devices->pods().at(std::string(pod_identity(*p))).devices.by_type[0])
+      minors += (minors.empty() ? "" : ",") + std::to_string(d.minor);
+    return minors;
+  };
+  CHECK(place(gpu_pod("stranger", "6", false)) == "0,1,4,5,6,7");
+  CHECK(place(gpu_pod("stranger-2", "1", false)) == "unschedulable");
+  CHECK(place(gpu_pod("owner-1", "1", true)) == "2");
 }

@@ -1,0 +1,193 @@
+"""troupe scheduler end to end: Reservations holding resources on their node
+(Koordinator's Reservation plugin, ../shared/reference/koordinator-api.md §5).
+
+Each Reservation is pinned to a node by its template and placed by troupe's
+reservation controller, which writes the CPUs and GPUs it reserved on the
+object (resource-status, device-allocated); the tests read them from there.
+(Against a scheduler without the controller the test writes them itself.)
+The scheduler then holds the reservation as its reserve pod, CPUs and devices
+included: other pods cannot use them; owner pods (label selector) use them
+first, and only them with allocatePolicy Restricted. Node layouts are those of
+numa_builders.py: CPUs 0-7,16-23 on NUMA node 0, 8-15,24-31 on NUMA node 1;
+make_gpu_numa_node puts the 8 GPUs on NUMA node 1.
+"""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import time
+
+from device_builders import DEVICE_ALLOCATED, allocation  # noqa: E402
+from numa_builders import (QOS, RESOURCE_STATUS, make_cpu_node, make_gpu_numa_node, make_topology,  # noqa: E402
+                           numa_pod, parse_cpuset, resource_status)
+from reservation_builders import (DEBUG, EXACT_MATCH, MERGE, RESERVATION_AFFINITY, RESERVATION_IGNORED,  # noqa: E402
+                                  RESERVATIONS_PATH, allocated_reservation, make_reservation, play_controller)
+from scheduler_helpers import SchedulingTest, fast_config  # noqa: E402
+
+FULL_CARD = {"koordinator.sh/gpu-core": "100", "koordinator.sh/gpu-memory": "80Gi",
+             "koordinator.sh/gpu-memory-ratio": "100"}
+
+
+def gpus_of(obj):
+    """GPU minors of a pod's or a Reservation's device-allocated annotation."""
+    return {e["minor"] for e in (allocation(obj) or {}).get("gpu", [])}
+
+
+def cpus_of(obj):
+    """CPUs of a pod's or a Reservation's resource-status annotation."""
+    return parse_cpuset((resource_status(obj) or {}).get("cpuset"))
+
+
+def owned(pod, labels, annotations=None):
+    pod["metadata"].setdefault("labels", {}).update(labels)
+    if annotations:
+        pod["metadata"].setdefault("annotations", {}).update(
+            {k: v if isinstance(v, str) else json.dumps(v) for k, v in annotations.items()})
+    return pod
+
+
+class ReservationPlacementTest(SchedulingTest):
+    def debug(self, node):
+        status, body = self.scheduler.get(DEBUG + node)
+        self.assertEqual(status, 200, body)
+        return json.loads(body)
+
+    def reservation(self, name):
+        status, body = self.client.request("GET", RESERVATIONS_PATH + "/" + name)
+        self.assertEqual(status, 200, body)
+        return body
+
+    def reserve(self, node, name, requests, owner_labels, fallback=None, **kwargs):
+        """Creates an LSR Reservation pinned to `node`, waits until it is
+        Available and the scheduler holds it; returns the Reservation.
+        `fallback`: the annotations to write when no controller places it."""
+        self.client.ok("POST", RESERVATIONS_PATH, make_reservation(name, requests, owner_labels, node_name=node,
+                                                                   template_labels={QOS: "LSR"}, **kwargs))
+        deadline = time.time() + 10
+        while self.reservation(name).get("status", {}).get("phase") != "Available":
+            if time.time() > deadline:  # no reservation controller in this scheduler
+                play_controller(self.client, name, node, requests, fallback or {})
+                break
+            time.sleep(0.1)
+        self.cluster.wait(lambda: any(r["name"] == name for r in self.debug(node)["reservations"]), 30,
+                          "the scheduler holds reservation " + name)
+        return self.reservation(name)
+
+    def start_gpu_node(self):
+        """g-0 with reservation train-r (8 CPUs, 2 GPUs) for app=train; returns its (GPUs, CPUs)."""
+        node, device = make_gpu_numa_node("g-0")
+        self.start([node, device, make_topology("g-0")])
+        r = self.reserve("g-0", "train-r", {"cpu": "8", "memory": "16Gi", "nvidia.com/gpu": "2"}, {"app": "train"},
+                         fallback={DEVICE_ALLOCATED: {"gpu": [{"minor": m, "resources": FULL_CARD} for m in (2, 3)]},
+                                   RESOURCE_STATUS: {"cpuset": "8-11,24-27"}})
+        self.assertEqual(len(gpus_of(r)), 2, r)
+        self.assertEqual(len(cpus_of(r)), 8, r)
+        return gpus_of(r), cpus_of(r)
+
+    def test_reserved_gpus_and_cpus_are_held_for_owners_only(self):
+        train_gpus, train_cpus = self.start_gpu_node()
+        # Strangers never get the reserved cards or CPUs, even when they fill the rest.
+        other = self.place_one(numa_pod("other", cpu="16", extra_requests={"nvidia.com/gpu": "4"}))
+        self.assertEqual(gpus_of(other) & train_gpus, set())
+        self.assertEqual(cpus_of(other) & train_cpus, set())
+        other2 = self.place_one(numa_pod("other-2", cpu="4", extra_requests={"nvidia.com/gpu": "2"}))
+        self.assertEqual(gpus_of(other2) & train_gpus, set())
+        self.assertEqual(len(gpus_of(other) | gpus_of(other2)), 6)
+        self.assertEqual(cpus_of(other2) & train_cpus, set())
+        # Only the reservation has GPUs left: a stranger is rejected as by NodeResourcesFit.
+        message = self.create_unschedulable(numa_pod("other-3", cpu="1", extra_requests={"nvidia.com/gpu": "1"}))
+        self.assertIn("Insufficient nvidia.com/gpu", message)
+        # Owners land on it and get exactly its cards and CPUs.
+        owners = self.place([owned(numa_pod("train-0", cpu="4", extra_requests={"nvidia.com/gpu": "1"}),
+                                   {"app": "train"})])
+        self.assertLessEqual(gpus_of(owners["train-0"]), train_gpus)
+        self.assertEqual(len(gpus_of(owners["train-0"])), 1)
+        self.assertLessEqual(cpus_of(owners["train-0"]), train_cpus)
+        self.assertEqual(len(cpus_of(owners["train-0"])), 4)
+        for pod in owners.values():
+            self.assertEqual(allocated_reservation(pod)["name"], "train-r")
+        held = self.debug("g-0")["reservations"][0]
+        self.assertEqual(sorted(held["owners"]), sorted(p["metadata"]["uid"] for p in owners.values()))
+        self.assertEqual(held["allocated"]["nvidia.com/gpu"], "1")
+        self.assertEqual(held["allocated"]["cpu"], "4")
+        # The reservation's remaining card is its owners': the stranger still waits.
+        self.assertIsNone(self.client.pod("other-3")["spec"].get("nodeName"))
+
+    def test_restart_keeps_the_same_accounting(self):
+        train_gpus, train_cpus = self.start_gpu_node()
+        owner = self.place_one(owned(numa_pod("train-0", cpu="4", extra_requests={"nvidia.com/gpu": "1"}),
+                                     {"app": "train"}))
+        self.assertLessEqual(gpus_of(owner), train_gpus)
+        self.assertLessEqual(cpus_of(owner), train_cpus)
+        self.place_one(numa_pod("other", cpu="4", extra_requests={"nvidia.com/gpu": "1"}))
+        views = {"reservations": DEBUG + "g-0", "cpus": "/apis/v1/plugins/NodeNUMAResource/nodes/g-0",
+                 "devices": "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries/g-0"}
+
+        def snapshot():
+            out = {}
+            for key, path in views.items():
+                status, body = self.scheduler.get(path)
+                out[key] = json.loads(body) if status == 200 else status
+            return out
+
+        before = snapshot()
+        self.scheduler.stop()
+        self.scheduler = self.cluster.start_scheduler(fast_config())
+        self.scheduler.wait_ready()
+        self.cluster.wait(lambda: snapshot() == before, 30,
+                          lambda: "the same reservation, CPU and device state after the restart: %s vs %s"
+                          % (snapshot(), before))
+
+    def test_restricted_aligned_exact_match_and_ignored(self):
+        self.start([make_cpu_node("c-0"), make_topology("c-0")])
+        small = {"cpu": "4", "memory": "4Gi"}
+        strict_cpus = cpus_of(self.reserve("c-0", "strict", small, {"app": "strict"}, policy="Restricted",
+                                           fallback={RESOURCE_STATUS: {"cpuset": "0-1,16-17"}}))
+        loose_cpus = cpus_of(self.reserve("c-0", "loose", small, {"app": "loose"}, policy="Aligned",
+                                          fallback={RESOURCE_STATUS: {"cpuset": "2-3,18-19"}}))
+        self.assertEqual((len(strict_cpus), len(loose_cpus), strict_cpus & loose_cpus), (4, 4, set()))
+        # Aligned: the reserved CPUs first, then the node's.
+        loose = self.place_one(owned(numa_pod("loose-0", cpu="6", memory="4Gi"), {"app": "loose"}))
+        self.assertLessEqual(loose_cpus, cpus_of(loose))
+        self.assertEqual(allocated_reservation(loose)["name"], "loose")
+        # Restricted, asked for by name: more than it holds is rejected by the reservation.
+        message = self.create_unschedulable(owned(numa_pod("strict-big", cpu="6", memory="4Gi"), {"app": "strict"},
+                                                  {RESERVATION_AFFINITY: {"name": "strict"}}))
+        self.assertIn("Insufficient cpu", message)
+        strict = self.place_one(owned(numa_pod("strict-0", cpu="2", memory="2Gi"), {"app": "strict"},
+                                      {RESERVATION_AFFINITY: {"name": "strict"}}))
+        self.assertLessEqual(cpus_of(strict), strict_cpus)
+        self.assertEqual(allocated_reservation(strict)["name"], "strict")
+        # An affinity naming no reservation on the node: the reference's message.
+        message = self.create_unschedulable(owned(numa_pod("lost", cpu="1", memory="1Gi"), {"app": "strict"},
+                                                  {RESERVATION_AFFINITY: {"name": "nowhere"}}))
+        self.assertIn("no reservations match reservation affinity", message)
+
+        self.reserve("c-0", "exact", {"cpu": "2", "memory": "2Gi"}, {"app": "exact"},
+                     fallback={RESOURCE_STATUS: {"cpuset": "4,20"}})
+        exact = {EXACT_MATCH: {"resourceNames": ["cpu", "memory"]}}
+        # Exact match: a pod asking for less than the reservation holds does not use it...
+        partial = self.place_one(owned(numa_pod("exact-1", cpu="1", memory="2Gi", qos="LS"), {"app": "exact"}, exact))
+        self.assertIsNone(allocated_reservation(partial))
+        # ... one asking for exactly its cpu and memory does.
+        whole = self.place_one(owned(numa_pod("exact-2", cpu="2", memory="2Gi", qos="LS"), {"app": "exact"}, exact))
+        self.assertEqual(allocated_reservation(whole)["name"], "exact")
+        # reservation-ignored: an owner placed as if no reservation existed.
+        ignored = numa_pod("ignored", cpu="1", memory="1Gi", qos="LS")
+        ignored["metadata"]["labels"].update({"app": "loose", RESERVATION_IGNORED: "true"})
+        self.assertIsNone(allocated_reservation(self.place_one(ignored)))
+
+    def test_a_reservation_that_leaves_available_releases_the_node(self):
+        self.start([make_cpu_node("c-0"), make_topology("c-0")])
+        self.reserve("c-0", "big", {"cpu": "30", "memory": "8Gi"}, {"app": "big"})
+        self.assertIn("Insufficient cpu", self.create_unschedulable(numa_pod("waits", cpu="4", qos="LS")))
+        self.client.ok("PATCH", RESERVATIONS_PATH + "/big/status", {"status": {"phase": "Succeeded"}}, MERGE)
+        self.cluster.wait(lambda: self.debug("c-0")["reservations"] == [], 30, "the reservation dropped")
+        placed = self.cluster.wait(lambda: self.client.pod("waits")["spec"].get("nodeName"), 30, "waits bound")
+        self.assertEqual(placed, "c-0")
+
+
+if __name__ == "__main__":
+    unittest.main()
