@@ -416,6 +416,10 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         MessageTimer timer(self->state.actor_metrics, self);
         (*resume)();
       },
+      [=](atom::pod_gone, const std::string& uid) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        forget_nomination(self, uid);
+      },
   };
 }
 

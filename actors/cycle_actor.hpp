@@ -44,7 +44,9 @@ using cycle_actor = caf::typed_actor<
     // INTERNAL: pop and schedule the next pod.
     caf::reacts_to<atom::next>,
     // INTERNAL: an extender call finished on an I/O thread: continue the attempt.
-    caf::reacts_to<atom::next, CycleResumePtr>>;
+    caf::reacts_to<atom::next, CycleResumePtr>,
+    // An unassigned pod with this uid was deleted (or finished): drop its nomination.
+    caf::reacts_to<atom::pod_gone, std::string>>;
 
 struct CycleDeps {
   queue_actor queue;

@@ -182,9 +182,15 @@ void forget_bound(Self self, const std::string& uid) {
   cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
 }
 
+/// An unassigned pod is gone: the cycle drops its preemption nomination, if any.
+void forget_nomination(Self self, const PodIdentity& id) {
+  if (id.node_name.empty()) self->send(self->state.deps.cycle, atom::pod_gone_v, id.uid);
+}
+
 void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   PodIdentity id = read_pod_identity(*object);
   if (type == watch::EventType::deleted) {
+    forget_nomination(self, id);
     dequeue(self, id);
     forget_bound(self, id.uid);
     self->state.reported.erase(id.key());
@@ -196,6 +202,7 @@ void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   switch (route_pod(id, ours)) {
     case PodRoute::ignore: return;
     case PodRoute::forget:
+      forget_nomination(self, id);
       dequeue(self, id);
       forget_bound(self, id.uid);
       return;

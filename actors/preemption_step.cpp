@@ -74,6 +74,12 @@ void release_nomination(CycleSelf self, const plugins::PodInfo& pod) {
   state.released.emplace(uid, std::move(*nomination));
 }
 
+void forget_nomination(CycleSelf self, const std::string& uid) {
+  auto& state = self->state;
+  if (state.nominations.empty()) return;
+  if (auto nomination = state.nominations.take(uid)) release(self, uid, *nomination);
+}
+
 void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& statuses,
                        int64_t total_nodes, const pre::DefaultPreemption& plugin,
                        std::function<void(const plugins::PostFilterResult&)> done) {

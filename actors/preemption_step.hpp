@@ -28,6 +28,9 @@ const plugins::preemption::DefaultPreemption* preemption_plugin(const plugins::F
 /// in state.released until the attempt decides).
 void release_nomination(CycleSelf self, const plugins::PodInfo& pod);
 
+/// The pod is gone (deleted, or finished unassigned): its placeholder leaves its node.
+void forget_nomination(CycleSelf self, const std::string& uid);
+
 /// Searches every partition, then runs the Framework's PostFilter; calls
 /// `done(result)` on the cycle actor.
 void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& statuses,

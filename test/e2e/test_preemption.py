@@ -102,6 +102,21 @@ class PreemptionTest(SchedulingTest):
         self.assertEqual(self.wait_bound("high"), "n1")
         self.assertIsNone(self.node_of("late"))
 
+    def test_a_deleted_nominated_pod_gives_its_room_back(self):
+        self.start([make_node("n1", cpu="4"), running("low", "n1", 1, "4", hold=True)])
+        self.client.create(preemptor("high", 10, "4"))
+        self.cluster.wait(lambda: (self.client.pod("high") or {}).get("status", {}).get("nominatedNodeName"),
+                          30, "high nominated")
+        self.client.delete_pod("high")
+        self.wait_gone("high")
+        self.release("low")
+        self.wait_gone("low")
+        self.assertEqual(self.wait_bound_after_create(preemptor("next", 5, "4")), "n1")
+
+    def wait_bound_after_create(self, pod):
+        self.client.create(pod)
+        return self.wait_bound(pod["metadata"]["name"])
+
     def test_a_pdb_moves_preemption_to_another_node(self):
         # Without the budget n1 (victim priority 1) would be chosen over n2 (priority 2).
         self.client.ok("POST", PDBS, {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
