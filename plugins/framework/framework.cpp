@@ -150,6 +150,7 @@ Result<Framework> Framework::create(const config::Profile& profile, const Regist
     fw.score_.push_back(entry);
   }
   if (fw.score_.size() > 64) return Error{"profile \"" + profile.scheduler_name + "\": more than 64 score plugins"};
+  fw.normalizing_score_plugins_ = static_cast<size_t>(normalizing);
   return fw;
 }
 

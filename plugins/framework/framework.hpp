@@ -115,6 +115,9 @@ class Framework {
   /// Scores one feasible node into `out` (reused between calls: no allocation).
   PluginStatus score_node(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                           NodeScore& out) const;
+  /// How many entries of NodeScore::raw score_node fills (the score plugins
+  /// with NormalizeScore); the rest stay 0.
+  size_t normalizing_score_plugins() const { return normalizing_score_plugins_; }
   /// Normalizes the raw scores across all feasible nodes and sets `total`.
   PluginStatus finalize_scores(const CycleState& state, const PodInfo& pod, std::vector<NodeScore>& scores) const;
   /// The index of a highest total, ties broken uniformly at random (as
@@ -177,6 +180,7 @@ class Framework {
   std::vector<const PostFilterPlugin*> post_filter_;
   std::vector<const PreScorePlugin*> pre_score_;
   std::vector<ScoreEntry> score_;
+  size_t normalizing_score_plugins_ = 0;
   std::vector<const ReservePlugin*> reserve_;
   std::vector<const PermitPlugin*> permit_;
   std::vector<const PreBindPlugin*> pre_bind_;

@@ -41,6 +41,11 @@ class NodeExtension {
   /// Holds a node-scoped object besides the pods (a Device, a
   /// NodeResourceTopology): the node's entry must outlive its Node object.
   virtual bool holds_object() const { return false; }
+  /// Filter or Score on this node read who the pod is (its name, uid or
+  /// owner), not only its scheduling class (scheduling_class.hpp): e.g.
+  /// reservations matched against their owners. Such a node's results are
+  /// never reused for another pod of the class.
+  virtual bool results_depend_on_pod_identity() const { return false; }
   /// A deep copy (NodeInfo is copied for simulations such as preemption).
   virtual std::unique_ptr<NodeExtension> clone() const = 0;
 };

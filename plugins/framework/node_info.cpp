@@ -41,6 +41,11 @@ bool NodeInfo::extensions_hold_objects() const {
   return std::any_of(extensions_.begin(), extensions_.end(), [](const auto& e) { return e && e->holds_object(); });
 }
 
+bool NodeInfo::results_depend_on_pod_identity() const {
+  return std::any_of(extensions_.begin(), extensions_.end(),
+                     [](const auto& e) { return e && e->results_depend_on_pod_identity(); });
+}
+
 void NodeInfo::set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension) {
   if (extension) {
     extension->on_node_changed(node_.get());

@@ -57,6 +57,9 @@ class NodeInfo {
 
   /// Some extension holds a node-scoped object (NodeExtension::holds_object).
   bool extensions_hold_objects() const;
+  /// Some extension makes Filter/Score read the pod's identity here
+  /// (NodeExtension::results_depend_on_pod_identity).
+  bool results_depend_on_pod_identity() const;
   /// Installs a plugin's per-node state; it is told about the pods already here.
   void set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension);
   /// The extension in the slot, as the type that slot holds; nullptr when absent.

@@ -61,6 +61,8 @@ class NodeReservations final : public NodeExtension {
   std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeReservations>(*this); }
   /// A held reservation keeps the node's entry alive without its Node object.
   bool holds_object() const override { return !entries_.empty(); }
+  /// Owners are matched by name, uid, controller and labels.
+  bool results_depend_on_pod_identity() const override { return !entries_.empty(); }
 
   /// Reserve: the pod allocates `reservation_uid` with `requests`; false (no
   /// change) when the pod already allocated a reservation.

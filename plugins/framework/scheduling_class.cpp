@@ -1,0 +1,36 @@
+#include "plugins/framework/scheduling_class.hpp"
+
+#include <functional>
+#include <utility>
+
+namespace troupe::plugins {
+
+namespace {
+
+/// The pod with every field that names or dates this one pod cleared.
+Pod class_view(const Pod& pod) {
+  Pod view;
+  view.meta.name = "class";  // encoders require a name; every pod gets the same
+  view.meta.namespace_name = pod.meta.namespace_name;
+  view.meta.labels = pod.meta.labels;
+  view.meta.annotations = pod.meta.annotations;
+  view.meta.owner_references = pod.meta.owner_references;
+  view.meta.deletion_timestamp = pod.meta.deletion_timestamp;
+  view.spec = pod.spec;
+  view.spec.node_name.clear();
+  view.status.phase = pod.status.phase;
+  view.status.nominated_node_name = pod.status.nominated_node_name;
+  view.status.qos_class = pod.status.qos_class;
+  return view;
+}
+
+}  // namespace
+
+std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod) {
+  auto out = std::make_shared<SchedulingClass>();
+  out->key = encode(class_view(pod));
+  out->hash = std::hash<std::string>{}(out->key);
+  return out;
+}
+
+}  // namespace troupe::plugins

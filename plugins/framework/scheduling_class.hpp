@@ -1,0 +1,35 @@
+#pragma once
+// SchedulingClass: the part of a pod that Filter and Score may read, as one
+// canonical key. Two pods of one ReplicaSet or Job differ only in name, uid
+// and timestamps, so they share a class, and on a node whose results do not
+// depend on the pod's identity (NodeInfo::results_depend_on_pod_identity) they
+// get the same verdict and the same raw scores. The node partitions use this
+// to reuse a node's evaluation for the next pod of the class while the node
+// has not changed (actors/evaluation_cache.hpp).
+//
+// What the key keeps: namespace, labels, annotations, owner references,
+// deletion timestamp, the whole spec except nodeName, and status phase,
+// nominatedNodeName and qosClass. What it drops: name, generateName, uid,
+// resourceVersion, generation, creationTimestamp, finalizers, status
+// conditions and startTime — none of which a Filter or Score plugin reads
+// (plugins read the decoded view only, never the raw JSON).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "model/pod.hpp"
+
+namespace troupe::plugins {
+
+struct SchedulingClass {
+  uint64_t hash = 0;
+  std::string key;
+
+  bool operator==(const SchedulingClass& other) const { return hash == other.hash && key == other.key; }
+};
+
+/// The class of `pod` (a copy of the fields above, encoded as JSON).
+std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod);
+
+}  // namespace troupe::plugins
