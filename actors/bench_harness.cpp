@@ -160,6 +160,7 @@ void BenchHarness::Impl::spawn_scheduling(size_t partitions) {
   deps.metrics = metrics;
   deps.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
   deps.seed = options.seed;
+  deps.evaluation_cache = options.evaluation_cache;
   cycle = system->spawn(cycle_actor_fn, deps);
 }
 

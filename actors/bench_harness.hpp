@@ -44,6 +44,8 @@ struct BenchHarnessOptions {
   bool one_node_per_actor = false;
   /// selectHost's tie-break seed.
   uint64_t seed = 1;
+  /// The partitions' evaluation caches (troupe.evaluationCache).
+  bool evaluation_cache = true;
 };
 
 /// How one pending pod ended.

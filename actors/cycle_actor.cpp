@@ -359,6 +359,7 @@ void attempt(Self self, QueuedPodPtr queued) {
   request->framework = queued->framework;
   request->pod = queued->pod;
   request->state = std::shared_ptr<plugins::CycleState>(queued->framework->new_cycle_state());
+  if (self->state.deps.evaluation_cache) request->scheduling_class = plugins::scheduling_class_of(*queued->pod->pod);
   a->request = request;
   release_nomination(self, *request->pod);
 

@@ -58,6 +58,7 @@ struct CycleDeps {
   std::shared_ptr<const Extenders> extenders;  // the configuration's extenders[]; null = none
   std::shared_ptr<watch::TaskPool> io;         // where extender calls run (needed with extenders)
   std::shared_ptr<const PdbStore> pdbs;        // what preemption honours; null = none
+  bool evaluation_cache = true;                // partitions reuse unchanged nodes' results per pod class
 };
 
 struct cycle_actor_state {

@@ -25,6 +25,9 @@ struct CycleRequest {
   /// cluster size it was computed from; each partition takes its share.
   int64_t feasible_wanted = 0;
   int64_t total_nodes = 0;
+  /// The pod's scheduling class, for the partitions' evaluation caches;
+  /// null: every node is evaluated afresh.
+  std::shared_ptr<const plugins::SchedulingClass> scheduling_class;
 };
 using CycleRequestPtr = std::shared_ptr<const CycleRequest>;
 

@@ -64,7 +64,7 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
         MessageTimer timer(self->state.actor_metrics, self);
         auto& partition = self->state.partition;
         auto limit = feasible_share(req->feasible_wanted, req->total_nodes, static_cast<int64_t>(partition.node_count()));
-        auto outcome = partition.filter(*req->framework, *req->state, *req->pod, limit);
+        auto outcome = partition.filter(*req->framework, *req->state, *req->pod, limit, req->scheduling_class);
         return FilterOutcomePtr(std::make_shared<FilterOutcome>(std::move(outcome)));
       },
       [=](atom::score, CycleRequestPtr req) {

@@ -24,8 +24,14 @@ plugins::NodeInfo& NodePartition::node_info(const std::string& name) {
   plugins::NodeInfo& info = nodes_[name];
   order_.push_back(name);
   order_info_.push_back(&info);  // stable: unordered_map never moves its elements
+  order_changed();
   plugins::attach_node_extensions(info);
   return info;
+}
+
+void NodePartition::order_changed() {
+  cache_.clear();
+  round_cache_ = nullptr;
 }
 
 namespace {
@@ -42,10 +48,18 @@ void NodePartition::erase_if_unused(const std::string& name) {
   if (it == nodes_.end() || it->second.node() != nullptr || it->second.pod_count() > 0 ||
       it->second.extensions_hold_objects())
     return;
+  // A node erased between a round's filter() and score() is not scored.
+  const plugins::NodeInfo* gone = &it->second;
+  for (size_t i = last_feasible_.size(); i-- > 0;) {
+    if (last_feasible_[i] != gone) continue;
+    last_feasible_.erase(last_feasible_.begin() + static_cast<std::ptrdiff_t>(i));
+    last_feasible_at_.erase(last_feasible_at_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
   nodes_.erase(it);
   const auto at = std::find(order_.begin(), order_.end(), name) - order_.begin();
   order_.erase(order_.begin() + at);
   order_info_.erase(order_info_.begin() + at);
+  order_changed();
 }
 
 void NodePartition::upsert_node(std::shared_ptr<const Node> node) {
@@ -134,10 +148,13 @@ std::string NodePartition::reservation_summary(const std::string& node_name) con
 }
 
 FilterOutcome NodePartition::filter(const plugins::Framework& framework, const plugins::CycleState& state,
-                                    const plugins::PodInfo& pod, int64_t limit) {
+                                    const plugins::PodInfo& pod, int64_t limit,
+                                    const std::shared_ptr<const plugins::SchedulingClass>& scheduling_class) {
   FilterOutcome out;
   out.nodes = static_cast<int64_t>(known_nodes_);
   last_feasible_.clear();
+  last_feasible_at_.clear();
+  round_cache_ = scheduling_class ? cache_.of(framework, scheduling_class, order_.size()) : nullptr;
   const size_t n = order_.size();
   size_t tried = 0;
   for (; tried < n && static_cast<int64_t>(last_feasible_.size()) < limit; ++tried) {
@@ -150,9 +167,10 @@ FilterOutcome NodePartition::filter(const plugins::Framework& framework, const p
                               state.node_names_plugins.empty() ? std::string() : state.node_names_plugins.front());
       continue;
     }
-    auto status = framework.run_filter(state, pod, info);
+    auto status = filter_node(framework, state, pod, at);
     if (status.ok()) {
       last_feasible_.push_back(&info);
+      last_feasible_at_.push_back(at);
       out.feasible.push_back(name);
     } else if (status.code == plugins::Code::error) {
       out.error = true;
@@ -167,12 +185,31 @@ FilterOutcome NodePartition::filter(const plugins::Framework& framework, const p
   return out;
 }
 
+plugins::PluginStatus NodePartition::filter_node(const plugins::Framework& framework,
+                                                 const plugins::CycleState& state, const plugins::PodInfo& pod,
+                                                 size_t at) {
+  const plugins::NodeInfo& info = *order_info_[at];
+  const bool cacheable = round_cache_ != nullptr && !info.results_depend_on_pod_identity();
+  if (cacheable) {
+    if (const plugins::PluginStatus* known = round_cache_->verdict(at, info.generation())) return *known;
+  }
+  auto status = framework.run_filter(state, pod, info);
+  if (cacheable) round_cache_->remember_verdict(at, info.generation(), status);
+  return status;
+}
+
 std::vector<plugins::NodeScore> NodePartition::score(const plugins::Framework& framework,
                                                      const plugins::CycleState& state, const plugins::PodInfo& pod) {
   std::vector<plugins::NodeScore> scores(last_feasible_.size());
   for (size_t i = 0; i < last_feasible_.size(); ++i) {
-    framework.score_node(state, pod, *last_feasible_[i], scores[i]);
-    scores[i].node_name = last_feasible_[i]->name();
+    const plugins::NodeInfo& info = *last_feasible_[i];
+    const size_t at = last_feasible_at_[i];
+    const bool cacheable = round_cache_ != nullptr && !info.results_depend_on_pod_identity();
+    if (!cacheable || !round_cache_->scores(at, info.generation(), scores[i])) {
+      auto status = framework.score_node(state, pod, info, scores[i]);
+      if (cacheable && status.ok()) round_cache_->remember_scores(at, info.generation(), scores[i]);
+    }
+    scores[i].node_name = info.name();
   }
   return scores;
 }

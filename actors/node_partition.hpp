@@ -12,9 +12,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "actors/evaluation_cache.hpp"
+#include "actors/node_object.hpp"
 #include "model/device.hpp"
 #include "model/node.hpp"
-#include "actors/node_object.hpp"
 #include "model/node_resource_topology.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/framework/framework.hpp"
@@ -80,9 +81,13 @@ class NodePartition {
   /// Runs the Filters over the nodes, starting where the last round stopped
   /// (kube-scheduler's nextStartNodeIndex), until `limit` feasible nodes are
   /// found or every node was tried. Remembers the feasible nodes for score().
+  /// With the pod's scheduling class, verdicts and scores are reused from
+  /// earlier pods of the class on nodes that have not changed since
+  /// (actors/evaluation_cache.hpp); the results are the same either way.
   FilterOutcome filter(const plugins::Framework& framework, const plugins::CycleState& state,
-                       const plugins::PodInfo& pod, int64_t limit);
-  /// Scores the nodes the last filter() found feasible.
+                       const plugins::PodInfo& pod, int64_t limit,
+                       const std::shared_ptr<const plugins::SchedulingClass>& scheduling_class = nullptr);
+  /// Scores the nodes the last filter() found feasible (and still here).
   std::vector<plugins::NodeScore> score(const plugins::Framework& framework, const plugins::CycleState& state,
                                         const plugins::PodInfo& pod);
 
@@ -109,6 +114,12 @@ class NodePartition {
   plugins::NodeInfo& node_info(const std::string& name);
   /// Drops the entry of a node with no node object, no pods and no node-scoped object (Device, NRT).
   void erase_if_unused(const std::string& name);
+  /// The node order changed: cached evaluations are indexed by it.
+  void order_changed();
+  /// Filter of the node at `at` in order_, from the round's cache when it
+  /// still holds the node's generation.
+  plugins::PluginStatus filter_node(const plugins::Framework& framework, const plugins::CycleState& state,
+                                    const plugins::PodInfo& pod, size_t at);
 
   std::unordered_map<std::string, plugins::NodeInfo> nodes_;
   std::vector<std::string> order_;                      // stable iteration order
@@ -116,6 +127,9 @@ class NodePartition {
   std::unordered_map<std::string, std::string> pod_node_;  // pod identity -> node name
   std::unordered_map<std::string, std::string> object_node_;  // tracking_key -> node name
   std::vector<const plugins::NodeInfo*> last_feasible_;
+  std::vector<size_t> last_feasible_at_;  // their positions in order_
+  EvaluationCache cache_;
+  ClassEvaluations* round_cache_ = nullptr;  // the last filter()'s class, for score()
   size_t next_start_ = 0;
   size_t known_nodes_ = 0;  // nodes with a node object
 };

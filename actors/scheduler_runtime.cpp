@@ -174,7 +174,8 @@ Status SchedulerRuntime::Impl::start() {
   if (!extenders) return Error{extenders.message()};
   auto pdbs = std::make_shared<PdbStore>(metrics);
   cycle = system->spawn(cycle_actor_fn, CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score,
-                                                  std::random_device{}(), *extenders, io, pdbs});
+                                                  std::random_device{}(), *extenders, io, pdbs,
+                                                  cfg.troupe.evaluation_cache});
 
   may_schedule->store(!cfg.leader_election.leader_elect);
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",

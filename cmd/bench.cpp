@@ -39,6 +39,7 @@ std::vector<FlagSpec> bench_specs() {
       {"mix", true, "pod mix: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed (default cpu)"},
       {"partitions", true, "node actors; 0 = one per thread (default 0)"},
       {"one-node-per-actor", false, "one node actor per node (granularity comparison)"},
+      {"no-evaluation-cache", false, "evaluate every node for every pod (troupe.evaluationCache: false)"},
       {"threads", true, "actor scheduler threads; 0 = one per hardware thread (default 0)"},
       {"runs", true, "repetitions, each on a fresh scheduler (default 1)"},
       {"window", true, "at most this many pods queued and unfinished; 0 = all at once (default 0)"},
@@ -59,6 +60,7 @@ struct BenchSettings {
   synthetic::PodMix mix = synthetic::PodMix::cpu;
   size_t partitions = 0;
   bool one_node_per_actor = false;
+  bool evaluation_cache = true;
   size_t threads = 0;
   size_t window = 0;
   size_t placed_per_node = 0;
@@ -129,6 +131,7 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   options.threads = s.threads;
   options.partitions = s.partitions;
   options.one_node_per_actor = s.one_node_per_actor;
+  options.evaluation_cache = s.evaluation_cache;
   options.seed = s.seed;
   auto harness = actors::BenchHarness::start(options);
   if (!harness) return Error{harness.message()};
@@ -190,6 +193,7 @@ std::string json_of(const BenchResult& r) {
       .add("placed_per_node", r.settings.placed_per_node)
       .add("partitions", r.partitions)
       .add("one_node_per_actor", r.settings.one_node_per_actor)
+      .add("evaluation_cache", r.settings.evaluation_cache)
       .add("window", r.settings.window)
       .add("bound", r.bound)
       .add("failed", r.failed)
@@ -241,6 +245,7 @@ Result<BenchSettings> read_settings(const Flags& flags) {
   s.mix = *mix;
   s.partitions = static_cast<size_t>(*partitions);
   s.one_node_per_actor = flags.has("one-node-per-actor");
+  s.evaluation_cache = !flags.has("no-evaluation-cache");
   s.threads = static_cast<size_t>(*threads);
   s.window = static_cast<size_t>(*window);
   s.placed_per_node = static_cast<size_t>(*placed);

@@ -1,0 +1,345 @@
+// The evaluation cache (actors/evaluation_cache.hpp) and the scheduling class
+// it is keyed by (plugins/framework/scheduling_class.hpp). The property that
+// matters: a partition with the cache decides exactly as one without it —
+// the same feasible nodes in the same order, the same failure statuses and
+// the same raw scores — through any sequence of node, object and pod events.
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <random>
+
+#include "actors/evaluation_cache.hpp"
+#include "actors/node_partition.hpp"
+#include "model/device.hpp"
+#include "plugins/framework/scheduling_class.hpp"
+#include "plugins/registry.hpp"
+#include "test/plugins/builders.hpp"
+#include "test/plugins/reservation/reservation_test_support.hpp"
+
+using namespace troupe;
+using namespace troupe::actors;
+using namespace troupe::plugins;
+using namespace troupe::plugins::testing;
+
+namespace {
+
+std::shared_ptr<const Framework> default_framework() {
+  auto config = plugins::parse_scheduler_configuration(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
+  REQUIRE(config.ok());
+  auto frameworks = plugins::make_frameworks(*config);
+  REQUIRE(frameworks.ok());
+  return std::make_shared<const Framework>(std::move(frameworks->front()));
+}
+
+Timestamp at(const char* text) {
+  auto t = parse_timestamp(text);
+  REQUIRE(t.ok());
+  return *t;
+}
+
+}  // namespace
+
+TEST_CASE("pods that differ only in who they are share a scheduling class", "[evaluation-cache]") {
+  const Pod base = PodBuilder("web-1").container({{"cpu", "1"}, {"memory", "1Gi"}}).pod();
+  struct Case {
+    const char* what;
+    std::function<void(Pod&)> change;
+    bool same_class;
+  };
+  const std::vector<Case> cases = {
+      {"nothing", [](Pod&) {}, true},
+      {"name and uid", [](Pod& p) { p.meta.name = "web-2"; p.meta.uid = "u-2"; }, true},
+      {"generateName and resourceVersion", [](Pod& p) { p.meta.generate_name = "web-"; p.meta.resource_version = "42"; }, true},
+      {"creationTimestamp", [](Pod& p) { p.meta.creation_timestamp = at("2026-01-02T03:04:05Z"); }, true},
+      {"finalizers", [](Pod& p) { p.meta.finalizers = {"example.com/keep"}; }, true},
+      {"status conditions and startTime",
+       [](Pod& p) {
+         p.status.conditions.push_back(Condition{"PodScheduled", "False", "Unschedulable", "0/3 nodes", {}, {}, {}, {}});
+         p.status.start_time = at("2026-01-02T03:04:05Z");
+       },
+       true},
+      {"spec.nodeName", [](Pod& p) { p.spec.node_name = "n1"; }, true},
+      {"namespace", [](Pod& p) { p.meta.namespace_name = "other"; }, false},
+      {"a label", [](Pod& p) { p.meta.labels["app"] = "web"; }, false},
+      {"an annotation", [](Pod& p) { p.meta.annotations["scheduling.koordinator.sh/reservation-ignored"] = "true"; }, false},
+      {"an owner reference", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"apps/v1", "ReplicaSet", "web", "rs-uid", true, {}}); }, false},
+      {"deletionTimestamp", [](Pod& p) { p.meta.deletion_timestamp = at("2026-01-02T03:04:05Z"); }, false},
+      {"a cpu request", [](Pod& p) { p.spec.containers[0].resources.requests["cpu"] = Quantity::from_milli(1500); }, false},
+      {"priority", [](Pod& p) { p.spec.priority = 1000; }, false},
+      {"a toleration", [](Pod& p) { p.spec.tolerations.push_back(toleration("spot", TolerationOperator::exists, "", TaintEffect::all)); }, false},
+      {"a node selector", [](Pod& p) { p.spec.node_selector["disk"] = "ssd"; }, false},
+      {"the scheduler name", [](Pod& p) { p.spec.scheduler_name = "other-scheduler"; }, false},
+      {"nominatedNodeName", [](Pod& p) { p.status.nominated_node_name = "n2"; }, false},
+      {"status phase", [](Pod& p) { p.status.phase = "Failed"; }, false},
+  };
+  const auto base_class = scheduling_class_of(base);
+  for (const auto& c : cases) {
+    SECTION(c.what) {
+      Pod changed = base;
+      c.change(changed);
+      const auto other = scheduling_class_of(changed);
+      CHECK((*other == *base_class) == c.same_class);
+    }
+  }
+}
+
+TEST_CASE("a class's entries hold only while the node keeps its generation", "[evaluation-cache]") {
+  auto fw = default_framework();
+  auto cls = scheduling_class_of(PodBuilder("p").pod());
+  ClassEvaluations entries(*fw, cls, 3);
+
+  SECTION("verdicts") {
+    CHECK(entries.verdict(0, 7) == nullptr);  // never evaluated
+    entries.remember_verdict(0, 7, PluginStatus{});
+    REQUIRE(entries.verdict(0, 7) != nullptr);
+    CHECK(entries.verdict(0, 7)->ok());
+    CHECK(entries.verdict(0, 8) == nullptr);  // the node changed since
+    CHECK(entries.verdict(1, 7) == nullptr);  // another node
+
+    auto cpu = PluginStatus::unschedulable("Insufficient cpu");
+    cpu.plugin = "NodeResourcesFit";
+    entries.remember_verdict(1, 3, cpu);
+    entries.remember_verdict(2, 5, cpu);
+    REQUIRE(entries.verdict(1, 3) != nullptr);
+    CHECK(entries.verdict(1, 3)->code == Code::unschedulable);
+    CHECK(entries.verdict(1, 3)->message() == "Insufficient cpu");
+    CHECK(entries.verdict(1, 3)->plugin == "NodeResourcesFit");
+    CHECK(entries.verdict(2, 5) == entries.verdict(1, 3));  // one stored copy per distinct rejection
+
+    entries.remember_verdict(0, 9, PluginStatus::internal_error("boom"));  // errors are retried, not kept
+    CHECK(entries.verdict(0, 9) == nullptr);
+    CHECK(entries.verdict(0, 7) != nullptr);  // the earlier entry stands
+    entries.remember_verdict(5, 1, PluginStatus{});  // beyond the table: ignored
+    CHECK(entries.verdict(5, 1) == nullptr);
+  }
+
+  SECTION("scores") {
+    NodeScore s;
+    s.weighted_sum = 310;
+    for (size_t i = 0; i < fw->normalizing_score_plugins(); ++i) s.raw[i] = static_cast<int64_t>(10 * i + 1);
+    NodeScore out;
+    CHECK_FALSE(entries.scores(2, 4, out));
+    entries.remember_scores(2, 4, s);
+    REQUIRE(entries.scores(2, 4, out));
+    CHECK(out.weighted_sum == 310);
+    CHECK(out.total == 310);
+    CHECK(out.raw == s.raw);
+    CHECK_FALSE(entries.scores(2, 5, out));
+  }
+}
+
+TEST_CASE("the cache admits a class on its second pod and keeps the most recent ones", "[evaluation-cache]") {
+  auto fw = default_framework();
+  auto other_fw = default_framework();
+  auto class_of = [](const std::string& cpu) { return scheduling_class_of(PodBuilder("p").container({{"cpu", cpu}}).pod()); };
+  EvaluationCache cache(2);
+  auto a = class_of("1"), b = class_of("2"), c = class_of("3");
+
+  CHECK(cache.of(*fw, a, 4) == nullptr);  // first sighting: no table
+  ClassEvaluations* table_a = cache.of(*fw, a, 4);
+  REQUIRE(table_a != nullptr);
+  CHECK(cache.of(*fw, class_of("1"), 4) == table_a);  // an equal class from another pod
+
+  REQUIRE(cache.of(*fw, b, 4) == nullptr);
+  REQUIRE(cache.of(*fw, b, 4) != nullptr);
+  CHECK(cache.of(*fw, a, 4) == table_a);  // a is the most recent again
+  REQUIRE(cache.of(*fw, c, 4) == nullptr);
+  REQUIRE(cache.of(*fw, c, 4) != nullptr);  // evicts b, the least recently used
+  CHECK(cache.classes() == 2);
+  CHECK(cache.of(*fw, a, 4) == table_a);
+  cache.clear();
+  CHECK(cache.classes() == 0);
+  CHECK(cache.of(*fw, a, 4) != nullptr);  // seen before: admitted at once
+  ClassEvaluations* other_profile = cache.of(*other_fw, a, 4);  // another profile's framework: its own entry
+  REQUIRE(other_profile != nullptr);
+  CHECK(other_profile != cache.of(*fw, a, 4));
+}
+
+namespace {
+
+const std::vector<std::string> kZones = {"zone-a", "zone-b"};
+
+template <class T>
+const T& pick(std::mt19937_64& rng, const std::vector<T>& from) {
+  return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
+}
+int64_t between(std::mt19937_64& rng, int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
+
+std::shared_ptr<const Node> random_node(std::mt19937_64& rng, const std::string& name) {
+  NodeBuilder b(name);
+  b.allocatable({{"cpu", std::to_string(between(rng, 2, 16))},
+                 {"memory", std::to_string(between(rng, 4, 32)) + "Gi"},
+                 {"pods", std::to_string(between(rng, 3, 20))},
+                 {"nvidia.com/gpu", "2"}});
+  b.label("topology.kubernetes.io/zone", pick(rng, kZones));
+  if (between(rng, 0, 5) == 0) b.taint("spot", "true", TaintEffect::no_schedule);
+  if (between(rng, 0, 3) == 0) b.taint("spot", "true", TaintEffect::prefer_no_schedule);
+  return std::make_shared<const Node>(b.node());
+}
+
+std::shared_ptr<const Device> two_gpus(const std::string& node) {
+  std::string cards;
+  for (int minor = 0; minor < 2; ++minor) {
+    if (minor > 0) cards += ",";
+    cards += R"({"type":"gpu","minor":)" + std::to_string(minor) +
+             R"(,"health":true,"resources":{"koordinator.sh/gpu-core":"100","koordinator.sh/gpu-memory":"16Gi",)"
+             R"("koordinator.sh/gpu-memory-ratio":"100"}})";
+  }
+  auto device = decode_device_json(R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Device","metadata":{"name":")" +
+                                   node + R"("},"spec":{"devices":[)" + cards + "]}}");
+  REQUIRE(device.ok());
+  return std::make_shared<const Device>(std::move(*device));
+}
+
+/// An Available reservation on `node` that only the pod named `owner` may use.
+std::shared_ptr<const Reservation> reservation_for(const std::string& node, const std::string& owner, int index) {
+  reservation::testing::ReservationBuilder b("r-" + std::to_string(index), {{"cpu", "1"}, {"memory", "1Gi"}});
+  ReservationOwner o;
+  o.object = ObjectReference{};
+  o.object->name = owner;
+  o.object->namespace_name = "default";
+  b.owners({o});
+  b.get().status.node_name = node;
+  return b.ptr();
+}
+
+/// Six shapes, so classes repeat; every pod has its own name and uid.
+std::shared_ptr<const PodInfo> pod_of_shape(int shape, int index) {
+  const std::string name = "pod-" + std::to_string(index);
+  PodBuilder b(name);
+  b.uid("uid-" + name);
+  switch (shape) {
+    case 0: b.container({{"cpu", "500m"}, {"memory", "512Mi"}}); break;
+    case 1: b.container({{"cpu", "2"}, {"memory", "2Gi"}}); break;
+    case 2: b.container({{"cpu", "1"}}).node_selector({{"topology.kubernetes.io/zone", "zone-a"}}); break;
+    case 3: b.container({{"cpu", "1"}, {"nvidia.com/gpu", "1"}}); break;
+    case 4:
+      b.container({{"cpu", "250m"}}).toleration(toleration("spot", TolerationOperator::exists, "", TaintEffect::all));
+      break;
+    default:
+      b.container({{"cpu", "1"}, {"memory", "1Gi"}})
+          .preferred(50, NodeSelectorTerm{{requirement("topology.kubernetes.io/zone", LabelRequirement::Op::in, {"zone-b"})}, {}});
+      break;
+  }
+  return b.info();
+}
+
+struct Round {
+  FilterOutcome filtered;
+  std::vector<NodeScore> scores;
+};
+
+Round run_round(NodePartition& part, const Framework& fw, CycleState& state, const PodInfo& pod, int64_t limit,
+                const std::shared_ptr<const SchedulingClass>& cls) {
+  Round r;
+  r.filtered = part.filter(fw, state, pod, limit, cls);
+  REQUIRE_FALSE(r.filtered.error);
+  REQUIRE(fw.run_pre_score(state, pod, r.filtered.feasible).ok());
+  r.scores = part.score(fw, state, pod);
+  return r;
+}
+
+void require_same(const Round& cached, const Round& fresh) {
+  REQUIRE(cached.filtered.feasible == fresh.filtered.feasible);
+  REQUIRE(cached.filtered.failures.counts() == fresh.filtered.failures.counts());
+  REQUIRE(cached.filtered.statuses.size() == fresh.filtered.statuses.size());
+  for (size_t i = 0; i < fresh.filtered.statuses.size(); ++i) {
+    REQUIRE(cached.filtered.statuses[i].first == fresh.filtered.statuses[i].first);
+    REQUIRE(cached.filtered.statuses[i].second.code == fresh.filtered.statuses[i].second.code);
+    REQUIRE(cached.filtered.statuses[i].second.reasons == fresh.filtered.statuses[i].second.reasons);
+    REQUIRE(cached.filtered.statuses[i].second.plugin == fresh.filtered.statuses[i].second.plugin);
+  }
+  REQUIRE(cached.scores.size() == fresh.scores.size());
+  for (size_t i = 0; i < fresh.scores.size(); ++i) {
+    REQUIRE(cached.scores[i].node_name == fresh.scores[i].node_name);
+    REQUIRE(cached.scores[i].weighted_sum == fresh.scores[i].weighted_sum);
+    REQUIRE(cached.scores[i].raw == fresh.scores[i].raw);
+  }
+}
+
+/// Two partitions fed the same events; pods are decided by both, with and
+/// without the class, and reserved on both where the fresh path would choose.
+class TwinPartitions {
+ public:
+  TwinPartitions(std::shared_ptr<const Framework> fw, uint64_t seed) : fw_(std::move(fw)), rng_(seed) {}
+
+  void step(int index) {
+    const int64_t event = between(rng_, 0, 99);
+    if (event < 6) return upsert(random_node(rng_, node_name()));
+    if (event < 8) return both([&](NodePartition& p, const std::string& n) { p.delete_node(n); }, node_name());
+    if (event < 11) return both([&](NodePartition& p, const std::string& n) { p.apply_object(NodeObject(two_gpus(n))); }, node_name());
+    if (event < 14) return reserve_for_someone(index);
+    if (event < 22 && !placed_.empty()) return forget_one();
+    decide_and_place(pod_of_shape(static_cast<int>(between(rng_, 0, 5)), index));
+  }
+
+  size_t placed() const { return placed_.size(); }
+
+ private:
+  std::string node_name() { return "node-" + std::to_string(between(rng_, 0, 29)); }
+
+  void both(const std::function<void(NodePartition&, const std::string&)>& f, const std::string& name) {
+    f(cached_, name);
+    f(fresh_, name);
+  }
+  void upsert(const std::shared_ptr<const Node>& node) {
+    cached_.upsert_node(node);
+    fresh_.upsert_node(node);
+  }
+  void reserve_for_someone(int index) {
+    // Owned by a pod of a later index: some future pod of a shared class may use it, the others may not.
+    auto r = reservation_for(node_name(), "pod-" + std::to_string(index + between(rng_, 1, 20)), index);
+    cached_.apply_object(NodeObject(r));
+    fresh_.apply_object(NodeObject(r));
+  }
+  void forget_one() {
+    const size_t i = static_cast<size_t>(between(rng_, 0, static_cast<int64_t>(placed_.size()) - 1));
+    cached_.forget_pod(placed_[i]);
+    fresh_.forget_pod(placed_[i]);
+    placed_.erase(placed_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+
+  void decide_and_place(const std::shared_ptr<const PodInfo>& pod) {
+    const int64_t limit = between(rng_, 0, 2) == 0 ? 4 : std::numeric_limits<int64_t>::max();
+    auto cached_state = fw_->new_cycle_state();
+    auto fresh_state = fw_->new_cycle_state();
+    REQUIRE(fw_->run_pre_filter(*cached_state, *pod).ok());
+    REQUIRE(fw_->run_pre_filter(*fresh_state, *pod).ok());
+    const Round cached = run_round(cached_, *fw_, *cached_state, *pod, limit, scheduling_class_of(*pod->pod));
+    const Round fresh = run_round(fresh_, *fw_, *fresh_state, *pod, limit, nullptr);
+    require_same(cached, fresh);
+    if (fresh.scores.empty()) return;
+    // The highest weighted sum (normalisation is the cycle's, the same for both).
+    size_t best = 0;
+    for (size_t i = 1; i < fresh.scores.size(); ++i)
+      if (fresh.scores[i].weighted_sum > fresh.scores[best].weighted_sum) best = i;
+    const std::string& node = fresh.scores[best].node_name;
+    const bool reserved_cached = cached_.reserve(*fw_, *cached_state, pod, node).ok();
+    const bool reserved_fresh = fresh_.reserve(*fw_, *fresh_state, pod, node).ok();
+    REQUIRE(reserved_cached == reserved_fresh);
+    if (reserved_fresh) placed_.emplace_back(pod_identity(*pod));
+  }
+
+  std::shared_ptr<const Framework> fw_;
+  std::mt19937_64 rng_;
+  NodePartition cached_;
+  NodePartition fresh_;
+  std::vector<std::string> placed_;
+};
+
+}  // namespace
+
+TEST_CASE("a partition with the evaluation cache decides exactly as one without it", "[evaluation-cache]") {
+  auto fw = default_framework();
+  for (uint64_t seed : {1, 2, 3, 4, 5, 6}) {
+    CAPTURE(seed);
+    TwinPartitions twins(fw, seed);
+    for (int i = 0; i < 600; ++i) {
+      CAPTURE(i);
+      twins.step(i);
+    }
+    CHECK(twins.placed() > 0);
+  }
+}
