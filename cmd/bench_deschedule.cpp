@@ -33,6 +33,8 @@ std::vector<FlagSpec> specs() {
       {"pods-per-node", true, "pods bound to every node (default 20)"},
       {"runs", true, "timed runs; the median is reported (default 7)"},
       {"seed", true, "random seed of the usage spread (default 1)"},
+      {"digest", false, "also print a digest of the last plan (evictions, targets, reasons, skipped pods, node\n"
+                        "classes), to check that a change for speed plans the same"},
       {"help", false, "show this help"},
   };
 }
@@ -98,6 +100,30 @@ ds::LowNodeLoadInput synthetic_cluster(size_t nodes, size_t pods_per_node, uint6
   return input;
 }
 
+/// FNV-1a over everything a plan says, in order.
+uint64_t plan_digest(const ds::LowNodeLoadPlan& plan) {
+  uint64_t hash = 1469598103934665603ull;
+  auto mix = [&hash](const std::string& text) {
+    for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+    hash = (hash ^ 0xff) * 1099511628211ull;  // field separator
+  };
+  for (const auto& e : plan.evictions) {
+    for (const std::string* field : {&e.pod->meta.name, &e.node, &e.pool, &e.target, &e.reason}) mix(*field);
+    mix(e.prod ? "prod" : "node");
+  }
+  for (const auto& s : plan.skipped) {
+    mix(s.pod->meta.name);
+    mix(s.reason);
+  }
+  for (const auto& v : plan.nodes) {
+    mix(v.node);
+    mix(ds::to_string(v.node_class));
+    mix(v.anomalous ? "anomalous" : "-");
+  }
+  for (const auto& note : plan.notes) mix(note);
+  return hash;
+}
+
 double thread_cpu_millis() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -155,6 +181,7 @@ int run_bench_deschedule(int argc, char** argv) {
   }
   std::vector<double> millis, cpu_millis;
   size_t evictions = 0, hot = 0;
+  uint64_t digest = 0;
   for (size_t r = 0; r < *runs; ++r) {
     ds::EvictionLimits limits;
     const double cpu_start = thread_cpu_millis();
@@ -163,6 +190,7 @@ int run_bench_deschedule(int argc, char** argv) {
     millis.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     cpu_millis.push_back(thread_cpu_millis() - cpu_start);
     evictions = plan.evictions.size();
+    if (flags.has("digest")) digest = plan_digest(plan);
     hot = static_cast<size_t>(std::count_if(plan.nodes.begin(), plan.nodes.end(), [](const ds::NodeVerdict& v) {
       return v.node_class == ds::NodeClass::high;
     }));
@@ -177,6 +205,7 @@ int run_bench_deschedule(int argc, char** argv) {
               cpu_millis.front(), cpu_millis.back());
   std::printf("NodeMetric pod-usage sums (done by the migration view as metrics arrive): %.2f ms for all nodes\n",
               sum_millis);
+  if (flags.has("digest")) std::printf("plan digest: %016llx\n", static_cast<unsigned long long>(digest));
   return 0;
 }
 

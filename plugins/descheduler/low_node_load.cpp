@@ -1,7 +1,7 @@
 #include "plugins/descheduler/low_node_load.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <charconv>
 #include <unordered_map>
 
 #include "model/pod_requests.hpp"
@@ -36,10 +36,15 @@ bool budget_left(const Amounts& budget) {
   return std::all_of(budget.begin(), budget.end(), [](int64_t v) { return v > 0; });
 }
 
-std::string percent(int64_t part, int64_t whole) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f%%", whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
-  return text;
+/// "85.00%". std::to_chars formats as printf's "%.2f" does (C++17
+/// [charconv]) without the locale and varargs machinery; it runs twice per
+/// over-used resource of every planned eviction.
+void append_percent(std::string& text, int64_t part, int64_t whole) {
+  char digits[64];
+  const double value = whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+  const auto written = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::fixed, 2);
+  text.append(digits, written.ptr);
+  text += '%';
 }
 
 /// One pool's round: the state both phases share.
@@ -213,8 +218,13 @@ std::string PoolPlanner::reason(const NodeLoad& source, bool prod) const {
   const char* separator = ", ";
   for (size_t i = 0; i < axes_.size(); ++i) {
     if (used[i] <= high[i]) continue;
-    text += separator + axes_.names[i] + " usage(" + percent(used[i], source.capacity[i]) + ")>threshold(" +
-            percent(high[i], source.capacity[i]) + ")";
+    text += separator;
+    text += axes_.names[i];
+    text += " usage(";
+    append_percent(text, used[i], source.capacity[i]);
+    text += ")>threshold(";
+    append_percent(text, high[i], source.capacity[i]);
+    text += ')';
     separator = ", ";
   }
   return text;

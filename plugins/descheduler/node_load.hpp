@@ -16,6 +16,7 @@
 #include "model/node_metric.hpp"
 #include "model/pod.hpp"
 #include "model/timestamp.hpp"
+#include "plugins/descheduler/amounts.hpp"
 #include "plugins/descheduler/low_node_load_args.hpp"
 
 namespace troupe::plugins::descheduler {
@@ -46,7 +47,6 @@ struct ResourceAxes {
   size_t size() const { return names.size(); }
 };
 
-using Amounts = std::vector<int64_t>;
 
 /// Every resource named by a pool's thresholds, plus memory.
 ResourceAxes axes_for(const LoadThresholds& thresholds);

@@ -1,27 +1,54 @@
 #include "plugins/descheduler/pod_classes.hpp"
 
 #include <charconv>
+#include <optional>
 #include <string>
 
 #include "model/pod_requests.hpp"
 
 namespace troupe::plugins::descheduler {
 
-KoordQos koord_qos(const Pod& pod) {
-  if (const std::string* label = pod.meta.label(kQosClassLabel)) {
-    if (*label == "LSE") return KoordQos::lse;
-    if (*label == "LSR") return KoordQos::lsr;
-    if (*label == "LS") return KoordQos::ls;
-    if (*label == "BE") return KoordQos::be;
-    if (*label == "SYSTEM") return KoordQos::system;
-    return KoordQos::none;
-  }
-  switch (pod_qos(pod)) {
+namespace {
+
+/// The keys as std::string once: ObjectMeta's lookups take a std::string,
+/// and these keys are too long for the small-string buffer (a lookup with
+/// the char* constant allocated every time; victims are ranked by four).
+const std::string kQosLabelKey = kQosClassLabel;
+const std::string kPriorityLabelKey = kPriorityClassLabel;
+const std::string kEvictionCostKey = kEvictionCostAnnotation;
+const std::string kDeletionCostKey = kDeletionCostAnnotation;
+
+/// The qosClass label's class, nullopt when unlabelled.
+std::optional<KoordQos> labelled_qos(const Pod& pod) {
+  const std::string* label = pod.meta.label(kQosLabelKey);
+  if (!label) return std::nullopt;
+  if (*label == "LSE") return KoordQos::lse;
+  if (*label == "LSR") return KoordQos::lsr;
+  if (*label == "LS") return KoordQos::ls;
+  if (*label == "BE") return KoordQos::be;
+  if (*label == "SYSTEM") return KoordQos::system;
+  return KoordQos::none;
+}
+
+KoordQos from_k8s_qos(QosClass qos) {
+  switch (qos) {
     case QosClass::guaranteed: return KoordQos::lsr;
     case QosClass::burstable: return KoordQos::ls;
     case QosClass::best_effort: return KoordQos::be;
   }
   return KoordQos::none;
+}
+
+}  // namespace
+
+KoordQos koord_qos(const Pod& pod, QosClass k8s_qos) {
+  if (auto labelled = labelled_qos(pod)) return *labelled;
+  return from_k8s_qos(k8s_qos);
+}
+
+KoordQos koord_qos(const Pod& pod) {
+  if (auto labelled = labelled_qos(pod)) return *labelled;
+  return from_k8s_qos(pod_qos(pod));
 }
 
 namespace {
@@ -44,7 +71,7 @@ KoordPriorityClass class_from_priority(const PodSpec& spec) {
   return KoordPriorityClass::none;
 }
 
-int32_t int32_annotation(const Pod& pod, const char* key) {
+int32_t int32_annotation(const Pod& pod, const std::string& key) {
   const std::string* text = pod.meta.annotation(key);
   if (!text) return 0;
   int32_t value = 0;
@@ -53,14 +80,16 @@ int32_t int32_annotation(const Pod& pod, const char* key) {
   return ec == std::errc() && ptr == end ? value : 0;
 }
 
-}  // namespace
-
-KoordPriorityClass koord_priority_class(const Pod& pod) {
+/// The label's or spec.priority's class; none when neither says.
+KoordPriorityClass declared_class(const Pod& pod) {
   KoordPriorityClass cls = KoordPriorityClass::none;
-  if (const std::string* label = pod.meta.label(kPriorityClassLabel)) cls = class_from_name(*label);
+  if (const std::string* label = pod.meta.label(kPriorityLabelKey)) cls = class_from_name(*label);
   if (cls == KoordPriorityClass::none) cls = class_from_priority(pod.spec);
-  if (cls != KoordPriorityClass::none) return cls;
-  switch (koord_qos(pod)) {
+  return cls;
+}
+
+KoordPriorityClass class_from_qos(KoordQos qos) {
+  switch (qos) {
     case KoordQos::system:
     case KoordQos::lse:
     case KoordQos::lsr:
@@ -69,6 +98,18 @@ KoordPriorityClass koord_priority_class(const Pod& pod) {
     case KoordQos::none: return KoordPriorityClass::none;
   }
   return KoordPriorityClass::none;
+}
+
+}  // namespace
+
+KoordPriorityClass koord_priority_class(const Pod& pod) {
+  const KoordPriorityClass cls = declared_class(pod);
+  return cls != KoordPriorityClass::none ? cls : class_from_qos(koord_qos(pod));
+}
+
+KoordPriorityClass koord_priority_class(const Pod& pod, KoordQos qos) {
+  const KoordPriorityClass cls = declared_class(pod);
+  return cls != KoordPriorityClass::none ? cls : class_from_qos(qos);
 }
 
 int qos_rank(KoordQos qos) {
@@ -83,8 +124,8 @@ int qos_rank(KoordQos qos) {
   return 5;
 }
 
-int32_t eviction_cost(const Pod& pod) { return int32_annotation(pod, kEvictionCostAnnotation); }
-int32_t deletion_cost(const Pod& pod) { return int32_annotation(pod, kDeletionCostAnnotation); }
+int32_t eviction_cost(const Pod& pod) { return int32_annotation(pod, kEvictionCostKey); }
+int32_t deletion_cost(const Pod& pod) { return int32_annotation(pod, kDeletionCostKey); }
 
 const char* to_string(KoordPriorityClass priority_class) {
   switch (priority_class) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "model/pod.hpp"
+#include "model/pod_requests.hpp"
 
 namespace troupe::plugins::descheduler {
 
@@ -23,12 +24,17 @@ inline constexpr const char* kDeletionCostAnnotation = "controller.kubernetes.io
 /// anything else is none); unlabelled pods map Guaranteed->LSR,
 /// Burstable->LS, BestEffort->BE.
 KoordQos koord_qos(const Pod& pod);
+/// The same, given the pod's Kubernetes QoS (pod_qos) already worked out:
+/// the victim sorter needs both and pod_qos walks every container.
+KoordQos koord_qos(const Pod& pod, QosClass k8s_qos);
 
 /// GetPodPriorityClassWithDefault: the priority-class label
 /// (koord-prod/mid/batch/free), else spec.priority's band
 /// ([9000,9999] prod, [7000,7999] mid, [5000,5999] batch, [3000,3999] free),
 /// else from the QoS: SYSTEM/LSE/LSR/LS -> prod, BE -> batch.
 KoordPriorityClass koord_priority_class(const Pod& pod);
+/// The same, given the pod's koord_qos already worked out.
+KoordPriorityClass koord_priority_class(const Pod& pod, KoordQos qos);
 
 /// The QoS's rank in eviction order (LSE and SYSTEM share one rank).
 int qos_rank(KoordQos qos);

@@ -39,8 +39,8 @@ int64_t node_usage_score(const Amounts& usage, const Amounts& capacity, const st
 
 namespace {
 
-int k8s_qos_rank(const Pod& pod) {
-  switch (pod_qos(pod)) {
+int k8s_qos_rank(QosClass qos) {
+  switch (qos) {
     case QosClass::best_effort: return 1;
     case QosClass::burstable: return 2;
     case QosClass::guaranteed: return 3;
@@ -64,10 +64,13 @@ struct SortKey {
 SortKey key_of(const Victim& victim, const Amounts& excess, const std::vector<int64_t>& weights) {
   const Pod& pod = *victim.pod;
   const auto created = pod.meta.creation_timestamp ? pod.meta.creation_timestamp->time_since_epoch().count() : 0;
-  return SortKey{static_cast<int>(koord_priority_class(pod)),
+  // pod_qos walks every container: worked out once for the three keys that depend on it.
+  const QosClass qos = pod_qos(pod);
+  const KoordQos koord = koord_qos(pod, qos);
+  return SortKey{static_cast<int>(koord_priority_class(pod, koord)),
                  pod_priority(pod.spec),
-                 k8s_qos_rank(pod),
-                 qos_rank(koord_qos(pod)),
+                 k8s_qos_rank(qos),
+                 qos_rank(koord),
                  deletion_cost(pod),
                  eviction_cost(pod),
                  victim.usage ? 0 : 1,
