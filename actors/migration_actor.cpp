@@ -81,16 +81,24 @@ void fail(PodMigrationJobStatus& status, const std::string& reason, const std::s
   status.message = message;
 }
 
+/// Koordinator's SoftEvictionSpec: when, which plugin asked and why.
+std::string soft_eviction_mark(const PodMigrationJob& job) {
+  const std::string* reason = job.meta.annotation(kReasonAnnotation);
+  std::string mark = R"({"timestamp":)" + watch::json_quote(format_timestamp(timestamp_now())) +
+                     R"(,"initiator":)" + watch::json_quote(trigger_of(job));
+  if (reason && !reason->empty()) mark += R"(,"reason":)" + watch::json_quote(*reason);
+  return mark + "}";
+}
+
 /// Evicts by the configured policy; the metric result says how it went.
 watch::ApiResult evict(watch::ApiClient& api, const ds::JobAction& action, const std::string& uid,
-                       const std::string& why) {
+                       const PodMigrationJob& job) {
   auto slash = action.pod_key.find('/');
   const std::string ns = action.pod_key.substr(0, slash), name = action.pod_key.substr(slash + 1);
   if (action.eviction_policy == "Delete") return watch::delete_pod(api, ns, name, {uid, ""});
   if (action.eviction_policy == "SoftEviction") {
     // The workload's own controller moves the pod; we only mark it.
-    std::string mark = R"({"reason":)" + watch::json_quote(why) + R"(,"initiator":"troupe-descheduler"})";
-    return watch::merge_patch_metadata(api, watch::pod_path(ns, name), {{kSoftEvictionAnnotation, mark}});
+    return watch::merge_patch_metadata(api, watch::pod_path(ns, name), {{kSoftEvictionAnnotation, soft_eviction_mark(job)}});
   }
   return watch::evict_pod(api, ns, name);
 }
@@ -123,7 +131,7 @@ JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, con
       if (!r.ok && r.code != 404)
         spdlog::warn("migration: job {} could not delete its reservation: {}", job.meta.name, r.message);
     } else {
-      auto r = evict(api, action, pod_uid, trigger_of(job));
+      auto r = evict(api, action, pod_uid, job);
       metrics.add(kEvictionsMetric, {trigger_of(job), eviction_result(r)});
       if (!r.ok && r.code != 404) {
         fail(status, "FailedEvict", "evicting pod " + action.pod_key + ": " + r.message);

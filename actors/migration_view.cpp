@@ -82,7 +82,7 @@ Status MigrationView::apply(const std::string& resource, watch::EventType type, 
     auto totals = std::make_shared<const ds::UsageTotals>(ds::pod_usage_totals(*metric));
     metrics_[key] = {std::make_shared<const NodeMetric>(std::move(*metric)), std::move(totals)};
   } else if (resource == kViewJobs) {
-    if (gone) return jobs_.erase(key), Status{};
+    if (gone) return drop_job(key), Status{};
     auto job = decode_pod_migration_job(object);
     if (auto s = decoded(job, resource, object); !s) return s;
     put_job(std::make_shared<const PodMigrationJob>(std::move(*job)));
@@ -130,11 +130,36 @@ void MigrationView::drop_pod(const std::string& key) {
   pods_.erase(it);
 }
 
+namespace {
+
+std::string job_pod_key(const PodMigrationJob& job) {
+  return job.spec.pod_ref.namespace_name + "/" + job.spec.pod_ref.name;
+}
+
+}  // namespace
+
+void MigrationView::count_active(const PodMigrationJob& job, int delta) {
+  if (job_finished(job)) return;
+  const std::string key = job_pod_key(job);
+  int& count = active_jobs_by_pod_[key];
+  count += delta;
+  if (count <= 0) active_jobs_by_pod_.erase(key);
+}
+
 void MigrationView::put_job(std::shared_ptr<const PodMigrationJob> job) {
   auto& slot = jobs_[job->meta.name];
   // A watch event older than our own write must not undo it.
   if (slot && older_version(job->meta.resource_version, slot->meta.resource_version)) return;
+  if (slot) count_active(*slot, -1);
+  count_active(*job, +1);
   slot = std::move(job);
+}
+
+void MigrationView::drop_job(const std::string& name) {
+  auto it = jobs_.find(name);
+  if (it == jobs_.end()) return;
+  count_active(*it->second, -1);
+  jobs_.erase(it);
 }
 
 std::vector<ds::NodeLoadInput> MigrationView::node_loads(const LabelSelector* selector) const {
@@ -244,11 +269,7 @@ std::optional<std::string> MigrationView::pdb_refusal(const Pod& pod) const {
 }
 
 bool MigrationView::has_active_job(const std::string& pod_key) const {
-  for (const auto& [name, job] : jobs_) {
-    if (job_finished(*job)) continue;
-    if (job->spec.pod_ref.namespace_name + "/" + job->spec.pod_ref.name == pod_key) return true;
-  }
-  return false;
+  return active_jobs_by_pod_.count(pod_key) > 0;
 }
 
 bool MigrationView::reservation_owner_ready(const Reservation& reservation) const {

@@ -92,6 +92,9 @@ class MigrationView {
  private:
   void put_pod(std::shared_ptr<const Pod> pod);
   void drop_pod(const std::string& key);
+  void drop_job(const std::string& name);
+  /// Counts (+1) or uncounts (-1) the job in active_jobs_by_pod_ when it is not finished.
+  void count_active(const PodMigrationJob& job, int delta);
 
   std::map<std::string, std::shared_ptr<const Node>> nodes_;
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
@@ -104,6 +107,9 @@ class MigrationView {
   };
   std::unordered_map<std::string, SummedMetric> metrics_;
   std::map<std::string, std::shared_ptr<const PodMigrationJob>> jobs_;
+  /// Pod key -> its jobs not yet finished: LowNodeLoad asks has_active_job
+  /// of every candidate pod, and finished jobs stay around until deleted.
+  std::unordered_map<std::string, int> active_jobs_by_pod_;
   std::unordered_map<std::string, std::shared_ptr<const Reservation>> reservations_;
   std::map<std::string, std::shared_ptr<const PodDisruptionBudget>> pdbs_;
   std::map<std::string, std::shared_ptr<const Device>> devices_;  // by node name (a Device is named after its node)

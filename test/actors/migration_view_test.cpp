@@ -188,6 +188,23 @@ TEST_CASE("migration view: active jobs and stale job events") {
     CHECK(view.job("j1")->status.phase == "Succeeded");
     CHECK_FALSE(view.has_active_job("default/p1"));
   }
+  SECTION("a pod with two open jobs stays active until both are done or gone") {
+    add(view, kViewJobs, job_json("j3", "p1", "Pending", "12"));
+    REQUIRE(view.apply(kViewJobs, watch::EventType::modified, json(job_json("j1", "p1", "Failed", "13"))).ok());
+    CHECK(view.has_active_job("default/p1"));
+    REQUIRE(view.apply(kViewJobs, watch::EventType::deleted, json(job_json("j3", "p1", "Pending", "14"))).ok());
+    CHECK_FALSE(view.has_active_job("default/p1"));
+    REQUIRE(view.apply(kViewJobs, watch::EventType::deleted, json(job_json("j1", "p1", "Failed", "15"))).ok());
+    CHECK(view.jobs().size() == 1);
+  }
+  SECTION("our own status write counts like a watch event") {
+    auto done = decode_pod_migration_job(json(job_json("j1", "p1", "Aborted", "11")));
+    REQUIRE(done);
+    view.put_job(std::make_shared<const PodMigrationJob>(std::move(*done)));
+    CHECK_FALSE(view.has_active_job("default/p1"));
+    REQUIRE(view.apply(kViewJobs, watch::EventType::modified, json(job_json("j1", "p1", "Running", "10"))).ok());
+    CHECK_FALSE(view.has_active_job("default/p1"));  // the stale event is ignored
+  }
 }
 
 TEST_CASE("migration view: errors name the object and leave the view alone") {

@@ -307,6 +307,58 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         self.assertEqual(metric_sum(scheduler.metrics(), "troupe_descheduler_evictions_total", plugin="MigrationController",
                                     result="blocked"), 1)
 
+    def user_job(self, name, pod):
+        return self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1",
+                                             "kind": "PodMigrationJob", "metadata": {"name": name},
+                                             "spec": {"podRef": {"namespace": "default", "name": pod}}})
+
+    def protected_db(self):
+        """db-0 on n1 and db-1 on n2, under a PDB that allows no disruption."""
+        self.three_nodes()
+        self.client.create(workload_pod("db-0", "db", 1.0, node="n1"))
+        self.client.create(workload_pod("db-1", "db", 1.0, node="n2"))
+        pdb = self.client.ok("POST", PDBS, {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                                            "metadata": {"name": "db"},
+                                            "spec": {"minAvailable": 2, "selector": {"matchLabels": {"app": "db"}}}})
+        self.client.ok("PATCH", PDBS + "/db/status", {"status": {
+            "observedGeneration": pdb["metadata"].get("generation", 1), "disruptionsAllowed": 0,
+            "currentHealthy": 2, "desiredHealthy": 2, "expectedPods": 2}}, MERGE)
+
+    def test_eviction_policy_delete_deletes_without_the_eviction_api(self):
+        # Delete bypasses the Eviction API, so even a PDB that allows nothing does not stop it.
+        self.protected_db()
+        scheduler = self.start(descheduler_config(evictionPolicy="Delete"))
+        self.user_job("move-db-0", "db-0")
+        self.cluster.wait(lambda: phase(self.client.ok("GET", JOBS + "/move-db-0")) == "Succeeded", 30,
+                          lambda: "job did not succeed: %s" % self.client.ok("GET", JOBS + "/move-db-0").get("status"))
+        self.assertIsNone(self.client.pod("db-0"))
+        self.assertIsNotNone(self.client.pod("db-1"))
+        self.assertEqual(metric_sum(scheduler.metrics(), "troupe_descheduler_evictions_total",
+                                    plugin="MigrationController", result="success"), 1)
+
+    def test_eviction_policy_soft_eviction_marks_the_pod_for_its_controller(self):
+        self.protected_db()
+        self.start(descheduler_config(evictionPolicy="SoftEviction"))
+        self.user_job("move-db-0", "db-0")
+
+        def mark():
+            return ((self.client.pod("db-0") or {}).get("metadata", {}).get("annotations", {})
+                    .get("scheduling.koordinator.sh/soft-eviction"))
+        self.cluster.wait(mark, 30, lambda: "db-0 was not marked; job %s" % self.client.ok(
+            "GET", JOBS + "/move-db-0").get("status"))
+        spec = json.loads(mark())
+        self.assertEqual(spec["initiator"], "MigrationController")
+        self.assertRegex(spec["timestamp"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        # The pod stays until its own controller acts; the job waits for that.
+        time.sleep(2)
+        self.assertIsNotNone(self.client.pod("db-0"))
+        status = self.client.ok("GET", JOBS + "/move-db-0")["status"]
+        self.assertEqual((status["phase"], status["reason"]), ("Running", "Evicting"))
+        # As the workload's controller honouring the mark: it deletes the pod.
+        self.client.ok("DELETE", "/api/v1/namespaces/default/pods/db-0")
+        self.cluster.wait(lambda: phase(self.client.ok("GET", JOBS + "/move-db-0")) == "Succeeded", 30,
+                          lambda: "job did not succeed: %s" % self.client.ok("GET", JOBS + "/move-db-0").get("status"))
+
     def test_dry_run_evicts_nothing_and_reports(self):
         self.three_nodes()
         self.hot_web()
