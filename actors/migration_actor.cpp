@@ -92,15 +92,15 @@ std::string soft_eviction_mark(const PodMigrationJob& job) {
 
 /// Evicts by the configured policy; the metric result says how it went.
 watch::ApiResult evict(watch::ApiClient& api, const ds::JobAction& action, const std::string& uid,
-                       const PodMigrationJob& job) {
+                       const PodMigrationJob& job, std::optional<int64_t> grace) {
   auto slash = action.pod_key.find('/');
   const std::string ns = action.pod_key.substr(0, slash), name = action.pod_key.substr(slash + 1);
-  if (action.eviction_policy == "Delete") return watch::delete_pod(api, ns, name, {uid, ""});
+  if (action.eviction_policy == "Delete") return watch::delete_pod(api, ns, name, {uid, ""}, grace);
   if (action.eviction_policy == "SoftEviction") {
     // The workload's own controller moves the pod; we only mark it.
     return watch::merge_patch_metadata(api, watch::pod_path(ns, name), {{kSoftEvictionAnnotation, soft_eviction_mark(job)}});
   }
-  return watch::evict_pod(api, ns, name);
+  return watch::evict_pod(api, ns, name, grace);
 }
 
 const char* eviction_result(const watch::ApiResult& r) {
@@ -111,7 +111,7 @@ const char* eviction_result(const watch::ApiResult& r) {
 /// Runs the step's actions in order, then writes the status; a failed
 /// action fails the job (Koordinator's FailedCreateReservation / FailedEvict).
 JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, const PodMigrationJob& job,
-                            ds::JobStep step, const std::string& pod_uid) {
+                            ds::JobStep step, const std::string& pod_uid, std::optional<int64_t> grace) {
   auto outcome = std::make_shared<JobStepOutcome>();
   outcome->job = job.meta.name;
   PodMigrationJobStatus& status = step.status;
@@ -131,7 +131,7 @@ JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, con
       if (!r.ok && r.code != 404)
         spdlog::warn("migration: job {} could not delete its reservation: {}", job.meta.name, r.message);
     } else {
-      auto r = evict(api, action, pod_uid, job);
+      auto r = evict(api, action, pod_uid, job, grace);
       metrics.add(kEvictionsMetric, {trigger_of(job), eviction_result(r)});
       if (!r.ok && r.code != 404) {
         fail(status, "FailedEvict", "evicting pod " + action.pod_key + ": " + r.message);
@@ -165,8 +165,9 @@ void post_step(Self self, std::shared_ptr<const PodMigrationJob> job, ds::JobSte
   auto me = caf::actor_cast<caf::actor>(self);
   auto api = st.deps.api;
   auto metrics = st.deps.metrics;
-  bool queued = st.deps.io->post([me, api, metrics, job, step = std::move(step), pod_uid]() mutable {
-    caf::anon_send(me, atom::done_v, carry_out(*api, *metrics, *job, std::move(step), pod_uid));
+  const auto grace = ds::delete_grace_period(*job, st.settings.controller);
+  bool queued = st.deps.io->post([me, api, metrics, job, step = std::move(step), pod_uid, grace]() mutable {
+    caf::anon_send(me, atom::done_v, carry_out(*api, *metrics, *job, std::move(step), pod_uid, grace));
   });
   if (!queued) st.busy.erase(job->meta.name);
 }

@@ -110,7 +110,10 @@ Status MigrationView::apply(const std::string& resource, watch::EventType type, 
 void MigrationView::put_pod(std::shared_ptr<const Pod> pod) {
   const std::string key = pod->meta.key();
   drop_pod(key);
-  if (!pod->spec.node_name.empty()) pods_by_node_[pod->spec.node_name].insert(key);
+  if (!pod->spec.node_name.empty()) {
+    pods_by_node_[pod->spec.node_name].insert(key);
+    requested_by_node_[pod->spec.node_name] += pod_requests(pod->spec);
+  }
   if (const std::string* uid = controller_uid(*pod)) pods_by_owner_[*uid].insert(key);
   pods_[key] = std::move(pod);
 }
@@ -125,7 +128,15 @@ void MigrationView::drop_pod(const std::string& key) {
     found->second.erase(key);
     if (found->second.empty()) index.erase(found);
   };
-  if (!pod.spec.node_name.empty()) erase_from(pods_by_node_, pod.spec.node_name);
+  if (!pod.spec.node_name.empty()) {
+    erase_from(pods_by_node_, pod.spec.node_name);
+    // The last pod gone drops the sum, so names summed to zero do not linger.
+    if (!pods_by_node_.count(pod.spec.node_name)) {
+      requested_by_node_.erase(pod.spec.node_name);
+    } else if (auto sum = requested_by_node_.find(pod.spec.node_name); sum != requested_by_node_.end()) {
+      sum->second -= pod_requests(pod.spec);
+    }
+  }
   if (const std::string* uid = controller_uid(pod)) erase_from(pods_by_owner_, *uid);
   pods_.erase(it);
 }
@@ -177,6 +188,7 @@ std::vector<ds::NodeLoadInput> MigrationView::node_loads(const LabelSelector* se
       input.metric = it->second.metric;
       input.pod_totals = it->second.pod_totals;
     }
+    if (auto it = requested_by_node_.find(name); it != requested_by_node_.end()) input.requested = &it->second;
     out.push_back(std::move(input));
   }
   return out;
@@ -188,9 +200,7 @@ std::vector<ds::NodeRoom> MigrationView::node_rooms() const {
   for (const auto& [name, node] : nodes_) {
     ds::NodeRoom room;
     room.node = node.get();
-    if (auto it = pods_by_node_.find(name); it != pods_by_node_.end()) {
-      for (const std::string& key : it->second) room.requested += pod_requests(pods_.at(key)->spec);
-    }
+    if (auto it = requested_by_node_.find(name); it != requested_by_node_.end()) room.requested = it->second;
     rooms.push_back(std::move(room));
   }
   return rooms;

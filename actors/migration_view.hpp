@@ -100,6 +100,10 @@ class MigrationView {
   std::unordered_map<std::string, std::shared_ptr<const Pod>> pods_;
   std::unordered_map<std::string, std::set<std::string>> pods_by_node_;
   std::unordered_map<std::string, std::set<std::string>> pods_by_owner_;  // controller uid -> pod keys
+  /// Node -> the summed requests of its pods, kept as pods come and go
+  /// (Quantity sums are exact), so that a cycle's nodeFit does not re-add
+  /// every pod of the cluster.
+  std::unordered_map<std::string, ResourceList> requested_by_node_;
   /// A NodeMetric with its pods' usage summed once on arrival, not every cycle.
   struct SummedMetric {
     std::shared_ptr<const NodeMetric> metric;

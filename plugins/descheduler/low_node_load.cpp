@@ -182,6 +182,7 @@ std::vector<Victim> PoolPlanner::candidates(const NodeLoad& source, bool prod) {
 ResourceList& PoolPlanner::requested_on(NodeLoad& target) {
   auto it = requested_.find(&target);
   if (it != requested_.end()) return it->second;
+  if (target.input->requested) return requested_[&target] = *target.input->requested;
   ResourceList requested;
   for (const auto& pod : target.input->pods) requested += pod_requests(pod->spec);
   return requested_[&target] = std::move(requested);

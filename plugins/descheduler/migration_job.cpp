@@ -280,4 +280,33 @@ Reservation reservation_for(const PodMigrationJob& job, const Pod& pod, std::chr
   return r;
 }
 
+namespace {
+
+std::optional<int64_t> job_grace_period(const PodMigrationJob& job) {
+  if (!job.raw || !job.raw->IsObject()) return std::nullopt;
+  auto spec = job.raw->FindMember("spec");
+  if (spec == job.raw->MemberEnd() || !spec->value.IsObject()) return std::nullopt;
+  auto options = spec->value.FindMember("deleteOptions");
+  if (options == spec->value.MemberEnd() || !options->value.IsObject()) return std::nullopt;
+  auto grace = options->value.FindMember("gracePeriodSeconds");
+  if (grace == options->value.MemberEnd() || !grace->value.IsInt64()) return std::nullopt;
+  return grace->value.GetInt64();
+}
+
+std::optional<int64_t> default_grace_period(const YAML::Node& defaults) {
+  if (!defaults || !defaults.IsMap() || !defaults["gracePeriodSeconds"]) return std::nullopt;
+  try {
+    return defaults["gracePeriodSeconds"].as<int64_t>();
+  } catch (const YAML::Exception&) {
+    return std::nullopt;  // not a number: as if unset
+  }
+}
+
+}  // namespace
+
+std::optional<int64_t> delete_grace_period(const PodMigrationJob& job, const MigrationControllerArgs& args) {
+  if (auto grace = job_grace_period(job)) return grace;
+  return default_grace_period(args.default_delete_options);
+}
+
 }  // namespace troupe::plugins::descheduler

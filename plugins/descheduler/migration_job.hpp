@@ -15,7 +15,9 @@
 // Succeeded. EvictDirectly: evict, then Succeeded once the pod is gone.
 // A job that ends Failed/Aborted while its reservation is unbound deletes it.
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,12 @@ struct JobStep {
 /// One reconcile of `job`.
 JobStep step_migration_job(const PodMigrationJob& job, const JobObservation& observed,
                            const MigrationControllerArgs& args);
+
+/// The gracePeriodSeconds an eviction or delete of the job's pod asks for:
+/// the job's spec.deleteOptions, else the controller's defaultDeleteOptions
+/// (Koordinator's order), else none (the pod's own). Other DeleteOptions
+/// fields are not passed on.
+std::optional<int64_t> delete_grace_period(const PodMigrationJob& job, const MigrationControllerArgs& args);
 
 /// The Reservation ReservationFirst creates for `pod`: named after the job
 /// UID, the pod's template with nodeName cleared, owned by the pod's

@@ -24,11 +24,10 @@ int64_t amount_of(const std::string& resource, const Quantity& quantity) {
 }
 
 Amounts amounts_of(const ResourceAxes& axes, const ResourceList& list) {
+  // A merge of two sorted lists rather than a map lookup per axis: this
+  // reads every node's allocatable and every candidate pod's metric.
   Amounts out(axes.size(), 0);
-  for (size_t i = 0; i < axes.size(); ++i) {
-    auto it = list.find(axes.names[i]);
-    if (it != list.end()) out[i] = amount_of(axes.names[i], it->second);
-  }
+  add_amounts(axes, list, out);
   return out;
 }
 

@@ -39,6 +39,10 @@ struct NodeLoadInput {
   std::shared_ptr<const NodeMetric> metric;      // nullptr: none reported
   /// pod_usage_totals(*metric) when the caller keeps it; nullptr: summed here.
   std::shared_ptr<const UsageTotals> pod_totals;
+  /// The summed requests of `pods` when the caller keeps them (the migration
+  /// view does, as pods come and go), valid for the plan; nullptr: nodeFit
+  /// sums them when the node is first tried as a target.
+  const ResourceList* requested = nullptr;
 };
 
 /// The balanced resources in a fixed order (names sorted), memory always in.

@@ -89,8 +89,13 @@ void sort_victims(std::vector<Victim>& victims, const Amounts& excess, const std
   std::vector<std::pair<SortKey, size_t>> keyed;
   keyed.reserve(victims.size());
   for (size_t i = 0; i < victims.size(); ++i) keyed.emplace_back(key_of(victims[i], excess, weights), i);
-  std::stable_sort(keyed.begin(), keyed.end(),
-                   [](const auto& a, const auto& b) { return as_tuple(a.first) < as_tuple(b.first); });
+  // The input position breaks ties, so std::sort gives stable_sort's order
+  // without its merge buffer (a hot node's pods are sorted once per phase).
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    if (as_tuple(a.first) < as_tuple(b.first)) return true;
+    if (as_tuple(b.first) < as_tuple(a.first)) return false;
+    return a.second < b.second;
+  });
   std::vector<Victim> sorted;
   sorted.reserve(victims.size());
   for (const auto& entry : keyed) sorted.push_back(std::move(victims[entry.second]));

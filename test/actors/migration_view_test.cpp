@@ -93,6 +93,24 @@ TEST_CASE("migration view: pods move, finish and vanish") {
     auto loads = view.node_loads();
     CHECK(loads[0].pods.empty());
     CHECK(loads[1].pods.size() == 1);
+    // The requests summed as pods come and go follow the move.
+    CHECK(loads[0].requested == nullptr);
+    REQUIRE(loads[1].requested != nullptr);
+    CHECK(loads[1].requested->at("cpu").milli_value() == 1000);
+    auto rooms = view.node_rooms();
+    CHECK(rooms[0].requested.empty());
+    CHECK(rooms[1].requested.at("memory").value() == int64_t(1) << 30);
+  }
+  SECTION("requests are summed over the pods still there") {
+    add(view, kViewPods, pod_json("p2", "n1", "rs"));
+    add(view, kViewPods, pod_json("p3", "n1", "rs"));
+    CHECK(view.node_rooms()[0].requested.at("cpu").milli_value() == 3000);
+    REQUIRE(view.apply(kViewPods, watch::EventType::deleted, json(pod_json("p2", "n1", "rs"))).ok());
+    CHECK(view.node_rooms()[0].requested.at("cpu").milli_value() == 2000);
+    CHECK(view.node_loads()[0].requested->at("memory").value() == int64_t(2) << 30);
+    REQUIRE(view.apply(kViewPods, watch::EventType::deleted, json(pod_json("p1", "n1", "rs"))).ok());
+    REQUIRE(view.apply(kViewPods, watch::EventType::deleted, json(pod_json("p3", "n1", "rs"))).ok());
+    CHECK(view.node_rooms()[0].requested.empty());
   }
   SECTION("a Succeeded pod is dropped") {
     auto done = pod_json("p1", "n1", "rs");
@@ -403,7 +421,7 @@ TEST_CASE("migration view: GPU cards and pending whole-GPU pods") {
   CHECK(pending[1].pod->meta.name == "whole-new");
   CHECK(pending[1].whole_cards == 2);
 
-  view.apply(kViewDevices, watch::EventType::deleted, json(device_json("g1", 2)));
+  REQUIRE(view.apply(kViewDevices, watch::EventType::deleted, json(device_json("g1", 2))).ok());
   CHECK(view.gpu_nodes().empty());
 }
 

@@ -437,3 +437,40 @@ TEST_CASE("migration: a bare pod's reservation is owned by the pod itself", "[de
 
 }  // namespace
 }  // namespace troupe::plugins::descheduler
+
+namespace troupe::plugins::descheduler {
+namespace {
+
+TEST_CASE("migration: the grace period evictions ask for", "[descheduler][migration]") {
+  struct Case {
+    const char* name;
+    const char* job_options;  // spec.deleteOptions as JSON, "" = none
+    const char* defaults;     // defaultDeleteOptions as YAML, "" = none
+    std::optional<int64_t> expected;
+  };
+  const Case cases[] = {
+      {"neither", "", "", std::nullopt},
+      {"the job's", R"({"gracePeriodSeconds":5})", "", 5},
+      {"the job's wins over the default", R"({"gracePeriodSeconds":0})", "{gracePeriodSeconds: 30}", 0},
+      {"the default", "", "{gracePeriodSeconds: 30}", 30},
+      {"a job without the field takes the default", R"({"propagationPolicy":"Background"})",
+       "{gracePeriodSeconds: 30}", 30},
+      {"a job's non-number is ignored", R"({"gracePeriodSeconds":"soon"})", "{gracePeriodSeconds: 7}", 7},
+      {"a default that is no number is unset", "", "{gracePeriodSeconds: soon}", std::nullopt},
+      {"defaults without it", "", "{dryRun: [All]}", std::nullopt},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    std::string text = R"({"metadata":{"name":"j"},"spec":{"podRef":{"namespace":"default","name":"p"})";
+    if (*c.job_options) text += std::string(R"(,"deleteOptions":)") + c.job_options;
+    text += "}}";
+    auto job = decode_pod_migration_job_json(text);
+    REQUIRE(job);
+    MigrationControllerArgs args;
+    if (*c.defaults) args.default_delete_options = YAML::Load(c.defaults);
+    CHECK(delete_grace_period(*job, args) == c.expected);
+  }
+}
+
+}  // namespace
+}  // namespace troupe::plugins::descheduler
