@@ -36,8 +36,9 @@ void add_amounts(const ResourceAxes& axes, const ResourceList& list, Amounts& in
   // (this runs once per pod metric, the bulk of a cycle on a large cluster).
   auto it = list.begin();
   for (size_t i = 0; i < axes.size() && it != list.end(); ++i) {
-    while (it != list.end() && it->first < axes.names[i]) ++it;
-    if (it != list.end() && it->first == axes.names[i]) into[i] += amount_of(axes.names[i], it->second);
+    int order = -1;  // one string comparison per step: list entry vs axis name
+    while (it != list.end() && (order = it->first.compare(axes.names[i])) < 0) ++it;
+    if (order == 0) into[i] += amount_of(axes.names[i], it->second);
   }
 }
 

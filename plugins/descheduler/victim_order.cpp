@@ -1,7 +1,6 @@
 #include "plugins/descheduler/victim_order.hpp"
 
 #include <algorithm>
-#include <tuple>
 
 #include "model/pod_requests.hpp"
 #include "plugins/descheduler/pod_classes.hpp"
@@ -78,9 +77,19 @@ SortKey key_of(const Victim& victim, const Amounts& excess, const std::vector<in
                  -static_cast<int64_t>(created)};
 }
 
-auto as_tuple(const SortKey& k) {
-  return std::tie(k.priority_class, k.priority, k.k8s_qos, k.koord_qos, k.deletion_cost, k.eviction_cost,
-                  k.has_no_metric, k.neg_usage, k.neg_created);
+/// Lexicographic over the keys in SortKey's order (as std::tie's <, with
+/// one comparison per key; no key is NaN), then the input position.
+bool earlier(const SortKey& x, const SortKey& y, size_t x_position, size_t y_position) {
+  if (x.priority_class != y.priority_class) return x.priority_class < y.priority_class;
+  if (x.priority != y.priority) return x.priority < y.priority;
+  if (x.k8s_qos != y.k8s_qos) return x.k8s_qos < y.k8s_qos;
+  if (x.koord_qos != y.koord_qos) return x.koord_qos < y.koord_qos;
+  if (x.deletion_cost != y.deletion_cost) return x.deletion_cost < y.deletion_cost;
+  if (x.eviction_cost != y.eviction_cost) return x.eviction_cost < y.eviction_cost;
+  if (x.has_no_metric != y.has_no_metric) return x.has_no_metric < y.has_no_metric;
+  if (x.neg_usage != y.neg_usage) return x.neg_usage < y.neg_usage;
+  if (x.neg_created != y.neg_created) return x.neg_created < y.neg_created;
+  return x_position < y_position;
 }
 
 }  // namespace
@@ -92,9 +101,7 @@ void sort_victims(std::vector<Victim>& victims, const Amounts& excess, const std
   // The input position breaks ties, so std::sort gives stable_sort's order
   // without its merge buffer (a hot node's pods are sorted once per phase).
   std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-    if (as_tuple(a.first) < as_tuple(b.first)) return true;
-    if (as_tuple(b.first) < as_tuple(a.first)) return false;
-    return a.second < b.second;
+    return earlier(a.first, b.first, a.second, b.second);
   });
   std::vector<Victim> sorted;
   sorted.reserve(victims.size());
