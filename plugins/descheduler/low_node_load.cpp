@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string_view>
 #include <unordered_map>
 
 #include "model/pod_requests.hpp"
@@ -172,7 +173,7 @@ std::vector<Victim> PoolPlanner::candidates(const NodeLoad& source, bool prod) {
     if (const PodMetricInfo* metric = metrics.find(pod->meta.namespace_name, pod->meta.name))
       victim.usage = amounts_of(axes_, metric->pod_usage.resources);
     for (size_t i = 0; victim.usage && i < axes_.size(); ++i) {
-      if (axes_.names[i] == "pods") (*victim.usage)[i] = 1;
+      if (std::string_view(axes_.names[i]) == "pods") (*victim.usage)[i] = 1;
     }
     victims.push_back(std::move(victim));
   }

@@ -44,8 +44,16 @@ void add_amounts(const ResourceAxes& axes, const ResourceList& list, Amounts& in
   }
 }
 
+namespace {
+
+/// As a std::string once: ObjectMeta's lookup takes one, and building it
+/// from the constant allocated for every node of every cycle.
+const std::string kRawAllocatableKey = kRawAllocatableAnnotation;
+
+}  // namespace
+
 ResourceList raw_allocatable(const Node& node) {
-  const std::string* text = node.meta.annotation(kRawAllocatableAnnotation);
+  const std::string* text = node.meta.annotation(kRawAllocatableKey);
   if (!text) return node.status.allocatable;
   rapidjson::Document doc;
   doc.Parse(text->data(), text->size());
@@ -100,7 +108,7 @@ namespace {
 
 /// raw_allocatable's amounts without copying status.allocatable (the usual case).
 Amounts capacity_amounts(const ResourceAxes& axes, const Node& node) {
-  if (!node.meta.annotation(kRawAllocatableAnnotation)) return amounts_of(axes, node.status.allocatable);
+  if (!node.meta.annotation(kRawAllocatableKey)) return amounts_of(axes, node.status.allocatable);
   return amounts_of(axes, raw_allocatable(node));
 }
 
@@ -148,7 +156,7 @@ Amounts measured_prod_usage(const ResourceAxes& axes, const NodeLoadInput& input
 /// "pods" counts pods rather than reading the metric.
 void count_pods(const ResourceAxes& axes, const NodeLoadInput& input, NodeLoad& load) {
   for (size_t i = 0; i < axes.size(); ++i) {
-    if (axes.names[i] != "pods") continue;
+    if (std::string_view(axes.names[i]) != "pods") continue;
     load.usage[i] = static_cast<int64_t>(input.pods.size());
     int64_t prod = 0;
     for (const auto& pod : input.pods) prod += koord_priority_class(*pod) == KoordPriorityClass::prod;
