@@ -22,11 +22,13 @@ Result<PodAllocation> pod_allocation_from(const Pod& pod) {
 void NodeCpus::apply_topology(std::shared_ptr<const NodeResourceTopology> nrt) {
   nrt_ = std::move(nrt);
   options_ = nrt_ ? build_topology_options(*nrt_) : TopologyOptions{};
+  refresh_policies();
 }
 
 void NodeCpus::clear_topology() {
   nrt_.reset();
   options_ = TopologyOptions{};
+  refresh_policies();
 }
 
 void NodeCpus::on_pod_added(const PodInfo& pod) {
@@ -41,6 +43,8 @@ void NodeCpus::on_pod_added(const PodInfo& pod) {
 
 void NodeCpus::on_node_changed(const Node* node) {
   node_reserved_cpus_ = node != nullptr ? node_annotation_reserved_cpus(*node) : CpuSet{};
+  policy_labels_ = node != nullptr ? read_node_policy_labels(*node) : NodePolicyLabels{};
+  refresh_policies();
 }
 
 void NodeCpus::on_pod_removed(const PodInfo& pod) { remove_allocation(pod_identity(pod)); }

@@ -22,6 +22,7 @@
 #include "model/resources.hpp"
 #include "plugins/framework/node_extension.hpp"
 #include "plugins/node_numa_resource/cpu_accumulator.hpp"
+#include "plugins/node_numa_resource/node_policies.hpp"
 #include "plugins/node_numa_resource/pod_annotations.hpp"
 #include "plugins/node_numa_resource/topology_options.hpp"
 #include "plugins/topology_manager/policy.hpp"
@@ -50,10 +51,14 @@ class NodeCpus final : public NodeExtension {
   void on_pod_added(const PodInfo& pod) override;
   void on_pod_removed(const PodInfo& pod) override;
   /// Keeps the reservedCPUs of the Node's own node.koordinator.sh/reservation
-  /// annotation, so Filter does not parse it for every pod.
+  /// annotation and the policies its labels set, so Filter and Score do not
+  /// read them for every pod.
   void on_node_changed(const Node* node) override;
   /// Those CPUs (empty without a node, annotation or when it is malformed).
   const CpuSet& node_reserved_cpus() const { return node_reserved_cpus_; }
+  /// The node's policies from its labels and NRT (defaults without a node);
+  /// kept current by on_node_changed, apply_topology and clear_topology.
+  const NodePolicies& policies() const { return policies_; }
   std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeCpus>(*this); }
 
   /// Accounts an allocation under `pod_key`; false (no change) when the key
@@ -82,10 +87,13 @@ class NodeCpus final : public NodeExtension {
 
  private:
   void account(const PodAllocation& allocation, bool add);
+  void refresh_policies() { policies_ = combine_node_policies(policy_labels_, options_); }
 
   std::shared_ptr<const NodeResourceTopology> nrt_;
   TopologyOptions options_;
   CpuSet node_reserved_cpus_;
+  NodePolicyLabels policy_labels_;
+  NodePolicies policies_;
   std::map<std::string, PodAllocation, std::less<>> pods_;
   AllocatedCpus cpu_policy_;
   std::map<int, int> cpu_holders_;

@@ -27,7 +27,7 @@ PluginStatus missing_state() { return PluginStatus::internal_error("NodeNUMAReso
 }  // namespace
 
 NodeNUMAResource::NodeNUMAResource(NodeNumaResourceArgs args, HintProviders providers)
-    : args_(std::move(args)), providers_(std::move(providers)) {}
+    : args_(std::move(args)), providers_(std::move(providers)), node_scorer_(args_.scoring_strategy) {}
 
 Result<std::shared_ptr<const Plugin>> NodeNUMAResource::make(const YAML::Node& args) {
   return build_plugin<NodeNumaResourceArgs, NodeNUMAResource>(args, NodeNumaResourceArgs::from_yaml);
@@ -87,14 +87,17 @@ PluginStatus NodeNUMAResource::pre_filter(CycleState& state, const PodInfo& pod,
 }
 
 PluginStatus NodeNUMAResource::decide(const NumaState& s, const NodeInfo& node, NodeDecision& d) const {
-  const TopologyOptions& options = options_of(cpus_of(node));
-  const Node& n = *node.node();
-  d.node_bind = node_cpu_bind_policy(n, options.kubelet);
+  const NodeCpus* cpus = cpus_of(node);
+  const TopologyOptions& options = options_of(cpus);
+  // NodeCpus keeps the node's policies current; a NodeInfo without it has them read now.
+  const NodePolicies policies =
+      cpus != nullptr ? cpus->policies() : combine_node_policies(read_node_policy_labels(*node.node()), options);
+  d.node_bind = policies.cpu_bind;
   d.numa_exclusive = s.pod_numa_exclusive;
   // The pod chose a NUMA policy without exclusivity: Required by default.
   if (d.numa_exclusive == topology::NumaExclusive::none && s.pod_numa_policy != topology::NumaPolicy::none)
     d.numa_exclusive = topology::NumaExclusive::required;
-  auto merged = topology::merge_numa_policies(node_numa_policy(n, options.numa_policy), s.pod_numa_policy);
+  auto merged = topology::merge_numa_policies(policies.numa_policy, s.pod_numa_policy);
   if (!merged) return PluginStatus::unresolvable(kErrNumaPolicyNotMatch);
   d.numa_policy = *merged;
 
@@ -114,17 +117,22 @@ PluginStatus NodeNUMAResource::decide(const NumaState& s, const NodeInfo& node, 
     if (d.required == CpuBindPolicy::full_pcpus && per_core > 0 && s.num_cpus % per_core != 0)
       return PluginStatus::unresolvable(kErrSmtAlignment);
   }
-  AllocateRequest& r = d.request;
+  d.strategy = policies.allocate_strategy_or(args_.default_numa_allocate_strategy());
+  return {};
+}
+
+AllocateRequest NodeNUMAResource::allocate_request(const NumaState& s, const NodeInfo& node, const NodeDecision& d) {
+  AllocateRequest r;
   r.requests = s.requests;
   r.bind_cpus = d.bind_cpus;
   r.num_cpus = s.num_cpus;
   r.required = d.required != CpuBindPolicy::unset;
   r.bind_policy = r.required ? d.required : s.preferred;
   r.exclusive = s.exclusive;
-  r.strategy = node_numa_allocate_strategy(n, options.kubelet, args_.default_numa_allocate_strategy());
+  r.strategy = d.strategy;
   const NodeCpus* cpus = cpus_of(node);
-  r.also_reserved = cpus != nullptr ? cpus->node_reserved_cpus() : node_annotation_reserved_cpus(n);
-  return {};
+  r.also_reserved = cpus != nullptr ? cpus->node_reserved_cpus() : node_annotation_reserved_cpus(*node.node());
+  return r;
 }
 
 topology::NumaHintProviders NodeNUMAResource::all_providers() const {
@@ -160,7 +168,7 @@ PluginStatus NodeNUMAResource::filter(const CycleState& state, const PodInfo& po
     // met; without a NUMA affinity that succeeds exactly when enough CPUs
     // qualify (count_for_required_policy), so count them instead.
     const NodeCpus& cpus = *cpus_of(node);
-    const CpuSet available = cpus.available_cpus(d.request.also_reserved);
+    const CpuSet available = cpus.available_cpus(cpus.node_reserved_cpus());
     if (count_for_required_policy(d.required, available, *cpus.options().cpu_topology) < s->num_cpus)
       return PluginStatus::unschedulable(kErrNotEnoughCpus);
     return {};
@@ -173,13 +181,6 @@ PluginStatus NodeNUMAResource::filter(const CycleState& state, const PodInfo& po
 }
 
 namespace {
-
-int64_t node_level_score(const NumaScoringStrategy& strategy, const PodInfo& pod, const NodeInfo& node) {
-  return strategy_score(strategy, [&](const std::string& name) {
-    return std::pair<int64_t, int64_t>{node.requested().get(name) + pod.requests.get(name),
-                                       node.allocatable().get(name)};
-  });
-}
 
 int64_t amount(const ResourceList& list, const std::string& name) {
   auto it = list.find(name);
@@ -210,12 +211,12 @@ ScoreResult NodeNUMAResource::score(const CycleState& state, const PodInfo& pod,
   if (!decide(*s, node, d).ok()) return {};
   const NodeCpus* cpus = cpus_of(node);
   if (d.numa_policy == topology::NumaPolicy::none || cpus == nullptr)
-    return {node_level_score(args_.scoring_strategy, pod, node), {}};
+    return {node_scorer_.score(pod, node), {}};
   topology::NumaMask affinity = 0;
   if (!merged_affinity(state, pod, node, d, affinity).ok()) return {};
-  auto allocation = allocate_on_node(*cpus, d.request, affinity);
+  auto allocation = allocate_on_node(*cpus, allocate_request(*s, node, d), affinity);
   if (!allocation) return {};
-  if (allocation->numa_resources.empty()) return {node_level_score(args_.scoring_strategy, pod, node), {}};
+  if (allocation->numa_resources.empty()) return {node_scorer_.score(pod, node), {}};
   return {numa_level_score(args_.numa_scoring_strategy, *cpus, *allocation), {}};
 }
 
@@ -228,14 +229,14 @@ PluginStatus NodeNUMAResource::reserve(CycleState& state, const PodInfo& pod, No
   NodeDecision d;
   PluginStatus status = decide(*s, node, d);
   if (!status.ok()) return status;
-  if (!d.bind_cpus && d.numa_policy == topology::NumaPolicy::none) return {};
+  if (d.allocates_nothing()) return {};
   if (cpus_of(node) == nullptr) return PluginStatus::unresolvable(kErrMissingNumaResources);
   topology::NumaMask affinity = 0;
   if (d.numa_policy != topology::NumaPolicy::none) {
     status = merged_affinity(state, pod, node, d, affinity);
     if (!status.ok()) return status;
   }
-  auto allocation = allocate_on_node(*cpus_of(node), d.request, affinity);
+  auto allocation = allocate_on_node(*cpus_of(node), allocate_request(*s, node, d), affinity);
   if (!allocation) return PluginStatus::unschedulable(allocation.message());
   allocation->name = pod.key;
   node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)->add_allocation(pod_identity(pod), *allocation);
@@ -302,7 +303,7 @@ PluginStatus NodeNUMAResource::numa_hints(const CycleState& state, const PodInfo
   if (!status.ok()) return status;
   const NodeCpus* cpus = cpus_of(node);
   if (cpus == nullptr) return PluginStatus::unschedulable(kErrInsufficientNumaResources);
-  auto hints = generate_hints(*cpus, d.request, d.numa_policy, args_.numa_scoring_strategy);
+  auto hints = generate_hints(*cpus, allocate_request(*s, node, d), d.numa_policy, args_.numa_scoring_strategy);
   if (!hints) return PluginStatus::unschedulable(hints.message());
   out = std::move(*hints);
   return {};
@@ -319,7 +320,7 @@ PluginStatus NodeNUMAResource::try_allocate(const CycleState& state, const PodIn
   if (!d.bind_cpus && affinity.numa_nodes == 0) return {};
   const NodeCpus* cpus = cpus_of(node);
   if (cpus == nullptr) return PluginStatus::unschedulable(kErrInsufficientNumaResources);
-  auto allocation = allocate_on_node(*cpus, d.request, affinity.numa_nodes);
+  auto allocation = allocate_on_node(*cpus, allocate_request(*s, node, d), affinity.numa_nodes);
   if (!allocation) return PluginStatus::unschedulable(allocation.message());
   return {};
 }

@@ -26,6 +26,7 @@
 #include "model/result.hpp"
 #include "plugins/framework/plugin.hpp"
 #include "plugins/node_numa_resource/node_cpus.hpp"
+#include "plugins/node_numa_resource/node_level_score.hpp"
 #include "plugins/node_numa_resource/numa_allocator.hpp"
 #include "plugins/node_numa_resource/numa_args.hpp"
 #include "plugins/node_numa_resource/pod_annotations.hpp"
@@ -63,13 +64,18 @@ struct NumaState {
 };
 
 /// What one node makes of the pod (Filter steps 1, 2 and 4 without the trial).
+/// Enums only: a plain pod (no cpuset, no NUMA policy) costs no copy per
+/// node; allocate_request builds the AllocateRequest where it is needed.
 struct NodeDecision {
   NodeCpuBindPolicy node_bind = NodeCpuBindPolicy::none;
   topology::NumaPolicy numa_policy = topology::NumaPolicy::none;
   topology::NumaExclusive numa_exclusive = topology::NumaExclusive::none;
   bool bind_cpus = false;
   CpuBindPolicy required = CpuBindPolicy::unset;
-  AllocateRequest request;
+  NumaAllocateStrategy strategy = NumaAllocateStrategy::least_allocated;
+
+  /// Neither a cpuset nor NUMA alignment: nothing to allocate on the node.
+  bool allocates_nothing() const { return !bind_cpus && numa_policy == topology::NumaPolicy::none; }
 };
 
 class NodeNUMAResource final : public PreFilterPlugin,
@@ -116,6 +122,8 @@ class NodeNUMAResource final : public PreFilterPlugin,
   const NumaState* read_state(const CycleState& state) const { return state.read<NumaState>(state_slot()); }
   /// Filter's per-node decision; exposed for tests and diagnostics.
   PluginStatus decide(const NumaState& state, const NodeInfo& node, NodeDecision& out) const;
+  /// What allocate_on_node / generate_hints need for the pod on the node.
+  static AllocateRequest allocate_request(const NumaState& state, const NodeInfo& node, const NodeDecision& decision);
 
  private:
   /// This plugin, then providers_.
@@ -125,6 +133,7 @@ class NodeNUMAResource final : public PreFilterPlugin,
 
   NodeNumaResourceArgs args_;
   HintProviders providers_;
+  NodeLevelScorer node_scorer_;
 };
 
 }  // namespace troupe::plugins::numa

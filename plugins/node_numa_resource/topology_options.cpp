@@ -205,29 +205,6 @@ TopologyOptions build_topology_options(const NodeResourceTopology& nrt) {
   return out;
 }
 
-NodeCpuBindPolicy node_cpu_bind_policy(const Node& node, const KubeletCpuPolicy& kubelet) {
-  std::string_view label = value_of(node.meta.labels, kLabelCpuBindPolicy);
-  if (label == "FullPCPUsOnly" || kubelet.full_pcpus_only()) return NodeCpuBindPolicy::full_pcpus_only;
-  if (label == "SpreadByPCPUs") return NodeCpuBindPolicy::spread_by_pcpus;
-  return NodeCpuBindPolicy::none;
-}
-
-topology::NumaPolicy node_numa_policy(const Node& node, topology::NumaPolicy nrt_policy) {
-  auto label = topology::parse_numa_policy(value_of(node.meta.labels, kLabelNumaTopologyPolicy));
-  if (label && *label != topology::NumaPolicy::none) return *label;
-  return nrt_policy;
-}
-
-NumaAllocateStrategy node_numa_allocate_strategy(const Node& node, const KubeletCpuPolicy& kubelet,
-                                                 NumaAllocateStrategy fallback) {
-  std::string_view label = value_of(node.meta.labels, kLabelNumaAllocateStrategy);
-  if (label == "MostAllocated") return NumaAllocateStrategy::most_allocated;
-  if (label == "LeastAllocated") return NumaAllocateStrategy::least_allocated;
-  if (label == "DistributeEvenly") return NumaAllocateStrategy::distribute_evenly;
-  if (kubelet.distribute_cpus_across_numa()) return NumaAllocateStrategy::distribute_evenly;
-  return fallback;
-}
-
 CpuSet node_annotation_reserved_cpus(const Node& node) {
   auto it = node.meta.annotations.find(kAnnotationNodeReservation);
   if (it == node.meta.annotations.end()) return {};

@@ -10,8 +10,8 @@
 //  - per NUMA node allocatable from zones of type "Node" named node-<id>,
 //    cpu reduced by the reserved CPUs in that NUMA node;
 //  - the NRT topology policy.
-// Plus the node's own labels (cpu-bind-policy, numa-topology-policy,
-// numa-allocate-strategy) read by helper functions.
+// The node's own labels (cpu-bind-policy, numa-topology-policy,
+// numa-allocate-strategy) are combined with these in node_policies.hpp.
 
 #include <map>
 #include <memory>
@@ -77,15 +77,6 @@ struct TopologyOptions {
 
 TopologyOptions build_topology_options(const NodeResourceTopology& nrt);
 
-/// GetNodeCPUBindPolicy: FullPCPUsOnly when labelled so or kubelet is
-/// static with full-pcpus-only=true; SpreadByPCPUs when labelled; else None.
-NodeCpuBindPolicy node_cpu_bind_policy(const Node& node, const KubeletCpuPolicy& kubelet);
-/// The node label's policy when it names one, else the NRT's.
-topology::NumaPolicy node_numa_policy(const Node& node, topology::NumaPolicy nrt_policy);
-/// The label when valid, else DistributeEvenly when kubelet asks to
-/// distribute-cpus-across-numa, else the plugin default.
-NumaAllocateStrategy node_numa_allocate_strategy(const Node& node, const KubeletCpuPolicy& kubelet,
-                                                 NumaAllocateStrategy fallback);
 /// reservedCPUs of the Node object's own node.koordinator.sh/reservation
 /// annotation (empty when absent or malformed).
 CpuSet node_annotation_reserved_cpus(const Node& node);
