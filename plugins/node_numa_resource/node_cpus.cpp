@@ -23,12 +23,14 @@ void NodeCpus::apply_topology(std::shared_ptr<const NodeResourceTopology> nrt) {
   nrt_ = std::move(nrt);
   options_ = nrt_ ? build_topology_options(*nrt_) : TopologyOptions{};
   refresh_policies();
+  refresh_free_counts();
 }
 
 void NodeCpus::clear_topology() {
   nrt_.reset();
   options_ = TopologyOptions{};
   refresh_policies();
+  refresh_free_counts();
 }
 
 void NodeCpus::on_pod_added(const PodInfo& pod) {
@@ -45,6 +47,7 @@ void NodeCpus::on_node_changed(const Node* node) {
   node_reserved_cpus_ = node != nullptr ? node_annotation_reserved_cpus(*node) : CpuSet{};
   policy_labels_ = node != nullptr ? read_node_policy_labels(*node) : NodePolicyLabels{};
   refresh_policies();
+  refresh_free_counts();
 }
 
 void NodeCpus::on_pod_removed(const PodInfo& pod) { remove_allocation(pod_identity(pod)); }
@@ -92,6 +95,23 @@ void NodeCpus::account(const PodAllocation& allocation, bool add) {
     for (auto q = sum.begin(); q != sum.end();) q = q->second.is_zero() ? sum.erase(q) : std::next(q);
     if (sum.empty()) numa_allocated_.erase(r.node);
   }
+  if (!allocation.cpus.empty()) refresh_free_counts();
+}
+
+void NodeCpus::refresh_free_counts() {
+  free_full_pcpus_ = free_spread_by_pcpus_ = free_any_ = 0;
+  if (!options_.valid_cpu_topology()) return;
+  const CpuSet available = available_cpus(node_reserved_cpus_);
+  const CpuTopology& topology = *options_.cpu_topology;
+  free_full_pcpus_ = count_for_required_policy(CpuBindPolicy::full_pcpus, available, topology);
+  free_spread_by_pcpus_ = count_for_required_policy(CpuBindPolicy::spread_by_pcpus, available, topology);
+  free_any_ = count_for_required_policy(CpuBindPolicy::unset, available, topology);
+}
+
+int NodeCpus::free_cpus_for_required_policy(CpuBindPolicy required) const {
+  if (required == CpuBindPolicy::full_pcpus) return free_full_pcpus_;
+  if (required == CpuBindPolicy::spread_by_pcpus) return free_spread_by_pcpus_;
+  return free_any_;
 }
 
 int NodeCpus::holders(int cpu) const {

@@ -76,6 +76,11 @@ class NodeCpus final : public NodeExtension {
   int holders(int cpu) const;
   /// Topology CPUs minus reserved and allocated (and `also_reserved`).
   CpuSet available_cpus(const CpuSet& also_reserved = {}) const;
+  /// count_for_required_policy(required, available_cpus(node_reserved_cpus()),
+  /// topology): how many CPUs a pod requiring the policy could get. Kept
+  /// current on every change (topology, Node, allocations) so Filter does not
+  /// walk the cores for every pod; 0 without a valid CPU topology.
+  int free_cpus_for_required_policy(CpuBindPolicy required) const;
   /// What pods hold per NUMA node.
   const std::map<int, ResourceList>& numa_allocated() const { return numa_allocated_; }
   /// Allocatable minus allocated per NUMA node (never negative), ascending by node.
@@ -88,12 +93,17 @@ class NodeCpus final : public NodeExtension {
  private:
   void account(const PodAllocation& allocation, bool add);
   void refresh_policies() { policies_ = combine_node_policies(policy_labels_, options_); }
+  void refresh_free_counts();
 
   std::shared_ptr<const NodeResourceTopology> nrt_;
   TopologyOptions options_;
   CpuSet node_reserved_cpus_;
   NodePolicyLabels policy_labels_;
   NodePolicies policies_;
+  // free_cpus_for_required_policy for FullPCPUs, SpreadByPCPUs and any other policy.
+  int free_full_pcpus_ = 0;
+  int free_spread_by_pcpus_ = 0;
+  int free_any_ = 0;
   std::map<std::string, PodAllocation, std::less<>> pods_;
   AllocatedCpus cpu_policy_;
   std::map<int, int> cpu_holders_;

@@ -167,9 +167,8 @@ PluginStatus NodeNUMAResource::filter(const CycleState& state, const PodInfo& po
     // Koordinator allocates here to see whether the required policy can be
     // met; without a NUMA affinity that succeeds exactly when enough CPUs
     // qualify (count_for_required_policy), so count them instead.
-    const NodeCpus& cpus = *cpus_of(node);
-    const CpuSet available = cpus.available_cpus(cpus.node_reserved_cpus());
-    if (count_for_required_policy(d.required, available, *cpus.options().cpu_topology) < s->num_cpus)
+    // NodeCpus keeps that count current (free_cpus_for_required_policy).
+    if (cpus_of(node)->free_cpus_for_required_policy(d.required) < s->num_cpus)
       return PluginStatus::unschedulable(kErrNotEnoughCpus);
     return {};
   }
