@@ -237,6 +237,9 @@ void prioritize_with_extenders(Self self, const AttemptPtr& a, std::vector<plugi
 
 void on_scored(Self self, const AttemptPtr& a, std::vector<NodeScoresPtr>& parts) {
   std::vector<plugins::NodeScore> scores;
+  size_t total = 0;
+  for (const auto& part : parts) total += part->size();
+  scores.reserve(total);  // one allocation for the merged scores
   for (const auto& part : parts) scores.insert(scores.end(), part->begin(), part->end());
   auto status = a->framework().finalize_scores(*a->request->state, a->pod(), scores);
   a->framework().record_extension_point(plugins::MetricPoint::score, status.ok() ? plugins::Code::success : status.code,

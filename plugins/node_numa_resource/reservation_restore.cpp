@@ -11,6 +11,12 @@ constexpr const char* kBlockerKey = "reservation-restore/other-cpus";
 
 const NodeCpus* cpus_of(const NodeInfo& node) { return node.extension<NodeCpus>(NodeExtensionSlot::kCpus); }
 
+/// No reservation on the node: the common case, decided before any lookup.
+bool holds_no_reservation(const NodeInfo& node) {
+  const auto* held = node.extension<reservation::NodeReservations>(NodeExtensionSlot::kReservations);
+  return held == nullptr || held->empty();
+}
+
 bool holds_cpus(const NodeCpus& cpus, const std::string& uid) {
   const PodAllocation* a = cpus.allocation(uid);
   return a != nullptr && !a->empty();
@@ -43,7 +49,7 @@ void restore_cpus(NodeCpus& cpus, const std::vector<std::string>& reservation_ui
 std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin, const CycleState& state,
                                                  const PodInfo& pod, const NodeInfo& node) {
   const NodeCpus* cpus = cpus_of(node);
-  if (cpus == nullptr) return std::nullopt;
+  if (cpus == nullptr || holds_no_reservation(node)) return std::nullopt;
   std::vector<std::string> uids;
   bool restricted = false;
   for (const auto* e : reservation::usable_reservations(pod, node)) {
@@ -59,7 +65,7 @@ std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin,
 std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
                                                   const PodInfo& pod, NodeInfo& node) {
   const NodeCpus* cpus = cpus_of(node);
-  if (cpus == nullptr) return std::nullopt;
+  if (cpus == nullptr || holds_no_reservation(node)) return std::nullopt;
   const auto* entry = reservation::allocated_reservation(pod, node);
   if (entry == nullptr || !holds_cpus(*cpus, entry->uid())) return std::nullopt;
   // The reserved CPUs first; Aligned (or no policy) falls back to the whole restored node.
