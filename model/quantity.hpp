@@ -78,9 +78,14 @@ class Quantity {
   friend bool operator>=(const Quantity& a, const Quantity& b) { return a.nano_ >= b.nano_; }
 
  private:
-  __int128 nano_ = 0;
+  // 8-byte alignment instead of __int128's 16 makes a Quantity 24 bytes, not
+  // 32: every ResourceList entry (a map node) then fits a 96-byte malloc chunk
+  // instead of 112. x86-64 loads and stores an 8-aligned __int128 at full speed.
+  typedef __int128 Nano __attribute__((aligned(8)));
+  Nano nano_ = 0;
   Format format_ = Format::decimal_si;
 };
+static_assert(sizeof(Quantity) == 24, "Quantity is kept at 24 bytes (see Quantity::Nano)");
 
 /// Writes to_string(), so test failures and logs show the quantity.
 std::ostream& operator<<(std::ostream& out, const Quantity& quantity);
