@@ -40,10 +40,6 @@ NodeObjectRef ref_of(const NodeObject& object) {
       object);
 }
 
-std::string tracking_key(NodeObjectKind kind, const std::string& key) {
-  return std::to_string(static_cast<int>(kind)) + "/" + key;
-}
-
 std::shared_ptr<const plugins::PodInfo> apply_node_object(plugins::NodeInfo& node, const NodeObject& object) {
   return std::visit(
       Overloaded{

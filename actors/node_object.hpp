@@ -38,8 +38,6 @@ struct NodeObjectRef {
 };
 
 NodeObjectRef ref_of(const NodeObject& object);
-/// The key of a kind's objects as the partition tracks them ("kind/key").
-std::string tracking_key(NodeObjectKind kind, const std::string& key);
 
 /// Feeds the object to the node's extension. Returns the pod the object
 /// accounts on the node besides (a Reservation held there: its reserve pod),

@@ -21,9 +21,9 @@ int64_t feasible_share(int64_t wanted, int64_t total_nodes, int64_t partition_no
 plugins::NodeInfo& NodePartition::node_info(const std::string& name) {
   auto it = nodes_.find(name);
   if (it != nodes_.end()) return it->second;
-  plugins::NodeInfo& info = nodes_[name];
-  order_.push_back(name);
-  order_info_.push_back(&info);  // stable: unordered_map never moves its elements
+  auto entry = nodes_.try_emplace(name).first;
+  order_.push_back(OrderedNode{&entry->first, &entry->second});
+  plugins::NodeInfo& info = entry->second;
   order_changed();
   plugins::attach_node_extensions(info);
   return info;
@@ -55,10 +55,8 @@ void NodePartition::erase_if_unused(const std::string& name) {
     last_feasible_.erase(last_feasible_.begin() + static_cast<std::ptrdiff_t>(i));
     last_feasible_at_.erase(last_feasible_at_.begin() + static_cast<std::ptrdiff_t>(i));
   }
+  order_.erase(std::find_if(order_.begin(), order_.end(), [&](const OrderedNode& o) { return o.info == gone; }));
   nodes_.erase(it);
-  const auto at = std::find(order_.begin(), order_.end(), name) - order_.begin();
-  order_.erase(order_.begin() + at);
-  order_info_.erase(order_info_.begin() + at);
   order_changed();
 }
 
@@ -97,24 +95,31 @@ void NodePartition::forget_pod(const std::string& uid) {
 void NodePartition::apply_object(NodeObject object) {
   const NodeObjectRef ref = ref_of(object);
   if (ref.node_name.empty()) return delete_object(ref);  // a Reservation not placed (any more)
-  auto tracked = object_node_.find(tracking_key(ref.kind, ref.key));
-  if (tracked != object_node_.end() && tracked->second != ref.node_name)
-    delete_object(NodeObjectRef{ref.kind, tracked->second, ref.key});
-  // The object's own pod (a reserve pod, keyed by the object's key) is
-  // re-accounted from the new version: its requests and annotations may change.
-  if (ref.kind == NodeObjectKind::reservation) forget_pod(ref.key);
+  if (ref.kind == NodeObjectKind::reservation) {
+    auto tracked = reservation_node_.find(ref.key);
+    if (tracked != reservation_node_.end() && tracked->second != ref.node_name)
+      delete_object(NodeObjectRef{ref.kind, tracked->second, ref.key});
+    // The reservation's own pod (its reserve pod, keyed by its uid) is
+    // re-accounted from the new version: its requests and annotations may change.
+    forget_pod(ref.key);
+  }
   auto pod = apply_node_object(node_info(ref.node_name), object);
-  if (pod || ref.kind != NodeObjectKind::reservation) object_node_[tracking_key(ref.kind, ref.key)] = ref.node_name;
-  if (pod) account_pod(std::move(pod));
+  if (pod) {
+    reservation_node_[ref.key] = ref.node_name;
+    account_pod(std::move(pod));
+  }
   erase_if_unused(ref.node_name);
 }
 
 void NodePartition::delete_object(const NodeObjectRef& ref) {
-  const std::string key = tracking_key(ref.kind, ref.key);
-  auto tracked = object_node_.find(key);
-  const std::string node_name = tracked != object_node_.end() ? tracked->second : ref.node_name;
-  if (tracked != object_node_.end()) object_node_.erase(tracked);
-  if (ref.kind == NodeObjectKind::reservation) forget_pod(ref.key);
+  std::string node_name = ref.node_name;
+  if (ref.kind == NodeObjectKind::reservation) {
+    if (auto tracked = reservation_node_.find(ref.key); tracked != reservation_node_.end()) {
+      node_name = tracked->second;
+      reservation_node_.erase(tracked);
+    }
+    forget_pod(ref.key);
+  }
   auto it = nodes_.find(node_name);
   if (it == nodes_.end()) return;
   remove_node_object(it->second, ref);
@@ -123,9 +128,10 @@ void NodePartition::delete_object(const NodeObjectRef& ref) {
 
 std::string NodePartition::device_summaries(const std::string& name) const {
   std::string out;
-  for (const auto& node_name : order_) {
+  for (const auto& ordered : order_) {
+    const std::string& node_name = *ordered.name;
     if (!name.empty() && node_name != name) continue;
-    const auto* devices = devices_of(nodes_.at(node_name));
+    const auto* devices = devices_of(*ordered.info);
     if (devices == nullptr || !devices->known()) continue;
     if (!out.empty()) out += ',';
     out += plugins::deviceshare::go_json_string(node_name) + ":" + plugins::deviceshare::node_device_summary_json(*devices);
@@ -159,8 +165,8 @@ FilterOutcome NodePartition::filter(const plugins::Framework& framework, const p
   size_t tried = 0;
   for (; tried < n && static_cast<int64_t>(last_feasible_.size()) < limit; ++tried) {
     const size_t at = (next_start_ + tried) % n;
-    const auto& name = order_[at];
-    const plugins::NodeInfo& info = *order_info_[at];  // no hash lookup per node
+    const std::string& name = *order_[at].name;
+    const plugins::NodeInfo& info = *order_[at].info;  // no hash lookup per node
     if (info.node() == nullptr) continue;
     if (state.node_names && state.node_names->count(name) == 0) {  // excluded by a PreFilter
       out.failures.add_reason(plugins::Framework::excluded_by_pre_filter_reason(state), 1,
@@ -188,7 +194,7 @@ FilterOutcome NodePartition::filter(const plugins::Framework& framework, const p
 plugins::PluginStatus NodePartition::filter_node(const plugins::Framework& framework,
                                                  const plugins::CycleState& state, const plugins::PodInfo& pod,
                                                  size_t at) {
-  const plugins::NodeInfo& info = *order_info_[at];
+  const plugins::NodeInfo& info = *order_[at].info;
   const bool cacheable = round_cache_ != nullptr && !info.results_depend_on_pod_identity();
   if (cacheable) {
     if (const plugins::PluginStatus* known = round_cache_->verdict(at, info.generation())) return *known;

@@ -50,6 +50,13 @@ struct Evaluation {
 
 class NodePartition {
  public:
+  NodePartition() = default;
+  // order_ points into nodes_: a copy would point into the original.
+  NodePartition(const NodePartition&) = delete;
+  NodePartition& operator=(const NodePartition&) = delete;
+  NodePartition(NodePartition&&) = default;
+  NodePartition& operator=(NodePartition&&) = default;
+
   /// Adds or replaces a node; pods already accounted on it stay.
   void upsert_node(std::shared_ptr<const Node> node);
   /// Forgets the node object. Its pods stay accounted (they are deleted by
@@ -122,10 +129,17 @@ class NodePartition {
                                     const plugins::PodInfo& pod, size_t at);
 
   std::unordered_map<std::string, plugins::NodeInfo> nodes_;
-  std::vector<std::string> order_;                      // stable iteration order
-  std::vector<plugins::NodeInfo*> order_info_;          // nodes_'s entry of each order_ name
+  /// A node's entry in nodes_, by pointers (stable: unordered_map never moves
+  /// its elements), so the name is not stored twice.
+  struct OrderedNode {
+    const std::string* name;
+    plugins::NodeInfo* info;
+  };
+  std::vector<OrderedNode> order_;  // stable iteration order
   std::unordered_map<std::string, std::string> pod_node_;  // pod identity -> node name
-  std::unordered_map<std::string, std::string> object_node_;  // tracking_key -> node name
+  // Reservation uid -> the node holding it (a Reservation can move node).
+  // Devices and NRTs are named after their node, so they need no entry.
+  std::unordered_map<std::string, std::string> reservation_node_;
   std::vector<const plugins::NodeInfo*> last_feasible_;
   std::vector<size_t> last_feasible_at_;  // their positions in order_
   EvaluationCache cache_;

@@ -132,7 +132,6 @@ TEST_CASE("ref_of names each kind's node and key", "[reservations]") {
     CHECK(ref.node_name == c.node_name);
     CHECK(ref.key == c.key);
   }
-  CHECK(tracking_key(NodeObjectKind::device, "x") != tracking_key(NodeObjectKind::topology, "x"));
 }
 
 TEST_CASE("a partition holds an Available reservation as its reserve pod, for its owners only", "[reservations]") {

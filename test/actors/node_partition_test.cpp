@@ -210,3 +210,38 @@ TEST_CASE("a node's Device reaches its NodeInfo in any order and outlives the no
   CHECK(part.nodes().empty());
   CHECK(part.device_summaries("").empty());
 }
+
+TEST_CASE("a Device or NRT alone keeps its node's entry until it is deleted, and is applied again after", "[devices]") {
+  // Devices and NRTs are named after their node: the partition keeps no
+  // tracking entry for them, so deleting and re-applying must still reach the node.
+  auto topology = std::make_shared<NodeResourceTopology>();
+  topology->meta.name = "n";
+  struct Case {
+    const char* what;
+    NodeObject object;
+    NodeObjectKind kind;
+  };
+  const std::vector<Case> cases = {
+      {"device", NodeObject(gpu_device("n", true)), NodeObjectKind::device},
+      {"topology", NodeObject(std::shared_ptr<const NodeResourceTopology>(topology)), NodeObjectKind::topology},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    NodePartition part;
+    part.apply_object(c.object);
+    REQUIRE(part.find("n") != nullptr);
+    CHECK(part.find("n")->extensions_hold_objects());
+    part.apply_object(c.object);  // an update of the same object
+    CHECK(part.nodes().size() == 1);
+    part.delete_object(NodeObjectRef{c.kind, "n", "n"});
+    CHECK(part.nodes().empty());
+    part.delete_object(NodeObjectRef{c.kind, "n", "n"});  // a second delete is harmless
+    CHECK(part.nodes().empty());
+    part.upsert_node(gpu_node("n"));
+    part.apply_object(c.object);
+    CHECK(part.find("n")->extensions_hold_objects());
+    part.delete_object(NodeObjectRef{c.kind, "n", "n"});
+    REQUIRE(part.find("n") != nullptr);  // the node object keeps the entry
+    CHECK_FALSE(part.find("n")->extensions_hold_objects());
+  }
+}
