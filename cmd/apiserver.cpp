@@ -7,8 +7,10 @@
 
 #include "cmd/commands.hpp"
 #include "cmd/flags.hpp"
+#include "model/go_duration.hpp"
 #include "sim/api_server.hpp"
 #include "sim/loader.hpp"
+#include "sim/simulated_usage.hpp"
 
 namespace troupe::cmd {
 
@@ -18,7 +20,14 @@ const char* kSummary =
     "Serves an in-memory Kubernetes API (core pods/nodes/namespaces/events/configmaps, bindings, evictions,\n"
     "leases, PodDisruptionBudgets, ReplicaSets and the Koordinator, NodeResourceTopology and scheduler-plugins\n"
     "CRDs) that kubectl and client libraries can use. Prints the URL on stdout once ready; stops on\n"
-    "SIGINT/SIGTERM. Nothing is persisted.";
+    "SIGINT/SIGTERM. Nothing is persisted.\n"
+    "\n"
+    "With --node-metrics-interval it also plays Koordinator's koordlet: every interval it writes, for every\n"
+    "Node, a NodeMetric (slo.koordinator.sh/v1alpha1) named after it, for LowNodeLoad and LoadAwareScheduling.\n"
+    "A pod bound to the node (and not Succeeded/Failed) uses its cpu/memory requests times its annotation\n"
+    "sim.troupe.dev/usage-ratio (e.g. \"0.9\"; 0-100; default --node-metrics-usage-ratio); the node's annotation\n"
+    "sim.troupe.dev/base-usage ('{\"cpu\":\"500m\",\"memory\":\"1Gi\"}') adds usage outside its pods (systemUsage).\n"
+    "A malformed annotation is logged and ignored (the pod runs at the default ratio; no base usage).";
 
 std::vector<FlagSpec> specs() {
   return {
@@ -31,6 +40,8 @@ std::vector<FlagSpec> specs() {
       {"history", true, "events kept for watch resume (default 50000)"},
       {"watch-queue", true, "events a watcher may fall behind before it is cut off with 410 (default 50000)"},
       {"max-body", true, "largest request body in bytes (default 3145728; larger gets 413)"},
+      {"node-metrics-interval", true, "act as a fake koordlet: write a NodeMetric per Node every DURATION, e.g. 5s (default: off)"},
+      {"node-metrics-usage-ratio", true, "usage ratio of pods without the annotation (default 1)"},
       {"help", false, "show this help"},
   };
 }
@@ -46,6 +57,26 @@ Result<std::pair<std::string, uint16_t>> parse_listen(const std::string& text) {
   unsigned long value = std::strtoul(port.c_str(), &end, 10);
   if (port.empty() || *end != '\0' || value > 65535) return Error{"--listen " + text + ": the port must be 0-65535"};
   return std::make_pair(host, static_cast<uint16_t>(value));
+}
+
+/// --node-metrics-interval and --node-metrics-usage-ratio.
+Result<sim::FakeKoordletOptions> koordlet_options(const Flags& flags) {
+  sim::FakeKoordletOptions options;
+  if (flags.has("node-metrics-interval")) {
+    std::string text = flags.get("node-metrics-interval");
+    auto interval = parse_go_duration(text);
+    if (!interval) return Error{"--node-metrics-interval " + text + ": " + interval.message()};
+    options.interval = std::chrono::duration_cast<std::chrono::milliseconds>(*interval);
+    if (options.interval.count() <= 0)
+      return Error{"--node-metrics-interval " + text + ": must be at least 1ms"};
+  }
+  if (flags.has("node-metrics-usage-ratio")) {
+    auto ratio = sim::parse_usage_ratio(flags.get("node-metrics-usage-ratio"));
+    if (!ratio) return Error{"--node-metrics-usage-ratio: " + ratio.message()};
+    if (options.interval.count() == 0) return Error{"--node-metrics-usage-ratio needs --node-metrics-interval"};
+    options.default_usage_ratio = *ratio;
+  }
+  return options;
 }
 
 }  // namespace
@@ -82,6 +113,12 @@ int run_apiserver(int argc, char** argv) {
     std::fprintf(stderr, "troupe apiserver: %s\n", listen.message().c_str());
     return 2;
   }
+  auto koordlet = koordlet_options(flags);
+  if (!koordlet.ok()) {
+    std::fprintf(stderr, "troupe apiserver: %s\n", koordlet.message().c_str());
+    return 2;
+  }
+  options.koordlet = koordlet.value();
   options.host = listen->first;
   options.port = listen->second;
   options.tls = flags.has("tls");

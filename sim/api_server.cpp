@@ -35,10 +35,15 @@ Status ApiServer::start() {
   if (!started.ok()) return started;
   std::string host = options_.host == "0.0.0.0" || options_.host == "::" ? "127.0.0.1" : options_.host;
   handler_.set_server_address(host + ":" + std::to_string(http_->port()));
+  if (options_.koordlet.interval.count() > 0) {
+    koordlet_ = std::make_unique<FakeKoordlet>(handler_, options_.koordlet);
+    koordlet_->start();
+  }
   return Status::success();
 }
 
 void ApiServer::stop() {
+  if (koordlet_) koordlet_->stop();
   if (http_) http_->stop();
 }
 

@@ -9,6 +9,7 @@
 
 #include "model/result.hpp"
 #include "sim/api_handler.hpp"
+#include "sim/fake_koordlet.hpp"
 #include "sim/http_server.hpp"
 #include "sim/object_store.hpp"
 
@@ -22,6 +23,7 @@ struct ApiServerOptions {
   size_t threads = 2;
   size_t max_body_bytes = 3 * 1024 * 1024;
   StoreOptions store;
+  FakeKoordletOptions koordlet; // interval 0: no NodeMetrics are published
 };
 
 class ApiServer {
@@ -49,6 +51,7 @@ class ApiServer {
   ObjectStore store_;
   ApiHandler handler_;
   std::unique_ptr<HttpServer> http_;
+  std::unique_ptr<FakeKoordlet> koordlet_;
   std::string ca_pem_;
 };
 
