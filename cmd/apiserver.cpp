@@ -4,6 +4,8 @@
 #include <string>
 
 #include <pthread.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include "cmd/commands.hpp"
 #include "cmd/flags.hpp"
@@ -119,6 +121,8 @@ int run_apiserver(int argc, char** argv) {
     return 2;
   }
   options.koordlet = koordlet.value();
+  // stdout carries the URL (and nothing else: a client may never drain it).
+  spdlog::set_default_logger(spdlog::stderr_color_mt("apiserver"));
   options.host = listen->first;
   options.port = listen->second;
   options.tls = flags.has("tls");

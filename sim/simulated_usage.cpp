@@ -1,6 +1,7 @@
 #include "sim/simulated_usage.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include <rapidjson/document.h>
@@ -27,6 +28,13 @@ ResourceList pod_usage(const Pod& pod, double ratio) {
   return usage;
 }
 
+/// "1", "0.9": the shortest form that reads back the same.
+std::string format_ratio(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", ratio);
+  return text;
+}
+
 /// The pod's ratio; a malformed annotation leaves the default and a warning.
 double ratio_of(const Pod& pod, double default_ratio, std::vector<std::string>& warnings) {
   const std::string* text = pod.meta.annotation(kUsageRatioAnnotation);
@@ -34,7 +42,7 @@ double ratio_of(const Pod& pod, double default_ratio, std::vector<std::string>& 
   auto ratio = parse_usage_ratio(*text);
   if (ratio) return *ratio;
   warnings.push_back("pod " + pod.meta.namespace_name + "/" + pod.meta.name + ": annotation " + kUsageRatioAnnotation +
-                     ": " + ratio.message() + "; using the default ratio " + std::to_string(default_ratio));
+                     ": " + ratio.message() + "; using the default ratio " + format_ratio(default_ratio));
   return default_ratio;
 }
 
