@@ -1,10 +1,13 @@
 #pragma once
-// The migration scene of `troupe demo`: a user creates a PodMigrationJob
-// (mode EvictDirectly) for one pod of a three-replica workload; troupe
-// scheduler's MigrationController, running with its defaults (nothing to
-// enable), arbitrates it, evicts the pod through the Eviction API and marks
-// the job Succeeded; the replacement (created by the scene, as the
-// workload's ReplicaSet controller would) is placed by troupe.
+// The migration scene of `troupe demo`: three replicas of a workload run on
+// the batch node cpu-2 and use 1.5x their requests (annotation
+// sim.troupe.dev/usage-ratio); the API server's fake koordlet publishes that
+// as NodeMetrics; troupe scheduler's LowNodeLoad (the descheduler
+// configuration of the scene) finds the node above its high threshold and
+// creates a PodMigrationJob (EvictDirectly) for one replica, which the
+// MigrationController executes through the Eviction API; the koordlet's next
+// rounds report the node relieved, and the replacement (created by the
+// scene, as the workload's ReplicaSet controller would) is placed by troupe.
 
 #include "sim/api_server.hpp"
 
