@@ -41,7 +41,9 @@ class FakeKoordlet {
   void start();
   void stop();
 
-  /// One round, on the caller's thread (the loop's body; tests call it).
+  /// One round, on the caller's thread (the loop's body; tests call it, but
+  /// not while the thread runs). Each round decodes every Node and Pod in the
+  /// store and writes one NodeMetric per node, like koordlets reporting.
   KoordletRound publish_once();
 
  private:
