@@ -21,6 +21,8 @@
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
 #include "plugins/registry.hpp"
+#include "plugins/reservation/reservation_lifecycle.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
 
@@ -99,24 +101,72 @@ class OutcomeSink {
   std::vector<PodOutcome> outcomes_;
 };
 
+/// The Pending Reservations place_reservations queued, by uid: what the
+/// binder turns into Available ones.
+class PendingReservations {
+ public:
+  void add(const Reservation& r) {
+    std::lock_guard<std::mutex> lock(mu_);
+    by_uid_[r.meta.uid] = r;
+  }
+
+  /// The reservation bound by `job` as the API writer would leave it: the
+  /// job's allocation annotations, status nodeName/allocatable/Available.
+  std::shared_ptr<const Reservation> bind(const BindJob& job) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = by_uid_.find(job.uid);
+    if (it == by_uid_.end()) return nullptr;
+    auto bound = std::make_shared<Reservation>(std::move(it->second));
+    by_uid_.erase(it);
+    for (const auto& [key, value] : job.annotations) bound->meta.annotations[key] = value;
+    auto update = plugins::reservation::bind_update(*bound, job.uid, job.node, timestamp_now());
+    if (!update.status) return nullptr;
+    bound->status = std::move(*update.status);
+    return bound;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, Reservation> by_uid_;
+};
+
 struct bench_binder_state {
   std::shared_ptr<OutcomeSink> sink;
   queue_actor queue;
+  std::vector<node_actor> nodes;
+  std::shared_ptr<PendingReservations> reservations;
   static inline const char* name = "bench-binder";
 };
 
+using BenchBinder = api_writer_actor::stateful_pointer<bench_binder_state>;
+
+/// A reserve pod's Binding: the Reservation becomes Available on its node's
+/// actor (before the outcome is reported, so the caller sees it applied).
+void confirm(BenchBinder self, const BindJob& job) {
+  if (!job.reservation.empty()) {
+    if (auto bound = self->state.reservations->bind(job)) {
+      auto& nodes = self->state.nodes;
+      self->send(nodes[partition_of(job.node, nodes.size())], atom::upsert_reservation_v, ReservationPtr(bound));
+    }
+  }
+  self->state.sink->bound(job);
+}
+
 /// The API writer's typed interface, confirming every Binding at once.
-api_writer_actor::behavior_type bench_binder(api_writer_actor::stateful_pointer<bench_binder_state> self,
-                                             std::shared_ptr<OutcomeSink> sink, queue_actor queue) {
+api_writer_actor::behavior_type bench_binder(BenchBinder self, std::shared_ptr<OutcomeSink> sink, queue_actor queue,
+                                             std::vector<node_actor> nodes,
+                                             std::shared_ptr<PendingReservations> reservations) {
   self->state.sink = std::move(sink);
   self->state.queue = std::move(queue);
+  self->state.nodes = std::move(nodes);
+  self->state.reservations = std::move(reservations);
   return {
       [=](atom::bind, BindJobPtr job) -> WriteOutcome {
-        self->state.sink->bound(*job);
+        confirm(self, *job);
         return {true, 201, ""};
       },
       [=](atom::bind, BindJobPtr job, ExtenderBinderPtr) -> WriteOutcome {
-        self->state.sink->bound(*job);
+        confirm(self, *job);
         return {true, 201, ""};
       },
       [=](atom::report, FailureReportPtr report) { self->state.sink->failed(*report, self->state.queue); },
@@ -136,6 +186,7 @@ struct BenchHarness::Impl {
   std::shared_ptr<const plugins::Framework> framework;
   std::shared_ptr<MetricsRegistry> metrics = std::make_shared<MetricsRegistry>();
   std::shared_ptr<OutcomeSink> sink = std::make_shared<OutcomeSink>();
+  std::shared_ptr<PendingReservations> reservations = std::make_shared<PendingReservations>();
   size_t threads = 1;
   std::unique_ptr<HarnessConfig> caf_config;
   std::unique_ptr<caf::actor_system> system;
@@ -145,6 +196,8 @@ struct BenchHarness::Impl {
   cycle_actor cycle;
 
   void spawn_scheduling(size_t partitions);
+  /// Queues pods (at most `window` unfinished) and waits for all their outcomes.
+  Result<std::vector<PodOutcome>> run(std::vector<Pod> pods, size_t window, std::chrono::milliseconds timeout);
   /// Returns once every node actor has handled what `sender` sent it before.
   void sync_nodes(caf::scoped_actor& sender);
   const node_actor& owner(const std::string& node) const { return nodes[partition_of(node, nodes.size())]; }
@@ -153,6 +206,7 @@ struct BenchHarness::Impl {
 
 void BenchHarness::Impl::spawn_scheduling(size_t partitions) {
   for (size_t i = 0; i < partitions; ++i) nodes.push_back(system->spawn(node_actor_fn, metrics));
+  writer = system->spawn(bench_binder, sink, queue, nodes, reservations);
   CycleDeps deps;
   deps.queue = queue;
   deps.nodes = nodes;
@@ -207,7 +261,6 @@ Result<std::unique_ptr<BenchHarness>> BenchHarness::start(const BenchHarnessOpti
   queue_settings.queue.max_unschedulable_age = std::chrono::hours(24);
   queue_settings.metrics = impl->metrics;
   impl->queue = impl->system->spawn(queue_actor_fn, queue_settings);
-  impl->writer = impl->system->spawn(bench_binder, impl->sink, impl->queue);
   return std::unique_ptr<BenchHarness>(new BenchHarness(std::move(impl)));
 }
 
@@ -256,31 +309,53 @@ Status BenchHarness::place_bound_pods(const std::vector<Pod>& pods) {
   return {};
 }
 
-Result<std::vector<PodOutcome>> BenchHarness::schedule(std::vector<Pod> pods, size_t window,
-                                                       std::chrono::milliseconds timeout) {
-  auto& impl = *impl_;
-  if (!impl.cycle) return Error{"schedule: load the cluster first"};
+Result<std::vector<PodOutcome>> BenchHarness::Impl::run(std::vector<Pod> pods, size_t window,
+                                                        std::chrono::milliseconds timeout) {
   const auto deadline = BenchClock::now() + timeout;
-  caf::anon_send(impl.cycle, atom::start_v);  // a cycle already started ignores it
+  caf::anon_send(cycle, atom::start_v);  // a cycle already started ignores it
   const size_t total = pods.size();
   for (size_t sent = 0; sent < total; ++sent) {
-    if (window > 0 && sent >= window && !impl.sink->wait_for(sent - window + 1, deadline))
-      return Error{"schedule: timed out after " + std::to_string(impl.sink->finished()) + " of " +
-                   std::to_string(total) + " pods"};
+    if (window > 0 && sent >= window && !sink->wait_for(sent - window + 1, deadline))
+      return Error{"schedule: timed out after " + std::to_string(sink->finished()) + " of " + std::to_string(total) +
+                   " pods"};
     Pod pod = std::move(pods[sent]);
-    pod.spec.scheduler_name = impl.framework->profile_name();
+    pod.spec.scheduler_name = framework->profile_name();
     if (pod.meta.uid.empty()) pod.meta.uid = pod.meta.namespace_name + "/" + pod.meta.name;
     auto queued = std::make_shared<QueuedPod>();
     queued->pod = plugins::PodInfo::make(std::move(pod));
-    queued->framework = impl.framework;
+    queued->framework = framework;
     queued->first_queued = QueueClock::now();
-    impl.sink->expect(queued->pod->key, BenchClock::now());
-    caf::anon_send(impl.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
+    sink->expect(queued->pod->key, BenchClock::now());
+    caf::anon_send(queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
   }
-  if (!impl.sink->wait_for(total, deadline))
-    return Error{"schedule: timed out after " + std::to_string(impl.sink->finished()) + " of " +
-                 std::to_string(total) + " pods"};
-  return impl.sink->take();
+  if (!sink->wait_for(total, deadline))
+    return Error{"schedule: timed out after " + std::to_string(sink->finished()) + " of " + std::to_string(total) +
+                 " pods"};
+  return sink->take();
+}
+
+Result<std::vector<PodOutcome>> BenchHarness::place_reservations(const std::vector<Reservation>& reservations,
+                                                                 std::chrono::milliseconds timeout) {
+  auto& impl = *impl_;
+  if (!impl.cycle) return Error{"place_reservations: load the cluster first"};
+  std::vector<Pod> reserve_pods;
+  for (Reservation r : reservations) {
+    if (!r.spec.pod_template) return Error{"place_reservations: reservation " + r.meta.name + " has no template"};
+    r.spec.pod_template->spec.scheduler_name = impl.framework->profile_name();
+    impl.reservations->add(r);
+    reserve_pods.push_back(plugins::reservation::make_reserve_pod(r));
+  }
+  auto outcomes = impl.run(std::move(reserve_pods), 0, timeout);
+  if (!outcomes) return outcomes;
+  caf::scoped_actor self{*impl.system};
+  impl.sync_nodes(self);
+  return outcomes;
+}
+
+Result<std::vector<PodOutcome>> BenchHarness::schedule(std::vector<Pod> pods, size_t window,
+                                                       std::chrono::milliseconds timeout) {
+  if (!impl_->cycle) return Error{"schedule: load the cluster first"};
+  return impl_->run(std::move(pods), window, timeout);
 }
 
 ProcessMemory process_memory() {

@@ -13,6 +13,12 @@
 // or its first FailedScheduling report, after which the pod is dropped from
 // the queue, so an unplaceable pod is tried once (as the trace method wants)
 // and never retried behind the benchmark's back.
+//
+// Reservations go the way the reservation controller sends them: their
+// reserve pods through the queue and the cycle (every plugin, cpusets and
+// devices included); the binder then makes each bound one Available (the
+// status and allocation annotations the API writer would write) and hands it
+// to its node's actor, where it holds its resources for the pods that follow.
 
 #include <chrono>
 #include <cstdint>
@@ -25,6 +31,7 @@
 #include "model/node.hpp"
 #include "model/node_resource_topology.hpp"
 #include "model/pod.hpp"
+#include "model/reservation.hpp"
 #include "model/result.hpp"
 
 namespace troupe::actors {
@@ -83,6 +90,13 @@ class BenchHarness {
   /// informer does for pods it did not schedule; returns once applied.
   /// Errors: a pod without spec.nodeName.
   Status place_bound_pods(const std::vector<Pod>& pods);
+
+  /// Schedules Pending Reservations (their reserve pods, as the reservation
+  /// controller queues them; template schedulerName overwritten with the
+  /// profile's) and returns once every bound one is Available on its node's
+  /// actor. Outcomes as schedule()'s, keyed by the reserve pod.
+  Result<std::vector<PodOutcome>> place_reservations(const std::vector<Reservation>& reservations,
+                                                     std::chrono::milliseconds timeout);
 
   /// Queues pending pods (at most `window` unfinished at any time; 0 = all
   /// at once) and waits until every one has an outcome or `timeout` passes.

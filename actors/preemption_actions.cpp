@@ -19,6 +19,7 @@ watch::ObjectReference reference(const PodRef& pod) {
 }
 
 void set_nomination(watch::ApiClient& api, const PodRef& pod, const std::string& node) {
+  if (pod.reserve_pod) return;  // a Reservation: nominated in memory only
   auto result = watch::patch_pod_status(api, pod.ns, pod.name, std::nullopt, node);
   if (!result.ok && result.code != 404)
     spdlog::warn("preemption could not set nominatedNodeName=\"{}\" on {}/{}: {}", node, pod.ns, pod.name,

@@ -32,6 +32,10 @@ struct PodRef {
   std::string ns;
   std::string name;
   std::string uid;
+  /// A Reservation's reserve pod: no pod object to patch (its nomination
+  /// lives only in the cycle's NominationBook, as Koordinator's
+  /// ReservationNominator keeps it in memory).
+  bool reserve_pod = false;
 };
 
 struct PreemptionPlan {

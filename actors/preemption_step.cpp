@@ -6,6 +6,7 @@
 #include "actors/partitioning.hpp"
 #include "actors/preemption_messages.hpp"
 #include "actors/preemption_pdbs.hpp"
+#include "plugins/reservation/reservation_plugin.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
@@ -15,7 +16,6 @@ namespace {
 namespace pre = plugins::preemption;
 
 constexpr auto kSearchTimeout = std::chrono::seconds(30);
-constexpr const char* kReservationsDoNotPreempt = "not eligible: a Reservation does not preempt.";
 
 node_actor& owner(CycleSelf self, const std::string& node) {
   auto& nodes = self->state.deps.nodes;
@@ -31,7 +31,19 @@ void release(CycleSelf self, const std::string& uid, const pre::Nomination& nomi
 }
 
 PodRef ref_of(const plugins::PodInfo& pod) {
-  return PodRef{pod.meta().namespace_name, pod.meta().name, pod.meta().uid};
+  return PodRef{pod.meta().namespace_name, pod.meta().name, pod.meta().uid,
+                plugins::reservation::is_reserve_pod(pod.meta())};
+}
+
+/// ReservationArgs.enablePreemption of the profile's Reservation plugin:
+/// Koordinator's Reservation PostFilter then preempts for reserve pods too.
+bool reserve_pods_preempt(const plugins::Framework& framework) {
+  for (size_t slot = 0; slot < framework.plugin_count(); ++slot) {
+    if (framework.plugin_name(slot) != plugins::reservation::ReservationPlugin::kName) continue;
+    const auto* plugin = dynamic_cast<const plugins::reservation::ReservationPlugin*>(framework.plugin_at(slot));
+    return plugin != nullptr && plugin->args().enable_preemption;
+  }
+  return false;
 }
 
 std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleRequestPtr& cycle,
@@ -45,6 +57,7 @@ std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleReque
   const auto& pdbs = self->state.deps.pdbs;
   request->pdbs = pdbs ? pdbs->snapshot() : std::make_shared<const std::vector<PodDisruptionBudget>>();
   request->search.options = plugin.options(now);
+  request->search.options.reserve_pods_preempt = reserve_pods_preempt(*cycle->framework);
   request->search.total_nodes = total_nodes;
   request->search.nominated = self->state.nominations.priorities();
   if (const auto& released = self->state.released) {
@@ -86,11 +99,10 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
   if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
   const Timestamp now = timestamp_now();
   const auto& framework = *request->framework;
-  // preemptionPolicy: Never, and reserve pods (Koordinator preempts for a
-  // Reservation only with ReservationArgs.enablePreemption, not supported):
+  // preemptionPolicy: Never, and reserve pods without ReservationArgs.enablePreemption:
   // no node needs asking, PostFilter says so at once.
-  std::optional<std::string> ineligible = pre::ineligibility_reason(*request->pod, {}, {});
-  if (!ineligible && plugins::reservation::is_reserve_pod(request->pod->meta())) ineligible = kReservationsDoNotPreempt;
+  std::optional<std::string> ineligible =
+      pre::ineligibility_reason(*request->pod, {}, {}, reserve_pods_preempt(framework));
   if (ineligible) {
     pre::PreemptionSearchState search;
     search.partitions.push_back(pre::PartitionPreemption{std::nullopt, {}, std::move(ineligible)});

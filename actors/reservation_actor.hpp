@@ -7,6 +7,10 @@
 //       (make_reserve_pod) into the QUEUE; the ordinary cycle places it with
 //       every plugin, and the API WRITER binds it by writing the
 //       Reservation's status (actors/reservation_writes.hpp)
+//   a reserve pod that preempted (ReservationArgs.enablePreemption) is
+//       nominated in the SCHEDULING CYCLE's memory only; when the
+//       reservation goes or leaves Pending, the cycle is told (pod_gone) so
+//       the held room is released
 //   every tick: decide_lifecycle per reservation (expiry, node gone,
 //       allocateOnce, owners and allocated from the pods whose
 //       reservation-allocated names it, garbage collection) and write the
@@ -26,6 +30,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/cycle_actor.hpp"
 #include "actors/metrics_registry.hpp"
 #include "actors/queue_actor.hpp"
 #include "config/scheduler_config.hpp"
@@ -44,6 +49,9 @@ struct ReservationControllerDeps {
   /// The scheduler leads (leader election): writes only then.
   std::shared_ptr<std::atomic<bool>> leading;
   queue_actor queue;
+  /// Told when a reserve pod leaves the queue (the reservation went, or is
+  /// no longer Pending): it drops the room a preemption held for it.
+  cycle_actor cycle;
   /// schedulerName -> the framework of that profile: reserve pods of other
   /// schedulers are not ours.
   std::map<std::string, std::shared_ptr<const plugins::Framework>> frameworks;

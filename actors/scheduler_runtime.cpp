@@ -213,7 +213,7 @@ Status SchedulerRuntime::Impl::start() {
   migration = std::move(*migration_controller);
   // Reservations: reserve pods into the queue, lifecycle writes while leading.
   auto reservation_controller = ReservationController::start(
-      ReservationControllerDeps{system.get(), api, io, metrics, may_schedule, queue, by_name}, cfg);
+      ReservationControllerDeps{system.get(), api, io, metrics, may_schedule, queue, cycle, by_name}, cfg);
   if (!reservation_controller) return Error{reservation_controller.message()};
   reservations = std::move(*reservation_controller);
   if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });

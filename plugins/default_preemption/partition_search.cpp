@@ -28,8 +28,7 @@ size_t drop_lower_priority_nominations(NodeInfo& node, int32_t priority,
 bool may_have_victims(const NodeInfo& node, const PodInfo& preemptor, const std::map<std::string, int32_t>& nominated,
                       const VictimOptions& options) {
   for (const auto& pod : node.pods()) {
-    if (pod->priority >= preemptor.priority) continue;
-    if (options.respect_disable_preemptible && !reservation::is_preemptible(pod->meta())) continue;
+    if (!may_be_victim(*pod, preemptor, options)) continue;
     if (!nominated.empty() && nominated.count(std::string(pod_identity(*pod))) > 0) continue;
     return true;
   }
@@ -47,7 +46,7 @@ PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeI
                                      const NodeStatuses& statuses, const FilterFunction& filter,
                                      const std::vector<PodDisruptionBudget>& pdbs, const PartitionSearch& search) {
   PartitionPreemption out;
-  if (auto reason = ineligibility_reason(preemptor, nodes, statuses)) {
+  if (auto reason = ineligibility_reason(preemptor, nodes, statuses, search.options.reserve_pods_preempt)) {
     out.ineligible = std::move(reason);
     return out;
   }

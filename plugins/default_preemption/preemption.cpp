@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plugins/framework/fit_error.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::plugins::preemption {
 
@@ -37,8 +38,12 @@ PreemptionResult failure(int64_t total_nodes, std::map<std::string, PluginStatus
 }  // namespace
 
 std::optional<std::string> ineligibility_reason(const PodInfo& preemptor, const std::vector<NodeInfo>& nodes,
-                                                const NodeStatuses& statuses) {
+                                                const NodeStatuses& statuses, bool reserve_pods_preempt) {
   if (preemptor.spec().preemption_policy == PreemptionPolicy::never) return std::string(kNotEligiblePolicyNever);
+  // Koordinator preempts for a Reservation only through the Reservation
+  // plugin's PostFilter, which exists only with enablePreemption.
+  if (!reserve_pods_preempt && reservation::is_reserve_pod(preemptor.meta()))
+    return std::string(kNotEligibleReservation);
   const std::string& nominated = preemptor.pod->status.nominated_node_name;
   if (nominated.empty()) return std::nullopt;
   // A nominated node the filters call unresolvable is worth preempting elsewhere.
@@ -62,7 +67,7 @@ int64_t num_candidates(int64_t nodes, const PreemptionOptions& options) {
 PreemptionResult preempt(const PodInfo& preemptor, std::vector<NodeInfo> nodes, const NodeStatuses& statuses,
                          const FilterFunction& filter, const std::vector<PodDisruptionBudget>& pdbs,
                          const PreemptionOptions& options) {
-  if (auto reason = ineligibility_reason(preemptor, nodes, statuses)) {
+  if (auto reason = ineligibility_reason(preemptor, nodes, statuses, options.reserve_pods_preempt)) {
     PreemptionResult out;
     out.message = "preemption: " + *reason;
     out.status = PluginStatus::unschedulable(out.message);

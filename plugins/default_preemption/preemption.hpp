@@ -9,7 +9,9 @@
 //                 preemptionPolicy=Never."; a nominated node (not rejected as
 //                 unresolvable) with a lower-priority pod terminating by
 //                 preemption -> "not eligible due to a terminating pod on the
-//                 nominated node."
+//                 nominated node."; a Reservation's reserve pod unless
+//                 ReservationArgs.enablePreemption -> "not eligible: a
+//                 Reservation does not preempt."
 //   candidates    nodes whose status is not UnschedulableAndUnresolvable
 //                 ("Preemption is not helpful for scheduling"), tried in
 //                 order from `offset`, until enough are found
@@ -33,6 +35,7 @@ namespace troupe::plugins::preemption {
 
 inline constexpr const char* kNotEligiblePolicyNever = "not eligible due to preemptionPolicy=Never.";
 inline constexpr const char* kNotEligibleTerminating = "not eligible due to a terminating pod on the nominated node.";
+inline constexpr const char* kNotEligibleReservation = "not eligible: a Reservation does not preempt.";
 inline constexpr const char* kPreemptionNotHelpful = "Preemption is not helpful for scheduling";
 
 struct PreemptionOptions {
@@ -41,6 +44,8 @@ struct PreemptionOptions {
   /// Where the round-robin over candidate nodes starts (upstream: random).
   size_t offset = 0;
   VictimOptions victims;
+  /// ReservationArgs.enablePreemption of the profile: reserve pods may preempt.
+  bool reserve_pods_preempt = false;
 };
 
 struct PreemptionResult {
@@ -54,8 +59,9 @@ struct PreemptionResult {
 };
 
 /// The reason the preemptor may not preempt; nullopt when it may.
+/// `reserve_pods_preempt`: PreemptionOptions::reserve_pods_preempt.
 std::optional<std::string> ineligibility_reason(const PodInfo& preemptor, const std::vector<NodeInfo>& nodes,
-                                                const NodeStatuses& statuses);
+                                                const NodeStatuses& statuses, bool reserve_pods_preempt = false);
 
 /// calculateNumCandidates.
 int64_t num_candidates(int64_t nodes, const PreemptionOptions& options);

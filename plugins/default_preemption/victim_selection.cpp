@@ -3,17 +3,21 @@
 #include <algorithm>
 
 #include "plugins/reservation/pod_annotations.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::plugins::preemption {
 
 namespace {
 
+}  // namespace
+
 bool may_be_victim(const PodInfo& pod, const PodInfo& preemptor, const VictimOptions& options) {
   if (pod.priority >= preemptor.priority) return false;
+  // An Available reservation is accounted as its reserve pod; it is no pod
+  // to delete (Koordinator: reservations being preempted is a TODO).
+  if (reservation::is_reserve_pod(pod.meta())) return false;
   return !options.respect_disable_preemptible || reservation::is_preemptible(pod.meta());
 }
-
-}  // namespace
 
 VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node, const FilterFunction& filter,
                                        const std::vector<PodDisruptionBudget>& pdbs, const VictimOptions& options) {

@@ -3,7 +3,8 @@
 // non-preemptible rule): the fewest pods to evict from one node so that the
 // preemptor fits.
 //   1. remove every pod of lower priority (Koordinator: except pods labelled
-//      scheduling.koordinator.sh/disable-preemptible: "true"); none ->
+//      scheduling.koordinator.sh/disable-preemptible: "true"; troupe: except
+//      the reserve pods of Available reservations, which are no pods); none ->
 //      UnschedulableAndUnresolvable "No preemption victims found for incoming pod";
 //   2. the filters must pass on the node without them, else their status;
 //   3. order the removed pods most important first, split PDB-violating /
@@ -37,6 +38,9 @@ struct VictimOptions {
   bool respect_disable_preemptible = true;
   Timestamp now{};
 };
+
+/// Whether `pod` may be evicted for `preemptor` (step 1 above).
+bool may_be_victim(const PodInfo& pod, const PodInfo& preemptor, const VictimOptions& options);
 
 struct VictimSelection {
   PluginStatus status;

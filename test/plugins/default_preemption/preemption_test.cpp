@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "../builders.hpp"
+#include "plugins/default_preemption/partition_search.hpp"
 #include "plugins/default_preemption/preemption.hpp"
 #include "plugins/reservation/reservation_names.hpp"
 
@@ -43,6 +44,13 @@ PodDisruptionBudget pdb(const char* selector, int32_t allowed, std::string ns = 
   if (selector) b.spec.selector = *parse_label_selector(selector);
   b.status.disruptions_allowed = allowed;
   return b;
+}
+
+/// A Reservation's reserve pod (annotated as make_reserve_pod does).
+std::shared_ptr<const PodInfo> reserve_pod(std::string name, int32_t priority, const char* cpu) {
+  Pod p = PodBuilder(std::move(name)).priority(priority).container({{"cpu", cpu}}).pod();
+  p.meta.annotations[reservation::kAnnotationReservePod] = "true";
+  return PodInfo::make(p);
 }
 
 std::vector<std::string> names(const PodList& pods) {
@@ -102,6 +110,10 @@ TEST_CASE("victims on a node: remove lower priority, reprieve the most important
       {"non-preemptible pods stay", {pod("a", 1, "2", {{reservation::kLabelDisablePreemptible, "true"}}), pod("b", 2, "2")},
        {}, Code::success, {"b"}, 0},
       {"nothing lower", {pod("a", 10, "2"), pod("b", 20, "1")}, {}, Code::unschedulable_and_unresolvable, {}, 0},
+      {"an Available reservation is not a victim", {reserve_pod("r", 1, "2"), pod("b", 2, "2")}, {}, Code::success,
+       {"b"}, 0},
+      {"only a reservation lower: no victims", {reserve_pod("r", 1, "2"), pod("b", 20, "2")}, {},
+       Code::unschedulable_and_unresolvable, {}, 0},
       {"still too big", {pod("a", 1, "1"), pod("big", 50, "3")}, {}, Code::unschedulable, {}, 0},
   };
   for (const auto& c : cases) {
@@ -225,4 +237,47 @@ TEST_CASE("preempt: candidate count and round-robin offset", "[preemption]") {
   CHECK(preempt(*preemptor, nodes, {}, cpu_fits, {}, one).chosen->node == "n2");
   one.min_candidate_nodes_absolute = 2;
   CHECK(preempt(*preemptor, nodes, {}, cpu_fits, {}, one).chosen->node == "n2");  // lower priority victim
+}
+
+TEST_CASE("a reservation preempts only with ReservationArgs.enablePreemption", "[preemption]") {
+  std::vector<NodeInfo> nodes = {node4("n1", {pod("low", 1, "3")}),
+                                 node4("n2", {pod("pinned", 1, "3", {{reservation::kLabelDisablePreemptible, "true"}})})};
+  NodeStatuses statuses = {{"n1", PluginStatus::unschedulable("Insufficient cpu")},
+                           {"n2", PluginStatus::unschedulable("Insufficient cpu")}};
+  Pod never = *reserve_pod("never", 10, "2")->pod;
+  never.spec.preemption_policy = PreemptionPolicy::never;
+  struct Case {
+    const char* what;
+    std::shared_ptr<const PodInfo> preemptor;
+    bool reserve_pods_preempt;
+    std::optional<std::string> ineligible;
+    std::vector<std::string> victims;  // of the chosen node when eligible
+  };
+  const std::vector<Case> cases = {
+      {"a reserve pod without enablePreemption", reserve_pod("r", 10, "2"), false, kNotEligibleReservation, {}},
+      {"a reserve pod with enablePreemption evicts low, not pinned", reserve_pod("r", 10, "2"), true, std::nullopt,
+       {"low"}},
+      {"preemptionPolicy Never wins over enablePreemption", PodInfo::make(never), true, kNotEligiblePolicyNever, {}},
+      {"a pod ignores the option", pod("p", 10, "2"), false, std::nullopt, {"low"}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK(ineligibility_reason(*c.preemptor, nodes, statuses, c.reserve_pods_preempt) == c.ineligible);
+    PreemptionOptions options{10, 100, 0, {true, kNow}};
+    options.reserve_pods_preempt = c.reserve_pods_preempt;
+    PreemptionResult result = preempt(*c.preemptor, nodes, statuses, cpu_fits, {}, options);
+    if (c.ineligible) {
+      CHECK(result.message == "preemption: " + *c.ineligible);
+      CHECK_FALSE(result.chosen);
+      continue;
+    }
+    REQUIRE(result.chosen);
+    CHECK(result.chosen->node == "n1");
+    CHECK(names(result.chosen->victims.pods) == c.victims);
+  }
+  // A reserve pod of lower priority than the preemptor only looks like a victim.
+  CHECK_FALSE(may_be_victim(*reserve_pod("r", 1, "1"), *pod("p", 10, "1"), VictimOptions{true, kNow}));
+  CHECK(may_be_victim(*pod("q", 1, "1"), *reserve_pod("r", 10, "1"), VictimOptions{true, kNow}));
+  // ... so a node holding only a lower reservation is not copied for the search.
+  CHECK_FALSE(may_have_victims(node4("n", {reserve_pod("r", 1, "4")}), *pod("p", 10, "2"), {}, VictimOptions{true, kNow}));
 }
