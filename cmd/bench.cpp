@@ -12,9 +12,11 @@
 
 #include "actors/bench_harness.hpp"
 #include "cmd/bench_common.hpp"
+#include "cmd/bench_reservations.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/flags.hpp"
 #include "plugins/registry.hpp"
+#include "plugins/reservation/reservation_names.hpp"
 #include "sim/synthetic/pod_mix.hpp"
 #include "sim/synthetic/synthetic_cluster.hpp"
 
@@ -45,6 +47,9 @@ std::vector<FlagSpec> bench_specs() {
       {"window", true, "at most this many pods queued and unfinished; 0 = all at once (default 0)"},
       {"placed-per-node", true, "cpu-mix pods already bound to every node before measuring (default 0)"},
       {"gpu-node-fraction", true, "share of nodes with GPUs and NICs (default 1)"},
+      {"reserved-nodes", true,
+       "percent of nodes holding an Available Reservation (8 CPUs, 32Gi, a GPU for GPU mixes) owned by every "
+       "other pod (default 0)"},
       {"percentage-of-nodes-to-score", true, "the configuration's; 0 = adaptive (default 0)"},
       {"seed", true, "cluster and pod seed (default 1)"},
       {"sweep", false, "run 1k/5k/10k nodes, each with 0 and --placed-per-node (default 10) pods placed"},
@@ -65,6 +70,7 @@ struct BenchSettings {
   size_t window = 0;
   size_t placed_per_node = 0;
   double gpu_node_fraction = 1.0;
+  int reserved_nodes_percent = 0;
   int percentage_of_nodes_to_score = 0;
   uint64_t seed = 1;
   int64_t timeout_seconds = 600;
@@ -75,6 +81,8 @@ struct BenchResult {
   size_t partitions = 0;
   size_t bound = 0;
   size_t failed = 0;
+  size_t reservations = 0;           // Available before the pods were queued
+  size_t bound_to_reservations = 0;  // bindings carrying reservation-allocated
   double seconds = 0;
   double pods_per_second = 0;
   double latency_p50_ms = 0;
@@ -125,6 +133,8 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   if (!pods) return Error{pods.message()};
   auto placed = placed_pods(s, *cluster);
   if (!placed) return Error{placed.message()};
+  auto reservations = bench_reservations(*cluster, s.reserved_nodes_percent, s.mix);
+  if (!reservations.empty()) label_reservation_owners(*pods);
 
   actors::BenchHarnessOptions options;
   options.config_yaml = bench_config_yaml(s.percentage_of_nodes_to_score);
@@ -153,6 +163,11 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   (*harness)->load_cluster(nodes, devices, topologies);
   auto status = (*harness)->place_bound_pods(*placed);
   if (!status) return Error{status.message()};
+  auto reserved = (*harness)->place_reservations(reservations, std::chrono::seconds(s.timeout_seconds));
+  if (!reserved) return Error{reserved.message()};
+  for (const auto& o : *reserved)
+    if (!o.bound) return Error{"--reserved-nodes: reservation " + o.key + " was not placed: " + o.message};
+  result.reservations = reserved->size();
   result.load_seconds = std::chrono::duration<double>(BenchClock::now() - load_start).count();
   const int64_t rss_loaded = actors::process_memory().rss_bytes;
   // The objects now live in the node actors; the copies here are not the scheduler's memory.
@@ -173,6 +188,7 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   BenchClock::time_point first = BenchClock::time_point::max(), last = BenchClock::time_point::min();
   for (const auto& o : *outcomes) {
     (o.bound ? result.bound : result.failed) += 1;
+    if (o.annotations.count(plugins::reservation::kAnnotationReservationAllocated) > 0) ++result.bound_to_reservations;
     latencies.push_back(o.latency_ms());
     first = std::min(first, o.enqueued);
     last = std::max(last, o.finished);
@@ -191,12 +207,15 @@ std::string json_of(const BenchResult& r) {
       .add("nodes", r.settings.nodes)
       .add("pods", r.settings.pods)
       .add("placed_per_node", r.settings.placed_per_node)
+      .add("reserved_nodes_percent", r.settings.reserved_nodes_percent)
+      .add("reservations", r.reservations)
       .add("partitions", r.partitions)
       .add("one_node_per_actor", r.settings.one_node_per_actor)
       .add("evaluation_cache", r.settings.evaluation_cache)
       .add("window", r.settings.window)
       .add("bound", r.bound)
       .add("failed", r.failed)
+      .add("bound_to_reservations", r.bound_to_reservations)
       .add("seconds", r.seconds)
       .add("pods_per_second", r.pods_per_second)
       .add("latency_p50_ms", r.latency_p50_ms)
@@ -232,10 +251,11 @@ Result<BenchSettings> read_settings(const Flags& flags) {
   auto window = int_flag(flags, "window", 0, 0, 10000000);
   auto placed = int_flag(flags, "placed-per-node", 0, 0, 100);
   auto fraction = double_flag(flags, "gpu-node-fraction", 1.0, 0.0, 1.0);
+  auto reserved = int_flag(flags, "reserved-nodes", 0, 0, 100);
   auto percentage = int_flag(flags, "percentage-of-nodes-to-score", 0, 0, 100);
   auto seed = int_flag(flags, "seed", 1, 0, INT64_MAX);
   auto timeout = int_flag(flags, "timeout", 600, 1, 86400);
-  for (const auto* r : {&nodes, &pods, &partitions, &threads, &window, &placed, &percentage, &seed, &timeout})
+  for (const auto* r : {&nodes, &pods, &partitions, &threads, &window, &placed, &reserved, &percentage, &seed, &timeout})
     if (!*r) return Error{r->message()};
   if (!fraction) return Error{fraction.message()};
   auto mix = synthetic::parse_pod_mix(flags.get("mix", "cpu"));
@@ -250,6 +270,7 @@ Result<BenchSettings> read_settings(const Flags& flags) {
   s.window = static_cast<size_t>(*window);
   s.placed_per_node = static_cast<size_t>(*placed);
   s.gpu_node_fraction = *fraction;
+  s.reserved_nodes_percent = static_cast<int>(*reserved);
   s.percentage_of_nodes_to_score = static_cast<int>(*percentage);
   s.seed = static_cast<uint64_t>(*seed);
   s.timeout_seconds = *timeout;

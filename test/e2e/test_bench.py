@@ -4,7 +4,9 @@ bench: every mix schedules through the real actors and reports the promised
 JSON fields with consistent values (each pod bound or failed exactly once,
 p50 <= p99, a positive rate and RSS); a cluster too small for the pods fails
 some and binds the rest; --partitions and --one-node-per-actor set the node
-actor count; bad flags are rejected with messages naming them.
+actor count; --reserved-nodes puts Available Reservations on that share of
+the nodes and owner pods land on them (reservation-allocated bindings); bad
+flags are rejected with messages naming them.
 
 replay: a hand-made trace of small shared-GPU and CPU-only pods, replayed with both policies: the JSON carries the headline ratio per
 seed and its median, next to the reference simulator's; the allocation never
@@ -88,6 +90,22 @@ class BenchTest(unittest.TestCase):
         self.check_run(r, 40)
         self.assertEqual(r["placed_per_node"], 5)
 
+    def test_reserved_nodes(self):
+        for mix in ("cpu", "gpu-share"):
+            with self.subTest(mix=mix):
+                r = bench_json("--nodes", "40", "--pods", "120", "--mix", mix, "--reserved-nodes", "10")[0]
+                self.check_run(r, 120)
+                self.assertEqual(r["reserved_nodes_percent"], 10)
+                self.assertEqual(r["reservations"], 4)  # 10% of 40 nodes
+                self.assertEqual(r["failed"], 0, r)
+                # Half the pods own the reservations; with 4 nodes of 8 CPUs (and a card) reserved
+                # some owners land on them, never more than there are owners.
+                self.assertGreater(r["bound_to_reservations"], 0, r)
+                self.assertLessEqual(r["bound_to_reservations"], 60, r)
+        plain = bench_json("--nodes", "40", "--pods", "40")[0]
+        self.assertEqual((plain["reserved_nodes_percent"], plain["reservations"], plain["bound_to_reservations"]),
+                         (0, 0, 0))
+
     def test_table_output(self):
         done = run("bench", "--nodes", "10", "--pods", "10")
         self.assertEqual(done.returncode, 0, done.stderr)
@@ -101,6 +119,7 @@ class BenchTest(unittest.TestCase):
             (("--nodes", "0"), "--nodes"),
             (("--pods", "many"), "--pods"),
             (("--gpu-node-fraction", "2"), "--gpu-node-fraction"),
+            (("--reserved-nodes", "101"), "--reserved-nodes"),
             (("--frobnicate",), "frobnicate"),
         ]
         for args, needle in cases:
