@@ -13,9 +13,13 @@ void NodeReservations::recompute_allocated(ReservationEntry& entry) const {
   entry.owners.clear();
   entry.allocated.clear();
   auto it = allocations_.find(entry.uid());
-  if (it == allocations_.end()) return;
-  entry.owners = it->second;
-  for (const auto& [pod, requests] : entry.owners) entry.allocated += mask(requests, entry.resource_names);
+  if (it != allocations_.end()) {
+    entry.owners = it->second;
+    for (const auto& [pod, requests] : entry.owners) entry.allocated += mask(requests, entry.resource_names);
+  }
+  entry.allocated_vector = ResourceVector::from(entry.allocated);
+  entry.owners_share_vector = entry.allocatable_vector;
+  entry.owners_share_vector.subtract(ResourceVector::from(subtract_non_negative(entry.allocatable, entry.allocated)));
 }
 
 bool NodeReservations::apply_reservation(std::shared_ptr<const Reservation> reservation) {
@@ -27,6 +31,7 @@ bool NodeReservations::apply_reservation(std::shared_ptr<const Reservation> rese
   ReservationEntry entry;
   entry.allocatable = reservation_requests(*reservation);
   entry.resource_names = resource_names(entry.allocatable);
+  entry.allocatable_vector = ResourceVector::from(entry.allocatable);
   entry.reservation = std::move(reservation);
   recompute_allocated(entry);
   const std::string uid = entry.uid();

@@ -23,6 +23,7 @@
 #include "model/reservation.hpp"
 #include "plugins/framework/node_extension.hpp"
 #include "plugins/framework/pod_info.hpp"
+#include "plugins/framework/resource_vector.hpp"
 
 namespace troupe::plugins::reservation {
 
@@ -35,6 +36,13 @@ struct ReservationEntry {
   std::vector<std::string> resource_names;
   /// Σ owner requests masked to resource_names.
   ResourceList allocated;
+  /// `allocatable` and `allocated` as ResourceVectors, kept in step by
+  /// NodeReservations: the fit checks read them per node and per pod.
+  ResourceVector allocatable_vector;
+  ResourceVector allocated_vector;
+  /// allocatable − max(allocatable − allocated, 0): the part of the hold its
+  /// owners already use (what an unmatched reservation stops holding).
+  ResourceVector owners_share_vector;
   /// Owner pods: identity -> their full requests.
   std::map<std::string, ResourceList, std::less<>> owners;
 

@@ -24,14 +24,12 @@ RestoredNode restore_node(const NodeMatch& match, const NodeInfo& node) {
   out.trimmed_requested = node.requested();
   for (const ReservationEntry* entry : match.unmatched) {
     // The hold shrinks to what the owners have not taken yet.
-    ResourceVector kept_back = ResourceVector::from(entry->allocatable);
-    kept_back.subtract(ResourceVector::from(subtract_non_negative(entry->allocatable, entry->allocated)));
-    out.trimmed_requested.subtract(kept_back);
-    out.released.add(kept_back);
+    out.trimmed_requested.subtract(entry->owners_share_vector);
+    out.released.add(entry->owners_share_vector);
   }
   for (const ReservationEntry* entry : match.matched) {
-    out.released.add(ResourceVector::from(entry->allocatable));
-    out.matched_allocated.add(ResourceVector::from(entry->allocated));
+    out.released.add(entry->allocatable_vector);
+    out.matched_allocated.add(entry->allocated_vector);
     ++out.released_pods;
   }
   out.released.allowed_pods = 0;  // a reserved "pods" amount is not node capacity
@@ -48,8 +46,8 @@ std::vector<std::string> fits_node(const ResourceVector& request, const NodeInfo
   // Used by others = podRequested − this reservation's remaining − all matched allocations.
   ResourceVector used = restored.trimmed_requested;
   if (entry != nullptr) {
-    ResourceVector remaining = ResourceVector::from(entry->allocatable);
-    remaining.subtract(ResourceVector::from(entry->allocated));
+    ResourceVector remaining = entry->allocatable_vector;
+    remaining.subtract(entry->allocated_vector);
     used.subtract(remaining);
   }
   used.subtract(restored.matched_allocated);

@@ -33,7 +33,7 @@ void count(MatchDiagnosis& d, const MatchResult& result) {
 
 const std::string& PodReservationRequest::affinity_name() const { return affinity ? affinity->name : kNoName; }
 
-Result<PodReservationRequest> read_pod_reservation_request(const Pod& pod) {
+Result<PodReservationRequest> read_pod_match_request(const Pod& pod) {
   PodReservationRequest request;
   request.reserve_pod = is_reserve_pod(pod.meta);
   request.ignored = is_reservation_ignored(pod.meta);
@@ -43,7 +43,14 @@ Result<PodReservationRequest> read_pod_reservation_request(const Pod& pod) {
   auto exact = exact_match_spec_of(pod.meta);
   if (!exact) return exact.error();
   request.exact_match = std::move(*exact);
-  request.requests = pod_requests(pod.spec);
+  // Matching reads the requests only to compare them exactly.
+  if (request.exact_match) request.requests = pod_requests(pod.spec);
+  return request;
+}
+
+Result<PodReservationRequest> read_pod_reservation_request(const Pod& pod) {
+  auto request = read_pod_match_request(pod);
+  if (request && !request->exact_match) request->requests = pod_requests(pod.spec);
   return request;
 }
 

@@ -38,6 +38,10 @@ struct PodReservationRequest {
 
 /// Decodes the pod's annotations; an error names the malformed annotation.
 Result<PodReservationRequest> read_pod_reservation_request(const Pod& pod);
+/// The same for matching only (match_node): `requests` is filled only when an
+/// exact-match-reservation annotation needs it. Cheaper: callers without the
+/// plugin's CycleState decode it per node.
+Result<PodReservationRequest> read_pod_match_request(const Pod& pod);
 
 enum class MatchOutcome {
   matched,

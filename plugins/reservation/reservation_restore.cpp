@@ -17,7 +17,7 @@ const NodeReservations* held_on(const NodeInfo& node) {
 std::vector<const ReservationEntry*> usable_reservations(const PodInfo& pod, const NodeInfo& node) {
   const NodeReservations* held = held_on(node);
   if (held == nullptr || node.node() == nullptr) return {};
-  auto request = read_pod_reservation_request(*pod.pod);
+  auto request = read_pod_match_request(*pod.pod);
   if (!request || request->reserve_pod) return {};
   return match_node(*request, *pod.pod, *node.node(), *held).matched;
 }

@@ -165,6 +165,11 @@ TEST_CASE("matching: upstream's order of checks and the diagnosis", "[reservatio
     for (const auto& [k, v] : c.labels) pod.meta.labels[k] = v;
     const ReservationEntry entry = entry_for(c.reservation);
     CHECK(match_reservation(request_of(pod), pod, node, entry).outcome == c.outcome);
+    // The matching-only request decides the same, reading the requests only for exact-match.
+    auto light = read_pod_match_request(pod);
+    REQUIRE(light);
+    CHECK(match_reservation(*light, pod, node, entry).outcome == c.outcome);
+    CHECK(light->requests.empty() == !light->exact_match);
   }
   Pod reserve = make_reserve_pod(ReservationBuilder("other").get());
   CHECK(match_reservation(request_of(reserve), reserve, node, entry_for(ReservationBuilder("r1"))).outcome ==
