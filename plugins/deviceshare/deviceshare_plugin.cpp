@@ -6,6 +6,7 @@
 #include "plugins/deviceshare/allocation_result.hpp"
 #include "plugins/deviceshare/fragmentation_scoring.hpp"
 #include "plugins/deviceshare/go_json.hpp"
+#include "plugins/deviceshare/gpu_quick_verdict.hpp"
 #include "plugins/deviceshare/joint_allocator.hpp"
 #include "plugins/deviceshare/reservation_restore.hpp"
 #include "plugins/framework/node_info.hpp"
@@ -79,6 +80,7 @@ AllocateOptions DeviceShare::options_for(const Node* node) const {
 }
 
 bool DeviceShare::share_unsupported(const Node& node) const {
+  if (unsupported_models_.empty()) return false;  // the usual configuration: no label lookups
   auto vendor = unsupported_models_.find(label_of(node.meta.labels, label_keys().gpu_vendor));
   return vendor != unsupported_models_.end() && vendor->second.count(label_of(node.meta.labels, label_keys().gpu_model)) != 0;
 }
@@ -158,8 +160,11 @@ PluginStatus DeviceShare::filter_devices(const CycleState& state, const Node* no
     }
   }
   if (devices == nullptr || !devices->known()) return {};
+  const AllocateOptions options = options_for(node);
+  // The allocator's own verdict in the common case, without running it.
+  if (auto quick = quick_gpu_verdict(*devices, request, options)) return std::move(*quick);
   AllocationPlan plan;
-  return allocate_devices(*devices, request, options_for(node), plan);
+  return allocate_devices(*devices, request, options, plan);
 }
 
 int64_t DeviceShare::score_devices(const CycleState& state, const Node* node, const NodeDevices* devices) const {
