@@ -1,40 +1,46 @@
 #pragma once
 // A node's memo of Fragmentation scores. Scoring a pod evaluates the
 // measure once per fitting card on every feasible node, but between two
-// pods only the node that took the last one changed: most nodes see the same
-// (state, request shape) again. The key is the whole input of the policy
-// score - the node's free CPU, memory and per-card milli, the request's
-// shape and the args it was scored under - so an entry can never be stale;
-// the card model enters as a hash (a Device update clears the memo too).
+// pods only the node that took the last one changed: most nodes see the
+// same state again, with a request shape they have often seen before (a
+// trace repeats its pods' shapes). So the memo holds the decisions of one
+// node state, per request shape, and starts over when the state differs.
+//
+// The state key is everything the policy score reads of the node - its free
+// CPU, memory and per-card milli, the card model (as a hash) and the args it
+// was scored under - and the request key is the whole request, so an entry
+// can never be stale. It also keeps the node's class access vector (which
+// task classes may use its card model) per args, so a miss computes nothing
+// twice. NodeDevices clears it when its Device or Node changes.
 //
 // Not thread-safe: a node is scored by the one actor that owns it.
 
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
+#include <vector>
 
 #include "plugins/deviceshare/fragmentation.hpp"
 
 namespace troupe::plugins::deviceshare {
 
-struct FragmentationScoreKey {
+/// What the policy score reads of a node.
+struct FragmentationStateKey {
   static constexpr size_t kMaxCards = 16;
-  uint64_t args_id = 0;        // FragmentationArgs::id scored under
-  size_t model_hash = 0;       // std::hash of the card model
-  GpuRequest request;
+  uint64_t args_id = 0;   // FragmentationArgs::id scored under
+  size_t model_hash = 0;  // std::hash of the card model
   int64_t cpu_free_milli = 0;
   int64_t memory_free_mib = 0;
   uint32_t cards = 0;
   std::array<int32_t, kMaxCards> card_free{};
 
   /// nullopt for a node with more cards than the key holds (not memoised).
-  static std::optional<FragmentationScoreKey> of(uint64_t args_id, size_t model_hash, const GpuRequest& request,
-                                                 const NodeGpuFree& node) {
+  static std::optional<FragmentationStateKey> of(uint64_t args_id, size_t model_hash, const NodeGpuFree& node) {
     if (node.card_free_milli.size() > kMaxCards) return std::nullopt;
-    FragmentationScoreKey key;
+    FragmentationStateKey key;
     key.args_id = args_id;
     key.model_hash = model_hash;
-    key.request = request;
     key.cpu_free_milli = node.cpu_free_milli;
     key.memory_free_mib = node.memory_free_mib;
     key.cards = static_cast<uint32_t>(node.card_free_milli.size());
@@ -42,12 +48,11 @@ struct FragmentationScoreKey {
     return key;
   }
 
-  friend bool operator==(const FragmentationScoreKey& a, const FragmentationScoreKey& b) {
-    return a.args_id == b.args_id && a.model_hash == b.model_hash && a.request.cpu_milli == b.request.cpu_milli &&
-           a.request.gpu_milli == b.request.gpu_milli && a.request.gpu_count == b.request.gpu_count &&
-           a.request.memory_mib == b.request.memory_mib && a.cpu_free_milli == b.cpu_free_milli &&
+  friend bool operator==(const FragmentationStateKey& a, const FragmentationStateKey& b) {
+    return a.args_id == b.args_id && a.model_hash == b.model_hash && a.cpu_free_milli == b.cpu_free_milli &&
            a.memory_free_mib == b.memory_free_mib && a.cards == b.cards && a.card_free == b.card_free;
   }
+  friend bool operator!=(const FragmentationStateKey& a, const FragmentationStateKey& b) { return !(a == b); }
 };
 
 /// What a score decided: the policy score (0..100, -1 = the request does not
@@ -59,29 +64,73 @@ struct FragmentationDecision {
 
 class FragmentationScoreCache {
  public:
-  std::optional<FragmentationDecision> find(const FragmentationScoreKey& key) const {
-    for (const auto& e : entries_)
-      if (e.used && e.key == key) return e.decision;
-    return std::nullopt;
+  /// The decision for `request` on a node in `state`, if this state saw it.
+  std::optional<FragmentationDecision> find(const FragmentationStateKey& state, const GpuRequest& request) const {
+    if (!has_state_ || state != state_) return std::nullopt;
+    auto it = decisions_.find(RequestKey::of(request));
+    if (it == decisions_.end()) return std::nullopt;
+    return it->second;
   }
-  /// Replaces the oldest entry.
-  void store(const FragmentationScoreKey& key, const FragmentationDecision& decision) {
-    entries_[next_] = Entry{true, key, decision};
-    next_ = (next_ + 1) % kEntries;
+
+  /// Records a decision; a new state drops the old state's decisions.
+  void store(const FragmentationStateKey& state, const GpuRequest& request, const FragmentationDecision& decision) {
+    if (!has_state_ || state != state_ || decisions_.size() >= kMaxDecisions) {
+      decisions_.clear();
+      state_ = state;
+      has_state_ = true;
+    }
+    decisions_[RequestKey::of(request)] = decision;
   }
-  void clear() { entries_ = {}; }
+
+  /// TaskDistribution::access_for_model for the node's card model under
+  /// the args `args_id`, computed once per (args, model).
+  const std::vector<uint8_t>& access(uint64_t args_id, const TaskDistribution& tasks, std::string_view model) {
+    if (!access_args_ || *access_args_ != args_id) {
+      access_ = tasks.access_for_model(model);
+      access_args_ = args_id;
+    }
+    return access_;
+  }
+
+  size_t size() const { return decisions_.size(); }
+
+  void clear() {
+    has_state_ = false;
+    decisions_.clear();
+    access_args_.reset();
+    access_.clear();
+  }
 
  private:
-  // Enough for the common task shapes of a trace (the FGD traces' top 35
-  // shapes cover 95% of pods) without growing per node.
-  static constexpr size_t kEntries = 16;
-  struct Entry {
-    bool used = false;
-    FragmentationScoreKey key;
-    FragmentationDecision decision;
+  // Bounds a node's memo (a state that lives long sees many shapes).
+  static constexpr size_t kMaxDecisions = 2048;
+
+  struct RequestKey {
+    int64_t cpu_milli = 0;
+    int64_t memory_mib = 0;
+    int32_t gpu_milli = 0;
+    int32_t gpu_count = 0;
+    static RequestKey of(const GpuRequest& r) { return RequestKey{r.cpu_milli, r.memory_mib, r.gpu_milli, r.gpu_count}; }
+    friend bool operator==(const RequestKey& a, const RequestKey& b) {
+      return a.cpu_milli == b.cpu_milli && a.memory_mib == b.memory_mib && a.gpu_milli == b.gpu_milli &&
+             a.gpu_count == b.gpu_count;
+    }
   };
-  std::array<Entry, kEntries> entries_{};
-  size_t next_ = 0;
+  struct RequestHash {
+    size_t operator()(const RequestKey& k) const {
+      uint64_t h = static_cast<uint64_t>(k.cpu_milli) * 0x9e3779b97f4a7c15ULL;
+      h ^= static_cast<uint64_t>(k.memory_mib) + 0x7f4a7c159e3779b9ULL + (h << 6) + (h >> 2);
+      h ^= (static_cast<uint64_t>(static_cast<uint32_t>(k.gpu_milli)) << 32 | static_cast<uint32_t>(k.gpu_count)) +
+           0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+      return static_cast<size_t>(h);
+    }
+  };
+
+  bool has_state_ = false;
+  FragmentationStateKey state_;
+  std::unordered_map<RequestKey, FragmentationDecision, RequestHash> decisions_;
+  std::optional<uint64_t> access_args_;
+  std::vector<uint8_t> access_;
 };
 
 }  // namespace troupe::plugins::deviceshare

@@ -22,54 +22,80 @@ int64_t card_milli(const DeviceAmounts& amounts) {
   return (core > 0 ? core : amounts.milli(DeviceResource::gpu_memory_ratio)) / kCoreMilliPerGpuMilli;
 }
 
-const std::string& gpu_model_of(const NodeInfo& node, const NodeDevices* devices) {
+const std::string& node_label_model(const NodeInfo& node) {
   static const std::string kNone;
-  const auto& key = label_keys().gpu_model;
-  if (devices != nullptr && devices->device() != nullptr) {
-    auto it = devices->device()->meta.labels.find(key);
-    if (it != devices->device()->meta.labels.end()) return it->second;
-  }
-  if (node.node() != nullptr) {
-    auto it = node.node()->meta.labels.find(key);
-    if (it != node.node()->meta.labels.end()) return it->second;
-  }
-  return kNone;
+  if (node.node() == nullptr) return kNone;
+  auto it = node.node()->meta.labels.find(label_keys().gpu_model);
+  return it == node.node()->meta.labels.end() ? kNone : it->second;
 }
 
-struct Evaluated {
-  FragmentationDecision decision;
-  FragmentationNode node;
+struct HostFree {
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
 };
+
+// Free CPU and memory as the measure reads them. Reserve runs after the pod
+// was assumed on the NodeInfo: `pod_assumed` gives its CPU and memory back,
+// so the state is Score's.
+HostFree host_free(const NodeInfo& node, const PodInfo& pod, bool pod_assumed) {
+  HostFree out;
+  out.cpu_milli = node.allocatable().milli_cpu - node.requested().milli_cpu;
+  int64_t memory = node.allocatable().memory - node.requested().memory;
+  if (pod_assumed) {
+    out.cpu_milli += pod.requests.milli_cpu;
+    memory += pod.requests.memory;
+  }
+  out.memory_mib = memory / kMiB;
+  return out;
+}
+
+// The memo's state key straight from the slots (no allocation); nullopt with
+// more cards than it holds.
+std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const HostFree& host, uint64_t args_id) {
+  FragmentationStateKey key;
+  key.args_id = args_id;
+  key.model_hash = devices.card_model_hash();
+  key.cpu_free_milli = host.cpu_milli;
+  key.memory_free_mib = host.memory_mib;
+  if (devices.known()) {
+    const auto& slots = devices.devices(DeviceType::gpu).slots;
+    for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i) {
+      if (!slots[i].has_capacity) continue;
+      if (key.cards == FragmentationStateKey::kMaxCards) return std::nullopt;
+      key.card_free[key.cards++] = static_cast<int32_t>(card_milli(slots[i].free));
+    }
+  }
+  return key;
+}
 
 // The policy's decision on the node, from the node's memo when it has seen
 // this exact state and request before.
-Evaluated evaluate(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
-                   const DeviceShareRequest* request, const FragmentationArgs& args, bool pod_assumed = false) {
-  Evaluated out;
-  out.node = fragmentation_node(node, devices);
+FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
+                               const DeviceShareRequest* request, const FragmentationArgs& args,
+                               bool pod_assumed = false) {
   const GpuRequest req = fragmentation_request(pod, request);
-  if (pod_assumed) {
-    out.node.free.cpu_free_milli += pod.requests.milli_cpu;
-    out.node.free.memory_free_mib = (node.allocatable().memory - node.requested().memory + pod.requests.memory) / kMiB;
-  }
-  const std::string& model = gpu_model_of(node, devices);
-  std::optional<FragmentationScoreKey> key;
+  const HostFree host = host_free(node, pod, pod_assumed);
+  std::optional<FragmentationStateKey> key;
   if (devices != nullptr) {
-    key = FragmentationScoreKey::of(args.id, std::hash<std::string>{}(model), req, out.node.free);
+    key = state_key(*devices, host, args.id);
     if (key)
-      if (auto hit = devices->fragmentation_cache().find(*key)) {
-        out.decision = *hit;
-        return out;
-      }
+      if (auto hit = devices->fragmentation_cache().find(*key, req)) return *hit;
   }
-  const auto access = args.tasks->access_for_model(model);
-  auto placement = best_fragmentation_placement(out.node.free, req, *args.tasks, access);
+  FragmentationNode fnode = fragmentation_node(node, devices);
+  fnode.free.cpu_free_milli = host.cpu_milli;
+  fnode.free.memory_free_mib = host.memory_mib;
+  std::vector<uint8_t> own_access;
+  const std::vector<uint8_t>& access =
+      devices != nullptr ? devices->fragmentation_cache().access(args.id, *args.tasks, devices->card_model())
+                         : (own_access = args.tasks->access_for_model(node_label_model(node)));
+  FragmentationDecision decision;
+  auto placement = best_fragmentation_placement(fnode.free, req, *args.tasks, access);
   if (placement) {
-    out.decision.policy_score = fragmentation_policy_score(*placement, out.node.free, req, args.spread_weight);
-    out.decision.first_card = placement->cards.empty() ? -1 : placement->cards.front();
+    decision.policy_score = fragmentation_policy_score(*placement, fnode.free, req, args.spread_weight);
+    decision.first_card = placement->cards.empty() ? -1 : placement->cards.front();
   }
-  if (key) devices->fragmentation_cache().store(*key, out.decision);
-  return out;
+  if (key) devices->fragmentation_cache().store(*key, req, decision);
+  return decision;
 }
 
 }  // namespace
@@ -103,9 +129,9 @@ GpuRequest fragmentation_request(const PodInfo& pod, const DeviceShareRequest* r
 int64_t fragmentation_raw_score(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
                                 const DeviceShareRequest* request, const FragmentationArgs& args) {
   if (!args.tasks) return 0;
-  const Evaluated e = evaluate(node, devices, pod, request, args);
-  if (e.decision.policy_score < 0) return 0;
-  const int64_t policy = e.decision.policy_score;
+  const FragmentationDecision decision = evaluate(node, devices, pod, request, args);
+  if (decision.policy_score < 0) return 0;
+  const int64_t policy = decision.policy_score;
   const std::string_view name = node.node() != nullptr ? std::string_view(node.node()->meta.name) : std::string_view();
   // A smaller rank wins, so it enters inverted: higher raw = preferred.
   const int64_t order = static_cast<int64_t>(UINT32_MAX - tie_break_rank(name, args.tie_break_seed));
@@ -126,9 +152,10 @@ std::optional<uint64_t> fragmentation_card_mask(const NodeInfo& node, const Node
                                                 bool pod_assumed) {
   if (!args.tasks || request == nullptr || !request->gpu || !request->gpu->shared || request->gpu->count != 1)
     return std::nullopt;
-  const Evaluated e = evaluate(node, devices, pod, request, args, pod_assumed);
-  if (e.decision.first_card < 0) return std::nullopt;
-  return uint64_t{1} << e.node.slots[static_cast<size_t>(e.decision.first_card)];
+  const FragmentationDecision decision = evaluate(node, devices, pod, request, args, pod_assumed);
+  if (decision.first_card < 0) return std::nullopt;
+  const FragmentationNode chosen_from = fragmentation_node(node, devices);
+  return uint64_t{1} << chosen_from.slots[static_cast<size_t>(decision.first_card)];
 }
 
 }  // namespace troupe::plugins::deviceshare

@@ -128,6 +128,31 @@ void NodeDevices::apply_device(std::shared_ptr<const Device> device) {
   honor_partitions_ = honors_gpu_partitions(device_->meta.labels);
   secondary_well_planned_ = label_is(device_->meta.labels, kLabelSecondaryDeviceWellPlanned, "true");
   rebuild_slots(true);
+  refresh_card_model();
+}
+
+void NodeDevices::on_node_changed(const Node* node) {
+  std::string model;
+  if (node != nullptr) {
+    auto it = node->meta.labels.find(label_keys().gpu_model);
+    if (it != node->meta.labels.end()) model = it->second;
+  }
+  if (model == node_card_model_) return;
+  node_card_model_ = std::move(model);
+  refresh_card_model();
+}
+
+void NodeDevices::refresh_card_model() {
+  // The Device's label wins, also after the Device was deleted (its object is kept).
+  std::string model = node_card_model_;
+  if (device_ != nullptr) {
+    auto it = device_->meta.labels.find(label_keys().gpu_model);
+    if (it != device_->meta.labels.end()) model = it->second;
+  }
+  if (model == card_model_) return;
+  card_model_ = std::move(model);
+  card_model_hash_ = std::hash<std::string>{}(card_model_);
+  fragmentation_cache_.clear();
 }
 
 void NodeDevices::clear_device() {

@@ -147,6 +147,8 @@ class NodeDevices final : public NodeExtension {
   void on_pod_added(const PodInfo& pod) override;
   /// Undoes on_pod_added / add_pod for the pod's identity.
   void on_pod_removed(const PodInfo& pod) override;
+  /// Remembers the Node's card model label (card_model() falls back to it).
+  void on_node_changed(const Node* node) override;
   std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeDevices>(*this); }
   bool holds_object() const override { return has_device(); }
 
@@ -188,12 +190,19 @@ class NodeDevices final : public NodeExtension {
   /// Pods whose device-allocated annotation did not decode.
   size_t malformed_annotations() const { return malformed_annotations_; }
 
+  /// The GPU card model: the Device's node.koordinator.sh/gpu-model label,
+  /// else the Node's ("" when neither has one), and its std::hash. Kept
+  /// current on Device and Node changes, so scoring looks up no label.
+  const std::string& card_model() const { return card_model_; }
+  size_t card_model_hash() const { return card_model_hash_; }
+
   /// The Fragmentation strategy's memo (fragmentation_cache.hpp); mutable
   /// because Score, which fills it, sees the node const.
   FragmentationScoreCache& fragmentation_cache() const { return fragmentation_cache_; }
 
  private:
   void rebuild_slots(bool device_present);
+  void refresh_card_model();
   void recompute_free(DeviceSlot& slot);
   void account(DeviceType type, const AccountedDevice& d, bool add);
   DeviceSlot& slot_for(DeviceType type, int32_t minor);
@@ -211,6 +220,9 @@ class NodeDevices final : public NodeExtension {
   bool secondary_well_planned_ = false;
   std::map<std::string, AccountedPod, std::less<>> pods_;
   size_t malformed_annotations_ = 0;
+  std::string node_card_model_;  // the Node's label
+  std::string card_model_;
+  size_t card_model_hash_ = std::hash<std::string>{}(std::string());
   mutable FragmentationScoreCache fragmentation_cache_;
 };
 

@@ -81,37 +81,51 @@ TEST_CASE("fragmentation policy score and tie-break rank", "[deviceshare][fragme
 TEST_CASE("fragmentation score memo", "[deviceshare][fragmentation]") {
   const NodeGpuFree node{8000, {1000, 190}, 4096};
   const GpuRequest request{1000, 160, 1, 512};
-  const auto key = FragmentationScoreKey::of(1, 42, request, node);
-  REQUIRE(key);
+  const auto state = FragmentationStateKey::of(1, 42, node);
+  REQUIRE(state);
   FragmentationScoreCache cache;
-  CHECK_FALSE(cache.find(*key));
-  cache.store(*key, {61, 1});
-  REQUIRE(cache.find(*key));
-  CHECK(cache.find(*key)->policy_score == 61);
-  CHECK(cache.find(*key)->first_card == 1);
+  CHECK_FALSE(cache.find(*state, request));
+  cache.store(*state, request, {61, 1});
+  REQUIRE(cache.find(*state, request));
+  CHECK(cache.find(*state, request)->policy_score == 61);
+  CHECK(cache.find(*state, request)->first_card == 1);
 
-  // Every input is part of the key.
-  std::vector<FragmentationScoreKey> others;
-  others.push_back(*FragmentationScoreKey::of(2, 42, request, node));
-  others.push_back(*FragmentationScoreKey::of(1, 43, request, node));
-  others.push_back(*FragmentationScoreKey::of(1, 42, GpuRequest{1001, 160, 1, 512}, node));
-  others.push_back(*FragmentationScoreKey::of(1, 42, GpuRequest{1000, 170, 1, 512}, node));
-  others.push_back(*FragmentationScoreKey::of(1, 42, GpuRequest{1000, 160, 2, 512}, node));
-  others.push_back(*FragmentationScoreKey::of(1, 42, GpuRequest{1000, 160, 1, 513}, node));
-  others.push_back(*FragmentationScoreKey::of(1, 42, request, NodeGpuFree{8001, {1000, 190}, 4096}));
-  others.push_back(*FragmentationScoreKey::of(1, 42, request, NodeGpuFree{8000, {1000, 191}, 4096}));
-  others.push_back(*FragmentationScoreKey::of(1, 42, request, NodeGpuFree{8000, {1000, 190, 0}, 4096}));
-  others.push_back(*FragmentationScoreKey::of(1, 42, request, NodeGpuFree{8000, {1000, 190}, 4097}));
-  for (size_t i = 0; i < others.size(); ++i) {
-    INFO("variant " << i);
-    CHECK_FALSE(cache.find(others[i]));
+  // Every input is part of the key: the node's state...
+  std::vector<FragmentationStateKey> other_states;
+  other_states.push_back(*FragmentationStateKey::of(2, 42, node));
+  other_states.push_back(*FragmentationStateKey::of(1, 43, node));
+  other_states.push_back(*FragmentationStateKey::of(1, 42, NodeGpuFree{8001, {1000, 190}, 4096}));
+  other_states.push_back(*FragmentationStateKey::of(1, 42, NodeGpuFree{8000, {1000, 191}, 4096}));
+  other_states.push_back(*FragmentationStateKey::of(1, 42, NodeGpuFree{8000, {1000, 190, 0}, 4096}));
+  other_states.push_back(*FragmentationStateKey::of(1, 42, NodeGpuFree{8000, {1000, 190}, 4097}));
+  for (size_t i = 0; i < other_states.size(); ++i) {
+    INFO("state variant " << i);
+    CHECK_FALSE(cache.find(other_states[i], request));
   }
-  // Oldest out after 16 more entries; clear empties it.
-  for (int i = 0; i < 15; ++i) cache.store(*FragmentationScoreKey::of(100 + i, 0, request, node), {i, -1});
-  CHECK(cache.find(*key));
-  cache.store(*FragmentationScoreKey::of(200, 0, request, node), {0, -1});
-  CHECK_FALSE(cache.find(*key));
+  // ... and the request.
+  const GpuRequest other_requests[] = {{1001, 160, 1, 512}, {1000, 170, 1, 512}, {1000, 160, 2, 512}, {1000, 160, 1, 513}};
+  for (const auto& r : other_requests) {
+    INFO("request " << r.cpu_milli << " " << r.gpu_milli << " " << r.gpu_count << " " << r.memory_mib);
+    CHECK_FALSE(cache.find(*state, r));
+  }
+  // Many shapes of one state are all kept.
+  for (int i = 0; i < 500; ++i) cache.store(*state, GpuRequest{i, 100, 1, 0}, {i % 100, -1});
+  CHECK(cache.size() == 501);
+  CHECK(cache.find(*state, GpuRequest{250, 100, 1, 0})->policy_score == 50);
+  CHECK(cache.find(*state, request)->policy_score == 61);
+  // A new state drops the old state's decisions.
+  cache.store(other_states[2], request, {7, 0});
+  CHECK(cache.size() == 1);
+  CHECK_FALSE(cache.find(*state, request));
+  CHECK(cache.find(other_states[2], request)->policy_score == 7);
   cache.clear();
-  CHECK_FALSE(cache.find(*FragmentationScoreKey::of(200, 0, request, node)));
-  CHECK_FALSE(FragmentationScoreKey::of(1, 0, request, NodeGpuFree{0, std::vector<int32_t>(17, 1000)}));
+  CHECK_FALSE(cache.find(other_states[2], request));
+  CHECK_FALSE(FragmentationStateKey::of(1, 0, NodeGpuFree{0, std::vector<int32_t>(17, 1000)}));
+
+  // The class access vector is computed once per args.
+  auto tasks = TaskDistribution::make({GpuTaskClass{1000, 500, 1, {"A100"}, 1.0}, GpuTaskClass{1000, 500, 1, {}, 1.0}});
+  REQUIRE(tasks);
+  CHECK(cache.access(5, *tasks, "T4") == std::vector<uint8_t>{0, 1});
+  CHECK(cache.access(5, *tasks, "A100") == std::vector<uint8_t>{0, 1});  // same args: kept (NodeDevices clears on a model change)
+  CHECK(cache.access(6, *tasks, "A100") == std::vector<uint8_t>{1, 1});
 }
