@@ -223,3 +223,55 @@ TEST_CASE("The node device summary of the debug endpoint", "[deviceshare][node]"
         R"("deviceUsedDetail":{"gpu":{"1":)" + half + "}}," +
         R"("allocateSet":{"gpu":{"default/a":{"1":)" + half + "}}}}");
 }
+
+TEST_CASE("The card model: the Device's label, else the Node's; a change clears the score memo",
+          "[deviceshare][node]") {
+  const std::string model_key = "node.koordinator.sh/gpu-model";
+  Node t4;
+  t4.meta.labels[model_key] = "T4";
+  Node unlabelled;
+  const FragmentationStateKey state = *FragmentationStateKey::of(1, 0, NodeGpuFree{1000, {1000}, 100});
+  const GpuRequest request{1000, 500, 1, 0};
+
+  struct Case {
+    const char* name;
+    const Node* node;       // on_node_changed
+    bool device;            // apply a Device
+    std::string device_model;
+    bool deleted;           // then delete the Device
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"nothing known", nullptr, false, "", false, ""},
+      {"Node label only", &t4, false, "", false, "T4"},
+      {"Device without label: the Node's", &t4, true, "", false, "T4"},
+      {"Device label wins", &t4, true, "A100", false, "A100"},
+      {"Device label, Node without", &unlabelled, true, "A100", false, "A100"},
+      {"deleted Device keeps its label", &t4, true, "A100", true, "A100"},
+      {"Node without label, no Device", &unlabelled, false, "", false, ""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    NodeDevices n;
+    n.on_node_changed(c.node);
+    if (c.device) {
+      Labels labels;
+      if (!c.device_model.empty()) labels[model_key] = c.device_model;
+      n.apply_device(device({gpu(0)}, labels));
+    }
+    if (c.deleted) n.clear_device();
+    CHECK(n.card_model() == c.want);
+    CHECK(n.card_model_hash() == std::hash<std::string>{}(c.want));
+  }
+
+  NodeDevices n;
+  n.on_node_changed(&t4);
+  n.fragmentation_cache().store(state, request, {50, 0});
+  n.on_node_changed(&t4);  // same model: the memo stays
+  CHECK(n.fragmentation_cache().find(state, request));
+  Node a100 = t4;
+  a100.meta.labels[model_key] = "A100";
+  n.on_node_changed(&a100);
+  CHECK(n.card_model() == "A100");
+  CHECK_FALSE(n.fragmentation_cache().find(state, request));
+}
