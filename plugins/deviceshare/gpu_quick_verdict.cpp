@@ -55,7 +55,9 @@ std::optional<PluginStatus> quick_gpu_verdict(const NodeDevices& node, const Dev
     }
   }
   if (fitting >= wanted) return PluginStatus{};
-  return PluginStatus::unschedulable("Insufficient " + std::string(device_type_name(DeviceType::gpu)) + " devices");
+  // Built once: most nodes of a busy cluster fail here for every pod.
+  static const std::string kInsufficientGpus = "Insufficient " + std::string(device_type_name(DeviceType::gpu)) + " devices";
+  return PluginStatus::unschedulable(kInsufficientGpus);
 }
 
 }  // namespace troupe::plugins::deviceshare
