@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "model/result.hpp"
+#include "plugins/deviceshare/card_waste.hpp"
 
 namespace YAML {
 class Node;
@@ -67,6 +68,17 @@ class TaskDistribution {
   const std::vector<GpuTaskClass>& classes() const { return classes_; }
   size_t size() const { return classes_.size(); }
 
+  /// Adds `weight` x the expected waste of every card (card_waste.hpp) to
+  /// node_fragmentation; 0 (the default, and FGD's measure) leaves it out.
+  /// Errors: weight not finite or negative.
+  Status set_card_waste_weight(double weight);
+  double card_waste_weight() const { return card_waste_weight_; }
+  /// Expected waste of a card with `free_milli` free (clamped to 0..1000);
+  /// only valid while the weight is not 0.
+  double card_waste(int32_t free_milli) const {
+    return card_waste_[static_cast<size_t>(std::clamp(free_milli, 0, kMilliPerGpu))];
+  }
+
   /// Per class: may a task of that class use cards of `model`? Compute once
   /// per node model and pass to the overloads below that take it.
   std::vector<uint8_t> access_for_model(std::string_view model) const {
@@ -77,6 +89,8 @@ class TaskDistribution {
 
  private:
   std::vector<GpuTaskClass> classes_;
+  double card_waste_weight_ = 0;
+  std::vector<double> card_waste_;  // V(0..1000), filled while the weight is not 0
 };
 
 /// What fragmentation reads of a node: free CPU and the free milli-GPU of each
@@ -179,6 +193,23 @@ inline Result<TaskDistribution> TaskDistribution::make(std::vector<GpuTaskClass>
   return out;
 }
 
+inline Status TaskDistribution::set_card_waste_weight(double weight) {
+  if (!std::isfinite(weight) || weight < 0)
+    return Error{"task distribution: card waste weight must be a finite number >= 0, got " + std::to_string(weight)};
+  card_waste_weight_ = weight;
+  card_waste_.clear();
+  if (weight == 0) return Status{};
+  std::vector<int32_t> milli, count;
+  std::vector<double> weights;
+  for (const auto& c : classes_) {
+    milli.push_back(c.gpu_milli);
+    count.push_back(c.gpu_count);
+    weights.push_back(c.weight);
+  }
+  card_waste_ = expected_card_waste(milli, count, weights, kMilliPerGpu);
+  return Status{};
+}
+
 inline double node_fragmentation(const NodeGpuFree& node, const TaskDistribution& tasks,
                                  const std::vector<uint8_t>& access) {
   const int64_t idle = node.idle_gpu_milli();
@@ -224,7 +255,11 @@ inline double node_fragmentation(const NodeGpuFree& node, const TaskDistribution
     }
   }
   // Q3 (satisfied) is not fragment.
-  return ((((bucket[0] + bucket[1]) + bucket[3]) + bucket[4]) + bucket[5]) + bucket[6];
+  const double fgd = ((((bucket[0] + bucket[1]) + bucket[3]) + bucket[4]) + bucket[5]) + bucket[6];
+  if (tasks.card_waste_weight() == 0) return fgd;
+  double waste = 0;
+  for (int32_t f : node.card_free_milli) waste += tasks.card_waste(f);
+  return fgd + tasks.card_waste_weight() * waste;
 }
 
 namespace fragmentation_detail {
