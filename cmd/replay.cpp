@@ -117,6 +117,8 @@ std::string fragmentation_config_yaml(const ds::TaskDistribution& tasks, uint64_
       "          scoringStrategy:\n"
       "            type: Fragmentation\n"
       "            tieBreakSeed: " + std::to_string(seed) + "\n"
+      // fgd's typical tasks carry 0 (FGD's measure), the strategy's own 0.3.
+      "            cardWasteWeight: " + yaml_number(tasks.card_waste_weight()) + "\n"
       "            taskClasses:\n" + task_classes_yaml(tasks, "              ");
   return bench_config_yaml(100, plugin_config);
 }

@@ -25,12 +25,12 @@ ScoringStrategy read_strategy(const YAML::Node& strategy, const std::string& pat
                                                          "\"Fragmentation\"");
 }
 
-// taskClasses, spreadWeight and tieBreakSeed belong to Fragmentation alone.
+// taskClasses, spreadWeight, cardWasteWeight and tieBreakSeed belong to Fragmentation alone.
 FragmentationArgs read_fragmentation(const YAML::Node& strategy, const std::string& path, bool fragmentation) {
   FragmentationArgs out;
   const YAML::Node classes = strategy["taskClasses"];
   if (!fragmentation) {
-    for (const char* field : {"taskClasses", "spreadWeight", "tieBreakSeed"})
+    for (const char* field : {"taskClasses", "spreadWeight", "cardWasteWeight", "tieBreakSeed"})
       if (!config::is_absent(strategy[field]))
         throw FieldError(config::child_path(path, field), "only valid with type Fragmentation");
     return out;
@@ -41,6 +41,15 @@ FragmentationArgs read_fragmentation(const YAML::Node& strategy, const std::stri
   auto tasks = parse_task_distribution(classes, config::child_path(path, "taskClasses"));
   // The message already names the field (scoringStrategy.taskClasses[i]...).
   if (!tasks) throw FieldError("", tasks.message());
+  double card_waste_weight = kDefaultCardWasteWeight;
+  if (!config::is_absent(strategy["cardWasteWeight"])) {
+    card_waste_weight = config::read_number(strategy["cardWasteWeight"], config::child_path(path, "cardWasteWeight"));
+    if (!std::isfinite(card_waste_weight) || card_waste_weight < 0 || card_waste_weight > 1)
+      throw FieldError(config::child_path(path, "cardWasteWeight"),
+                       "must be a number in [0, 1], got " + std::to_string(card_waste_weight));
+  }
+  if (auto set = tasks->set_card_waste_weight(card_waste_weight); !set)
+    throw FieldError(config::child_path(path, "cardWasteWeight"), set.message());
   out.tasks = std::make_shared<const TaskDistribution>(std::move(*tasks));
   static std::atomic<uint64_t> next_id{1};
   out.id = next_id.fetch_add(1);
@@ -136,7 +145,7 @@ DeviceShareArgs DeviceShareArgs::from_yaml(const YAML::Node& args) {
   if (!config::is_absent(strategy)) {
     const std::string path = "scoringStrategy";
     config::expect_map(strategy, path);
-    config::reject_unknown_fields(strategy, path, {"type", "resources", "taskClasses", "spreadWeight", "tieBreakSeed"});
+    config::reject_unknown_fields(strategy, path, {"type", "resources", "taskClasses", "spreadWeight", "cardWasteWeight", "tieBreakSeed"});
     out.strategy = read_strategy(strategy, path);
     out.resources = read_resources(strategy["resources"], config::child_path(path, "resources"));
     out.fragmentation = read_fragmentation(strategy, path, out.strategy == ScoringStrategy::fragmentation);

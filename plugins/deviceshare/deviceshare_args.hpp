@@ -11,6 +11,8 @@
 //     taskClasses:                             # Fragmentation only, required: the expected
 //       - {cpu: 3152m, memory: 16Gi, gpuMilli: 810, gpuCount: 1, weight: 1047}   # task sizes
 //     spreadWeight: 0                          # Fragmentation: the spread term (0 = off, FGD's score)
+//     cardWasteWeight: 0.3                     # Fragmentation: weight of the expected card waste
+//                                              #   (card_waste.hpp) in [0, 1]; 0 = FGD's measure
 //     tieBreakSeed: 0                          # Fragmentation: seeds the node order of equal scores
 //   disableDeviceNUMATopologyAlignment: false
 //   gpuSharedResourceTemplatesConfig:          # defaults below

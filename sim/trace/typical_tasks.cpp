@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "plugins/deviceshare/fragmentation_policy.hpp"
+
 namespace troupe::sim::trace {
 
 namespace {
@@ -94,6 +96,8 @@ Result<plugins::deviceshare::TaskDistribution> fragmentation_tasks(const std::ve
   }
   auto made = plugins::deviceshare::TaskDistribution::make(std::move(classes));
   if (!made) return Error{"fragmentation tasks: " + made.message()};
+  if (auto set = made->set_card_waste_weight(plugins::deviceshare::kDefaultCardWasteWeight); !set)
+    return Error{"fragmentation tasks: " + set.message()};
   return made;
 }
 

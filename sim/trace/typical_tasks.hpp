@@ -30,7 +30,9 @@ inline constexpr double kRareMultiGpuShare = 0.5;
 ///    a node whose memory is used up counts its idle GPUs as fragment;
 ///  - plus every multi-GPU class (2+ cards) the popular prefix left out, at
 ///    kRareMultiGpuShare of its frequency: rare but large tasks (8 whole GPUs
-///    and 64-120 cores) otherwise find no node with all cards free.
+///    and 64-120 cores) otherwise find no node with all cards free;
+///  - with the expected card waste at kDefaultCardWasteWeight
+///    (plugins/deviceshare/card_waste.hpp), derived from these classes.
 /// Errors as typical_tasks.
 Result<plugins::deviceshare::TaskDistribution> fragmentation_tasks(const std::vector<TracePod>& trace);
 

@@ -90,6 +90,10 @@ TEST_CASE("Fragmentation args", "[deviceshare][fragmentation]") {
   CHECK(args.fragmentation.tasks->classes()[2].memory_mib == 16384);
   CHECK(args.fragmentation.tie_break_seed == 7);
   CHECK(args.fragmentation.spread_weight == 0);
+  CHECK(args.fragmentation.tasks->card_waste_weight() == kDefaultCardWasteWeight);
+  CHECK(DeviceShareArgs::from_yaml(YAML::Load("scoringStrategy: {type: Fragmentation, cardWasteWeight: 0, "
+                                              "taskClasses: [{gpuMilli: 500, weight: 1}]}"))
+            .fragmentation.tasks->card_waste_weight() == 0);
   CHECK(args.fragmentation.id != 0);
   CHECK(DeviceShareArgs::from_yaml(YAML::Load(kFragmentationArgs)).fragmentation.id != args.fragmentation.id);
 
@@ -111,6 +115,10 @@ TEST_CASE("Fragmentation args", "[deviceshare][fragmentation]") {
        "scoringStrategy.taskClasses[0].memory: must be >= 0"},
       {"scoringStrategy: {type: Fragmentation, spreadWeight: 2, taskClasses: [{gpuMilli: 500, weight: 1}]}",
        "scoringStrategy.spreadWeight: must be a number in [0, 1], got 2"},
+      {"scoringStrategy: {type: Fragmentation, cardWasteWeight: 1.5, taskClasses: [{gpuMilli: 500, weight: 1}]}",
+       "scoringStrategy.cardWasteWeight: must be a number in [0, 1], got 1.5"},
+      {"scoringStrategy: {type: MostAllocated, cardWasteWeight: 0}",
+       "scoringStrategy.cardWasteWeight: only valid with type Fragmentation"},
       {"scoringStrategy: {type: Fragmentation, tieBreakSeed: -3, taskClasses: [{gpuMilli: 500, weight: 1}]}",
        "scoringStrategy.tieBreakSeed: must be >= 0, got -3"},
       {"scoringStrategy: {type: Fragmentation, taskClasses: [{gpuMilli: 500, weight: 1}], extra: 1}",

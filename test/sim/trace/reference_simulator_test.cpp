@@ -202,9 +202,10 @@ TEST_CASE("reference replay of the default trace ranks FGD above BestFit above R
   CHECK(random == Approx(86.3).margin(1.0));
   CHECK(fgd > best_fit);
   CHECK(best_fit > random);
-  // troupe's Fragmentation policy: 95.45 on this seed (docs/benchmarks.md §3).
+  // troupe's Fragmentation policy: 95.64 on this seed (95.45 before the
+  // expected card waste, card_waste.hpp; docs/benchmarks.md §3).
   const double fragmentation = at100(ReplayPolicy::fragmentation);
-  CHECK(fragmentation == Approx(95.45).margin(0.05));
+  CHECK(fragmentation == Approx(95.64).margin(0.05));
   CHECK(fragmentation > fgd);
 }
 

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "plugins/deviceshare/fragmentation_policy.hpp"
 #include "sim/trace/typical_tasks.hpp"
 
 using namespace troupe::sim::trace;
@@ -117,12 +118,19 @@ TEST_CASE("fragmentation tasks: typical classes with memory, rare multi-GPU clas
   CHECK(c[3].gpu_count == 4);
   CHECK(c[3].gpu_models == std::vector<std::string>{"V100M16"});
   CHECK(c[3].weight == Approx(0.005 / sum));
+  // The expected card waste, from the single-card classes 810 and 1000 (the
+  // 8- and 4-card ones are left out): a whole card ends 190 or 0 left.
+  CHECK(tasks->card_waste_weight() == troupe::plugins::deviceshare::kDefaultCardWasteWeight);
+  const double p810 = c[0].weight / (c[0].weight + c[1].weight);
+  CHECK(tasks->card_waste(1000) == Approx(p810 * 190));
+  CHECK(tasks->card_waste(809) == 809);
 
   // The method's typical tasks stay as they were: no memory, no rare class.
   auto typical = typical_tasks(trace);
   REQUIRE(typical);
   CHECK(typical->size() == 2);
   CHECK(typical->classes()[0].memory_mib == 0);
+  CHECK(typical->card_waste_weight() == 0);
 
   CHECK(fragmentation_tasks({}).message() == "fragmentation tasks: the trace has no pods");
 }
