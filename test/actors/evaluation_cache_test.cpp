@@ -9,6 +9,7 @@
 #include <functional>
 #include <random>
 
+#include "test/actors/default_framework.hpp"
 #include "actors/evaluation_cache.hpp"
 #include "actors/node_partition.hpp"
 #include "model/device.hpp"
@@ -19,19 +20,11 @@
 
 using namespace troupe;
 using namespace troupe::actors;
+using troupe::actors::testing::default_framework;
 using namespace troupe::plugins;
 using namespace troupe::plugins::testing;
 
 namespace {
-
-std::shared_ptr<const Framework> default_framework() {
-  auto config = plugins::parse_scheduler_configuration(
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
-  REQUIRE(config.ok());
-  auto frameworks = plugins::make_frameworks(*config);
-  REQUIRE(frameworks.ok());
-  return std::make_shared<const Framework>(std::move(frameworks->front()));
-}
 
 Timestamp at(const char* text) {
   auto t = parse_timestamp(text);

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "test/actors/default_framework.hpp"
 #include "actors/node_partition.hpp"
 #include "actors/reservation_routing.hpp"
 #include "plugins/registry.hpp"
@@ -15,6 +16,7 @@
 
 using namespace troupe;
 using namespace troupe::actors;
+using troupe::actors::testing::default_framework;
 using namespace troupe::plugins;
 using namespace troupe::plugins::testing;
 
@@ -41,15 +43,6 @@ Reservation make_reservation(const std::string& name, const std::string& node_na
 }
 
 NodeObject object(const Reservation& r) { return NodeObject(std::make_shared<const Reservation>(r)); }
-
-std::shared_ptr<const Framework> default_framework() {
-  auto config = plugins::parse_scheduler_configuration(
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
-  REQUIRE(config.ok());
-  auto frameworks = plugins::make_frameworks(*config);
-  REQUIRE(frameworks.ok());
-  return std::make_shared<const Framework>(std::move(frameworks->front()));
-}
 
 std::shared_ptr<const Node> node(const std::string& name) {
   return std::make_shared<const Node>(

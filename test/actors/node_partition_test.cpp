@@ -1,24 +1,17 @@
 #include <catch2/catch.hpp>
 
+#include "test/actors/default_framework.hpp"
 #include "actors/node_partition.hpp"
 #include "plugins/registry.hpp"
 #include "test/plugins/builders.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
+using troupe::actors::testing::default_framework;
 using namespace troupe::plugins;
 using namespace troupe::plugins::testing;
 
 namespace {
-
-std::shared_ptr<const Framework> default_framework() {
-  auto config = plugins::parse_scheduler_configuration(
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
-  REQUIRE(config.ok());
-  auto frameworks = plugins::make_frameworks(*config);
-  REQUIRE(frameworks.ok());
-  return std::make_shared<const Framework>(std::move(frameworks->front()));
-}
 
 std::shared_ptr<const Node> node(const std::string& name, const std::string& cpu) {
   return std::make_shared<const Node>(NodeBuilder(name).allocatable({{"cpu", cpu}, {"memory", "8Gi"}, {"pods", "110"}}).node());

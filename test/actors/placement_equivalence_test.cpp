@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 
+#include "test/actors/default_framework.hpp"
 #include "actors/node_partition.hpp"
 #include "actors/partitioning.hpp"
 #include "plugins/node_extensions.hpp"
@@ -21,19 +22,11 @@
 
 using namespace troupe;
 using namespace troupe::actors;
+using troupe::actors::testing::default_framework;
 using namespace troupe::plugins;
 using namespace troupe::plugins::testing;
 
 namespace {
-
-std::shared_ptr<const Framework> default_framework() {
-  auto config = plugins::parse_scheduler_configuration(
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
-  REQUIRE(config.ok());
-  auto frameworks = plugins::make_frameworks(*config);
-  REQUIRE(frameworks.ok());
-  return std::make_shared<const Framework>(std::move(frameworks->front()));
-}
 
 const std::vector<std::string> kZones = {"zone-a", "zone-b", "zone-c"};
 const std::vector<std::string> kTaintKeys = {"dedicated", "spot"};
