@@ -13,7 +13,6 @@ Result<CpuTopology> CpuTopology::from(std::vector<CpuInfo> cpus) {
   std::sort(cpus.begin(), cpus.end(), [](const CpuInfo& a, const CpuInfo& b) { return a.cpu < b.cpu; });
   CpuTopology t;
   std::set<int> cores, sockets, nodes;
-  t.index_.assign(CpuSet::kMaxCpus, -1);
   for (size_t i = 0; i < cpus.size(); ++i) {
     const CpuInfo& c = cpus[i];
     const std::string where = "cpu " + std::to_string(c.cpu);
@@ -22,12 +21,14 @@ Result<CpuTopology> CpuTopology::from(std::vector<CpuInfo> cpus) {
     if (i > 0 && cpus[i - 1].cpu == c.cpu) return Error{where + ": listed twice"};
     if (c.core < 0 || c.socket < 0) return Error{where + ": negative core or socket id"};
     if (c.node < 0 || c.node > 63) return Error{where + ": NUMA node " + std::to_string(c.node) + " outside 0..63"};
-    t.index_[c.cpu] = static_cast<int>(i);
     t.all_.insert(c.cpu);
     cores.insert(c.core);
     sockets.insert(c.socket);
     nodes.insert(c.node);
   }
+  // Ids are checked and sorted, so the last one is the largest.
+  if (!cpus.empty()) t.index_.assign(static_cast<size_t>(cpus.back().cpu) + 1, -1);
+  for (size_t i = 0; i < cpus.size(); ++i) t.index_[cpus[i].cpu] = static_cast<int>(i);
   std::map<int, std::vector<int>> by_core;
   for (const CpuInfo& c : cpus) by_core[c.core].push_back(c.cpu);
   for (auto& [core, ids] : by_core) t.core_cpus_.push_back(std::move(ids));
@@ -65,6 +66,11 @@ Result<CpuTopology> CpuTopology::parse(std::string_view annotation) {
   auto topology = from(std::move(cpus));
   if (!topology) return Error{prefix + topology.message()};
   return topology;
+}
+
+const CpuInfo* CpuTopology::find(int cpu) const {
+  if (cpu < 0 || static_cast<size_t>(cpu) >= index_.size() || index_[cpu] < 0) return nullptr;
+  return &cpus_[index_[cpu]];
 }
 
 CpuSet CpuTopology::cpus_in_node(int node) const {

@@ -34,6 +34,9 @@ class CpuTopology {
   const CpuSet& all_cpus() const { return all_; }
   /// The CPU's info; the id must be in all_cpus().
   const CpuInfo& info(int cpu) const { return cpus_[index_[cpu]]; }
+  /// The CPU's info, or null for any id the topology does not list
+  /// (negative, beyond the largest id, or a gap between ids).
+  const CpuInfo* find(int cpu) const;
   /// Every CPU ordered by id.
   const std::vector<CpuInfo>& cpus() const { return cpus_; }
   const std::vector<int>& numa_nodes() const { return nodes_; }
@@ -56,7 +59,9 @@ class CpuTopology {
 
  private:
   std::vector<CpuInfo> cpus_;
-  std::vector<int> index_;  // cpu id -> position in cpus_, -1 when absent
+  // cpu id -> position in cpus_, -1 when absent; sized to the largest id + 1
+  // (not CpuSet::kMaxCpus: 4 KiB per topology for a 64-CPU node).
+  std::vector<int> index_;
   std::vector<int> nodes_;
   std::vector<int> sockets_;
   int num_cores_ = 0;

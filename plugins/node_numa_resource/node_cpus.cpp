@@ -20,14 +20,14 @@ Result<PodAllocation> pod_allocation_from(const Pod& pod) {
 }
 
 void NodeCpus::apply_topology(std::shared_ptr<const NodeResourceTopology> nrt) {
-  nrt_ = std::move(nrt);
-  options_ = nrt_ ? build_topology_options(*nrt_) : TopologyOptions{};
+  has_topology_ = nrt != nullptr;
+  options_ = nrt ? build_topology_options(*nrt) : TopologyOptions{};
   refresh_policies();
   refresh_free_counts();
 }
 
 void NodeCpus::clear_topology() {
-  nrt_.reset();
+  has_topology_ = false;
   options_ = TopologyOptions{};
   refresh_policies();
   refresh_free_counts();

@@ -42,9 +42,11 @@ class NodeCpus final : public NodeExtension {
  public:
   NodeCpus() = default;
 
+  /// Keeps what the NRT gives (TopologyOptions), not the NRT itself: its
+  /// annotations and zones would cost kilobytes per node. Null clears.
   void apply_topology(std::shared_ptr<const NodeResourceTopology> nrt);
   void clear_topology();
-  bool has_topology() const { return nrt_ != nullptr; }
+  bool has_topology() const { return has_topology_; }
   bool holds_object() const override { return has_topology(); }
   const TopologyOptions& options() const { return options_; }
 
@@ -95,7 +97,9 @@ class NodeCpus final : public NodeExtension {
   void refresh_policies() { policies_ = combine_node_policies(policy_labels_, options_); }
   void refresh_free_counts();
 
-  std::shared_ptr<const NodeResourceTopology> nrt_;
+  // An NRT was applied (even one giving no valid topology): the node entry
+  // must be kept for it (holds_object).
+  bool has_topology_ = false;
   TopologyOptions options_;
   CpuSet node_reserved_cpus_;
   NodePolicyLabels policy_labels_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plugins/node_numa_resource/annotation_json.hpp"
+#include "plugins/node_numa_resource/cpu_topology_cache.hpp"
 
 namespace troupe::plugins::numa {
 
@@ -177,9 +178,9 @@ TopologyOptions build_topology_options(const NodeResourceTopology& nrt) {
   TopologyOptions out;
   const auto& annotations = nrt.meta.annotations;
   if (auto it = annotations.find(kAnnotationCpuTopology); it != annotations.end()) {
-    auto topology = CpuTopology::parse(it->second);
-    if (topology && topology->valid())
-      out.cpu_topology = std::make_shared<const CpuTopology>(std::move(*topology));
+    auto topology = process_cpu_topology_cache().get(it->second);
+    if (topology && (*topology)->valid())
+      out.cpu_topology = std::move(*topology);
     else if (!topology)
       out.errors.push_back(topology.message());
   }

@@ -60,7 +60,8 @@ struct NumaNodeAllocatable {
 };
 
 struct TopologyOptions {
-  /// Null when the NRT has no (valid) CPU topology.
+  /// Null when the NRT has no (valid) CPU topology; shared with every node
+  /// whose annotation has the same text (cpu_topology_cache.hpp).
   std::shared_ptr<const CpuTopology> cpu_topology;
   CpuSet reserved_cpus;
   KubeletCpuPolicy kubelet;
