@@ -16,11 +16,11 @@ class Accumulator {
               CpuExclusivePolicy exclusive, NumaAllocateStrategy strategy)
       : t_(topology), free_(available & topology.all_cpus()), needed_(needed), policy_(exclusive),
         most_(strategy == NumaAllocateStrategy::most_allocated) {
-    for (const auto& [cpu, holder] : allocated) {
-      if (!t_.all_cpus().contains(cpu)) continue;
+    allocated.for_each([this](int cpu, CpuExclusivePolicy holder) {
+      if (!t_.all_cpus().contains(cpu)) return;
       if (holder == CpuExclusivePolicy::pcpu_level) excl_cores_.insert(t_.info(cpu).core);
       if (holder == CpuExclusivePolicy::numa_node_level) excl_nodes_.insert(t_.info(cpu).node);
-    }
+    });
   }
 
   bool satisfied() const { return needed_ < 1; }

@@ -28,6 +28,7 @@
 
 #include "model/cpuset.hpp"
 #include "model/result.hpp"
+#include "plugins/node_numa_resource/allocated_cpus.hpp"
 #include "plugins/node_numa_resource/cpu_topology.hpp"
 #include "plugins/node_numa_resource/numa_types.hpp"
 
@@ -36,8 +37,6 @@ namespace troupe::plugins::numa {
 inline constexpr const char* kErrNotEnoughCpus = "not enough cpus available to satisfy request";
 inline constexpr const char* kErrFailedToAllocate = "failed to allocate cpus";
 
-/// CPUs already held on the node -> the exclusive policy of the pod holding them.
-using AllocatedCpus = std::map<int, CpuExclusivePolicy>;
 
 Result<CpuSet> take_cpus(const CpuTopology& topology, const CpuSet& available, const AllocatedCpus& allocated,
                          int needed, CpuBindPolicy bind, CpuExclusivePolicy exclusive, NumaAllocateStrategy strategy);

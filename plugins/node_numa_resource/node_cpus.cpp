@@ -74,15 +74,10 @@ const PodAllocation* NodeCpus::allocation(std::string_view pod_key) const {
 
 void NodeCpus::account(const PodAllocation& allocation, bool add) {
   for (int cpu : allocation.cpus) {
-    if (add) {
-      if (++cpu_holders_[cpu] == 1) cpu_policy_[cpu] = allocation.exclusive;
-      continue;
-    }
-    auto it = cpu_holders_.find(cpu);
-    if (it == cpu_holders_.end()) continue;
-    if (--it->second > 0) continue;
-    cpu_holders_.erase(it);
-    cpu_policy_.erase(cpu);
+    if (add)
+      allocated_.add(cpu, allocation.exclusive);
+    else
+      allocated_.remove(cpu);
   }
   for (const NumaNodeResource& r : allocation.numa_resources) {
     ResourceList& sum = numa_allocated_[r.node];
@@ -114,15 +109,10 @@ int NodeCpus::free_cpus_for_required_policy(CpuBindPolicy required) const {
   return free_any_;
 }
 
-int NodeCpus::holders(int cpu) const {
-  auto it = cpu_holders_.find(cpu);
-  return it == cpu_holders_.end() ? 0 : it->second;
-}
-
 CpuSet NodeCpus::available_cpus(const CpuSet& also_reserved) const {
   if (!options_.valid_cpu_topology()) return {};
   CpuSet out = options_.cpu_topology->all_cpus() - options_.reserved_cpus - also_reserved;
-  for (const auto& [cpu, policy] : cpu_policy_) out.erase(cpu);
+  allocated_.for_each([&out](int cpu, CpuExclusivePolicy) { out.erase(cpu); });
   return out;
 }
 

@@ -73,9 +73,9 @@ class NodeCpus final : public NodeExtension {
 
   /// Every CPU held by a pod -> the exclusive policy of its holder. A CPU
   /// claimed by two pods (stale annotations) keeps the first holder's policy.
-  const AllocatedCpus& allocated_cpus() const { return cpu_policy_; }
+  const AllocatedCpus& allocated_cpus() const { return allocated_; }
   /// Number of pods holding the CPU (more than one only from inconsistent annotations).
-  int holders(int cpu) const;
+  int holders(int cpu) const { return allocated_.holders(cpu); }
   /// Topology CPUs minus reserved and allocated (and `also_reserved`).
   CpuSet available_cpus(const CpuSet& also_reserved = {}) const;
   /// count_for_required_policy(required, available_cpus(node_reserved_cpus()),
@@ -109,8 +109,7 @@ class NodeCpus final : public NodeExtension {
   int free_spread_by_pcpus_ = 0;
   int free_any_ = 0;
   std::map<std::string, PodAllocation, std::less<>> pods_;
-  AllocatedCpus cpu_policy_;
-  std::map<int, int> cpu_holders_;
+  AllocatedCpus allocated_;
   std::map<int, ResourceList> numa_allocated_;
   size_t malformed_ = 0;
 };

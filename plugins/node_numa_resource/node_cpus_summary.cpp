@@ -98,15 +98,15 @@ std::string available_cpus_json(const NodeCpus& cpus) {
   std::string out = "{\"availableCPUs\":" + go_json_string(available.to_string()) + ",\"allocated\":{";
   const TopologyOptions& options = cpus.options();
   bool first = true;
-  for (const auto& [cpu, policy] : cpus.allocated_cpus()) {
+  cpus.allocated_cpus().for_each([&](int cpu, CpuExclusivePolicy policy) {
     // A pod's annotation may name a CPU the topology does not have.
-    if (!options.valid_cpu_topology() || !options.cpu_topology->all_cpus().contains(cpu)) continue;
+    if (!options.valid_cpu_topology() || !options.cpu_topology->all_cpus().contains(cpu)) return;
     out += first ? "" : ",";
     first = false;
     out += "\"" + std::to_string(cpu) + "\":" + cpu_info_json(options.cpu_topology->info(cpu)) +
            ",\"refCount\":" + std::to_string(cpus.holders(cpu)) +
            ",\"exclusivePolicy\":" + go_json_string(to_string(policy)) + "}";
-  }
+  });
   return out + "}}";
 }
 

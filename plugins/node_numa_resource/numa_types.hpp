@@ -2,6 +2,7 @@
 // The enums of Koordinator's CPU orchestration API (apis/extension/numa_aware.go,
 // pkg/scheduler/apis/config types.go) and their spellings.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -10,7 +11,7 @@ namespace troupe::plugins::numa {
 /// CPUBindPolicy. `other` keeps a spelling Koordinator would carry along but
 /// never act on (it binds only FullPCPUs / SpreadByPCPUs).
 enum class CpuBindPolicy { unset, default_policy, full_pcpus, spread_by_pcpus, constrained_burst, other };
-enum class CpuExclusivePolicy { unset, none, pcpu_level, numa_node_level, other };
+enum class CpuExclusivePolicy : uint8_t { unset, none, pcpu_level, numa_node_level, other };
 /// node.koordinator.sh/cpu-bind-policy (and kubelet full-pcpus-only).
 enum class NodeCpuBindPolicy { none, full_pcpus_only, spread_by_pcpus };
 enum class NumaAllocateStrategy { most_allocated, least_allocated, distribute_evenly };

@@ -69,7 +69,7 @@ TEST_CASE("takeCPUs picks Koordinator's CPUs", "[numa][accumulator]") {
     SECTION(c.name) {
       CpuTopology t = ht_topology(c.sockets, c.nodes_per_socket, c.cores_per_node);
       AllocatedCpus allocated;
-      for (int cpu : c.taken) allocated[cpu] = c.holder;
+      for (int cpu : c.taken) allocated.add(cpu, c.holder);
       auto got = take_cpus(t, t.all_cpus() - c.taken, allocated, c.needed, c.bind, c.exclusive, c.strategy);
       if (got) {
         CHECK(got->to_string() == c.want);

@@ -152,7 +152,7 @@ TEST_CASE("NodeCpus counts malformed annotations and removes exactly", "[numa][n
                               {kAnnotationResourceSpec, R"({"preferredCPUExclusivePolicy":"PCPULevel"})"}});
   cpus.on_pod_added(*a);
   cpus.on_pod_added(*a);  // a second add is ignored
-  CHECK(cpus.allocated_cpus().at(0) == CpuExclusivePolicy::pcpu_level);
+  CHECK(cpus.allocated_cpus().policy(0) == CpuExclusivePolicy::pcpu_level);
   CHECK(cpus.available_cpus().to_string() == "1-3,5-7");
   auto clone = cpus.clone();
   cpus.on_pod_removed(*a);
