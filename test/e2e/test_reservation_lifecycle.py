@@ -59,9 +59,8 @@ def config(gc_seconds=None):
                             extra={"clientConnection": {"qps": 2000, "burst": 2000}})
 
 
-class ReservationLifecycleTest(SchedulingTest):
-    def create_reservation(self, r):
-        return self.client.ok("POST", RESERVATIONS, r)
+class ReservationReads:
+    """Reading Reservations back, for the reservation tests (a SchedulingTest mixin)."""
 
     def get_reservation(self, name):
         status, body = self.client.request("GET", RESERVATIONS + "/" + name)
@@ -73,6 +72,11 @@ class ReservationLifecycleTest(SchedulingTest):
             return r if r and (r.get("status") or {}).get("phase") == phase else None
         return self.cluster.wait(reached, timeout,
                                  lambda: "reservation %s %s; now: %s" % (name, phase, self.get_reservation(name)))
+
+
+class ReservationLifecycleTest(ReservationReads, SchedulingTest):
+    def create_reservation(self, r):
+        return self.client.ok("POST", RESERVATIONS, r)
 
     def owner(self, name, reservation_name, cpu="1", memory="1Gi"):
         return make_pod(name, cpu=cpu, memory=memory, labels={"app": reservation_name})

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from scheduler_helpers import (SCHEDULER_NAME, SchedulingTest, make_node, make_pod, profile,  # noqa: E402
                                scheduler_config)
-from test_reservation_lifecycle import RESERVATIONS, conditions, reservation  # noqa: E402
+from test_reservation_lifecycle import RESERVATIONS, ReservationReads, conditions, reservation  # noqa: E402
 
 MERGE = "application/merge-patch+json"
 HOLD = "test.troupe.dev/hold"
@@ -48,18 +48,7 @@ def prioritized_reservation(name, cpu, priority):
     return r
 
 
-class ReservationPreemptionTest(SchedulingTest):
-    def get_reservation(self, name):
-        status, body = self.client.request("GET", RESERVATIONS + "/" + name)
-        return body if status == 200 else None
-
-    def wait_phase(self, name, phase, timeout=30):
-        def reached():
-            r = self.get_reservation(name)
-            return r if r and (r.get("status") or {}).get("phase") == phase else None
-        return self.cluster.wait(reached, timeout,
-                                 lambda: "reservation %s %s; now: %s" % (name, phase, self.get_reservation(name)))
-
+class ReservationPreemptionTest(ReservationReads, SchedulingTest):
     def wait_scheduled_false(self, name):
         def unschedulable():
             c = conditions(self.get_reservation(name) or {}).get("Scheduled")
