@@ -26,7 +26,8 @@ NodeInfo::NodeInfo(const NodeInfo& other)
       non_zero_requested_(other.non_zero_requested_),
       used_ports_(other.used_ports_),
       pods_(other.pods_),
-      generation_(other.generation_) {
+      generation_(other.generation_),
+      lowest_pod_priority_(other.lowest_pod_priority_) {
   for (size_t i = 0; i < kNodeExtensionSlots; ++i) {
     if (other.extensions_[i]) extensions_[i] = other.extensions_[i]->clone();
   }
@@ -42,8 +43,11 @@ bool NodeInfo::extensions_hold_objects() const {
 }
 
 bool NodeInfo::results_depend_on_pod_identity() const {
-  return std::any_of(extensions_.begin(), extensions_.end(),
-                     [](const auto& e) { return e && e->results_depend_on_pod_identity(); });
+  if (identity_checked_at_ == generation_) return identity_dependent_;
+  identity_dependent_ = std::any_of(extensions_.begin(), extensions_.end(),
+                                    [](const auto& e) { return e && e->results_depend_on_pod_identity(); });
+  identity_checked_at_ = generation_;
+  return identity_dependent_;
 }
 
 void NodeInfo::set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension) {
@@ -78,6 +82,7 @@ bool NodeInfo::add_pod(std::shared_ptr<const PodInfo> pod) {
   for (auto& extension : extensions_) {
     if (extension) extension->on_pod_added(*pod);
   }
+  lowest_pod_priority_ = std::min(lowest_pod_priority_, pod->priority);
   pods_.push_back(std::move(pod));
   ++generation_;
   return true;
@@ -93,7 +98,12 @@ bool NodeInfo::remove_pod(std::string_view uid) {
   for (auto& extension : extensions_) {
     if (extension) extension->on_pod_removed(pod);
   }
+  const bool was_lowest = pod.priority == lowest_pod_priority_;
   pods_.erase(it);
+  if (was_lowest) {
+    lowest_pod_priority_ = INT32_MAX;
+    for (const auto& p : pods_) lowest_pod_priority_ = std::min(lowest_pod_priority_, p->priority);
+  }
   ++generation_;
   return true;
 }

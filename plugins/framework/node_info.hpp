@@ -45,6 +45,9 @@ class NodeInfo {
   size_t pod_count() const { return pods_.size(); }
   const HostPortUsage& used_ports() const { return used_ports_; }
   const std::vector<std::shared_ptr<const PodInfo>>& pods() const { return pods_; }
+  /// The lowest priority of the pods here (INT32_MAX when none): a preemptor
+  /// of this priority or lower finds no victim without looking at each pod.
+  int32_t lowest_pod_priority() const { return lowest_pod_priority_; }
   /// Bumped on every change, so a cached decision can tell it is stale.
   uint64_t generation() const { return generation_; }
 
@@ -58,7 +61,9 @@ class NodeInfo {
   /// Some extension holds a node-scoped object (NodeExtension::holds_object).
   bool extensions_hold_objects() const;
   /// Some extension makes Filter/Score read the pod's identity here
-  /// (NodeExtension::results_depend_on_pod_identity).
+  /// (NodeExtension::results_depend_on_pod_identity). Asked per node per
+  /// pod, so the answer is kept until the generation changes (every change
+  /// to an extension bumps it).
   bool results_depend_on_pod_identity() const;
   /// Installs a plugin's per-node state; it is told about the pods already here.
   void set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension);
@@ -84,6 +89,10 @@ class NodeInfo {
   std::vector<std::shared_ptr<const PodInfo>> pods_;
   std::array<std::unique_ptr<NodeExtension>, kNodeExtensionSlots> extensions_;
   uint64_t generation_ = 0;
+  int32_t lowest_pod_priority_ = INT32_MAX;
+  // results_depend_on_pod_identity() as of generation identity_checked_at_.
+  mutable uint64_t identity_checked_at_ = UINT64_MAX;
+  mutable bool identity_dependent_ = false;
 };
 
 /// The identity NodeInfo keys pods by: the uid, or "namespace/name" when a
