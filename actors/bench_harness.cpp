@@ -321,9 +321,7 @@ Result<std::vector<PodOutcome>> BenchHarness::Impl::run(std::vector<Pod> pods, s
     Pod pod = std::move(pods[sent]);
     pod.spec.scheduler_name = framework->profile_name();
     if (pod.meta.uid.empty()) pod.meta.uid = pod.meta.namespace_name + "/" + pod.meta.name;
-    auto queued = std::make_shared<QueuedPod>();
-    queued->pod = plugins::PodInfo::make(std::move(pod));
-    queued->framework = framework;
+    auto queued = make_queued_pod(plugins::PodInfo::make(std::move(pod)), framework);
     queued->first_queued = QueueClock::now();
     sink->expect(queued->pod->key, BenchClock::now());
     caf::anon_send(queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));

@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <set>
+
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/preemption_step.hpp"
@@ -23,21 +26,33 @@ struct Attempt {
   QueuedPodPtr queued;
   std::shared_ptr<CycleRequest> request;
   Clock::time_point started;
-  Clock::time_point phase_started;  // of the Filter or Score round under way (its metric)
-  std::vector<std::string> feasible;
+  Clock::time_point phase_started;  // of the round under way (its metrics)
+  /// PreScore's verdict: it runs before the round (see PreScorePlugin) and
+  /// matters only when two or more nodes are left to compare.
+  plugins::PluginStatus pre_score;
+  /// The feasible nodes with their raw scores (when the round scored them).
+  std::vector<plugins::NodeScore> feasible;
   plugins::FailureHistogram failures;
-  plugins::NodeStatuses statuses;
+  plugins::NodeStatuses extender_statuses;  // nodes the extenders turned down
   int64_t total_nodes = 0;
+  double score_seconds = 0;  // the partitions' longest scoring part of the round
   NodeJsonPtr node_json;  // fetched once, when an extender wants whole Node objects
 
   const plugins::Framework& framework() const { return *request->framework; }
   const plugins::PodInfo& pod() const { return *request->pod; }
   const std::string& profile() const { return request->framework->profile_name(); }
+  std::vector<std::string> feasible_names() const {
+    std::vector<std::string> names;
+    names.reserve(feasible.size());
+    for (const auto& s : feasible) names.push_back(s.node_name);
+    return names;
+  }
 };
 using AttemptPtr = std::shared_ptr<Attempt>;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+/// The attempt has ended (or, after Reserve, handed over): take the next pod.
 void next(Self self) { self->send(self, atom::next_v); }
 
 const Extenders* extenders_of(Self self) { return self->state.deps.extenders.get(); }
@@ -64,7 +79,7 @@ void with_node_objects(Self self, const AttemptPtr& a, std::function<void()> the
     if (!a->node_json) a->node_json = std::make_shared<const std::map<std::string, std::string>>();
     return then();
   }
-  auto names = std::make_shared<const std::vector<std::string>>(a->feasible);
+  auto names = std::make_shared<const std::vector<std::string>>(a->feasible_names());
   fan_out<NodeJsonPtr>(
       self, self->state.deps.nodes, kNodeTimeout,
       [a, then](std::vector<NodeJsonPtr> parts) {
@@ -112,12 +127,23 @@ void fail(Self self, const AttemptPtr& a, const std::string& message, std::vecto
   spdlog::debug("scheduling-cycle could not place {}: {}", a->pod().key, message);
 }
 
-void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
-  auto& nodes = self->state.deps.nodes;
-  self->send(nodes[partition_of(node, nodes.size())], atom::unreserve_v, CycleRequestPtr(a->request), node);
+/// fail(), then the next pod: the attempt ends here.
+void fail_and_next(Self self, const AttemptPtr& a, const std::string& message, std::vector<std::string> rejectors,
+                   bool error) {
+  fail(self, a, message, std::move(rejectors), error);
+  next(self);
 }
 
-/// The binding cycle: runs after the next pod has already been popped.
+node_actor& owner(Self self, const std::string& node) {
+  auto& nodes = self->state.deps.nodes;
+  return nodes[partition_of(node, nodes.size())];
+}
+
+void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
+  self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
+}
+
+/// The binding cycle: runs while later pods are being scheduled.
 void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::BindingChanges changes) {
   auto job = std::make_shared<BindJob>();
   const auto& meta = a->pod().meta();
@@ -165,8 +191,7 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
           });
 }
 
-/// After Reserve: Permit, PreBind, then hand over to the binding cycle. Every
-/// path ends by popping the next pod exactly once.
+/// After Reserve: Permit, PreBind, then hand over to the binding cycle.
 void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
   auto& state = *a->request->state;
   auto permit = a->framework().run_permit(state, a->pod(), node);
@@ -176,129 +201,96 @@ void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
     // No plugin troupe ships makes pods wait at Permit yet (gang scheduling does, later).
     fail(self, a, waiting ? "waiting at Permit is not supported yet" : permit.status.message(),
          {permit.status.plugin}, waiting || permit.status.code == plugins::Code::error);
-    return next(self);
+    return;
   }
   plugins::BindingChanges changes;
   auto pre_bind = a->framework().run_pre_bind(state, a->pod(), node, changes);
   if (!pre_bind.ok()) {
     unreserve(self, a, node);
     fail(self, a, pre_bind.message(), {pre_bind.plugin}, true);
-    return next(self);
+    return;
   }
   bind(self, a, node, std::move(changes));
-  next(self);
 }
 
+/// Reserve on the owning NODE actor, and at once the next pod: its round
+/// reaches that actor after this Reserve (messages from one sender arrive in
+/// order), so it sees the node with this pod on it, exactly as if the cycle
+/// had waited. The cycle does not wait for the answer: Permit, PreBind and
+/// the Binding follow when it comes, while the next pods are scheduled. If
+/// Reserve fails (the node changed since the round), the next pod saw the
+/// node without this one, which is what the node then holds.
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
-  auto& nodes = self->state.deps.nodes;
-  self->request(nodes[partition_of(node, nodes.size())], kNodeTimeout, atom::reserve_v,
-                CycleRequestPtr(a->request), node)
+  self->request(owner(self, node), kNodeTimeout, atom::reserve_v, CycleRequestPtr(a->request), node)
       .then(
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
             fail(self, a, outcome.message, {outcome.plugin}, true);
-            next(self);
           },
-          [=](caf::error& err) {
-            fail(self, a, "reserve failed: " + to_string(err), {}, true);
-            next(self);
-          });
+          [=](caf::error& err) { fail(self, a, "reserve failed: " + to_string(err), {}, true); });
+  next(self);
 }
 
-void select_and_reserve(Self self, const AttemptPtr& a, const std::vector<plugins::NodeScore>& scores) {
-  auto chosen = plugins::Framework::select_host(scores, self->state.rng);
-  if (!chosen) {
-    fail(self, a, "no node could be scored", {}, true);
-    return next(self);
-  }
-  reserve(self, a, scores[*chosen].node_name);
+void select_and_reserve(Self self, const AttemptPtr& a) {
+  auto chosen = plugins::Framework::select_host(a->feasible, self->state.rng);
+  if (!chosen) return fail_and_next(self, a, "no node could be scored", {}, true);
+  reserve(self, a, a->feasible[*chosen].node_name);
 }
 
 /// prioritizeNodes' extender part: their scores, weighted and scaled, are
 /// added to the plugins' totals before a host is selected.
-void prioritize_with_extenders(Self self, const AttemptPtr& a, std::vector<plugins::NodeScore> scores) {
+void prioritize_with_extenders(Self self, const AttemptPtr& a) {
   auto extenders = self->state.deps.extenders;
   auto pod = a->pod().pod;
-  auto feasible = a->feasible;
+  auto feasible = a->feasible_names();
   auto nodes = a->node_json;
-  auto shared_scores = std::make_shared<std::vector<plugins::NodeScore>>(std::move(scores));
   bool posted = off_actor<std::map<std::string, int64_t>>(
       self, [extenders, pod, feasible, nodes] { return extenders->prioritize(*pod, feasible, *nodes); },
-      [self, a, shared_scores](const std::map<std::string, int64_t>& extra) {
-        for (auto& s : *shared_scores)
+      [self, a](const std::map<std::string, int64_t>& extra) {
+        for (auto& s : a->feasible)
           if (auto it = extra.find(s.node_name); it != extra.end()) s.total += it->second;
-        select_and_reserve(self, a, *shared_scores);
+        select_and_reserve(self, a);
       });
-  if (!posted) {
-    fail(self, a, "extenders cannot be called: no I/O threads (the scheduler is shutting down)", {}, true);
-    next(self);
-  }
+  if (!posted) fail_and_next(self, a, "extenders cannot be called: no I/O threads (the scheduler is shutting down)", {}, true);
 }
 
-void on_scored(Self self, const AttemptPtr& a, std::vector<NodeScoresPtr>& parts) {
-  std::vector<plugins::NodeScore> scores;
-  size_t total = 0;
-  for (const auto& part : parts) total += part->size();
-  scores.reserve(total);  // one allocation for the merged scores
-  for (const auto& part : parts) scores.insert(scores.end(), part->begin(), part->end());
-  auto status = a->framework().finalize_scores(*a->request->state, a->pod(), scores);
-  a->framework().record_extension_point(plugins::MetricPoint::score, status.ok() ? plugins::Code::success : status.code,
-                                        seconds_since(a->phase_started));
-  if (!status.ok()) {
-    fail(self, a, status.message(), {status.plugin}, true);
-    return next(self);
-  }
-  if (extenders_of(self) && extenders_of(self)->prioritizes(*a->pod().pod)) {
-    auto shared_scores = std::make_shared<std::vector<plugins::NodeScore>>(std::move(scores));
-    return with_node_objects(self, a, [self, a, shared_scores] {
-      prioritize_with_extenders(self, a, std::move(*shared_scores));
-    });
-  }
-  select_and_reserve(self, a, scores);
-}
-
+/// Two or more nodes to compare: normalise the round's raw scores across
+/// every partition, then (extenders) prioritize and select.
 void score(Self self, const AttemptPtr& a) {
-  auto pre_score = a->framework().run_pre_score(*a->request->state, a->pod(), a->feasible);
-  if (!pre_score.ok()) {
-    fail(self, a, pre_score.message(), {pre_score.plugin}, true);
-    return next(self);
-  }
-  a->phase_started = Clock::now();
-  fan_out<NodeScoresPtr>(
-      self, self->state.deps.nodes, kNodeTimeout, [=](std::vector<NodeScoresPtr> parts) { on_scored(self, a, parts); },
-      [=](caf::error err) {
-        a->framework().record_extension_point(plugins::MetricPoint::score, plugins::Code::error,
-                                              seconds_since(a->phase_started));
-        fail(self, a, "score failed: " + to_string(err), {}, true);
-        next(self);
-      },
-      atom::score_v, CycleRequestPtr(a->request));
+  if (!a->pre_score.ok()) return fail_and_next(self, a, a->pre_score.message(), {a->pre_score.plugin}, true);
+  const auto normalize_started = Clock::now();
+  auto status = a->framework().finalize_scores(*a->request->state, a->pod(), a->feasible);
+  a->framework().record_extension_point(plugins::MetricPoint::score, status.ok() ? plugins::Code::success : status.code,
+                                        a->score_seconds + seconds_since(normalize_started));
+  if (!status.ok()) return fail_and_next(self, a, status.message(), {status.plugin}, true);
+  if (extenders_of(self) && extenders_of(self)->prioritizes(*a->pod().pod))
+    return with_node_objects(self, a, [self, a] { prioritize_with_extenders(self, a); });
+  select_and_reserve(self, a);
 }
 
 void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResult& post) {
   auto message = plugins::fit_error_message(a->total_nodes, a->failures.counts(), post.message);
   const auto& plugins_set = a->failures.plugins();
-  fail(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
-  next(self);
+  fail_and_next(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
 }
 
 /// PostFilter: DefaultPreemption searches the partitions first (off the path of pods that fit).
 void no_fit(Self self, const AttemptPtr& a) {
   if (const auto* preemption = preemption_plugin(a->framework())) {
-    return search_preemption(self, a->request, a->statuses, a->total_nodes, *preemption,
+    return search_preemption(self, a->request, a->extender_statuses, a->total_nodes, *preemption,
                              [self, a, preemption](const plugins::PostFilterResult& post) {
                                act_on_preemption(self, *a->request, *preemption, post);
                                report_no_fit(self, a, post);
                              });
   }
-  report_no_fit(self, a, a->framework().run_post_filter(*a->request->state, a->pod(), a->statuses));
+  report_no_fit(self, a, a->framework().run_post_filter(*a->request->state, a->pod(), a->extender_statuses));
 }
 
 /// After every filter (plugins, then extenders): nothing fits, one node
 /// fits (nothing to compare), or score.
 void after_filters(Self self, const AttemptPtr& a) {
   if (a->feasible.empty()) return no_fit(self, a);
-  if (a->feasible.size() == 1) return reserve(self, a, a->feasible.front());
+  if (a->feasible.size() == 1) return reserve(self, a, a->feasible.front().node_name);
   score(self, a);
 }
 
@@ -306,46 +298,46 @@ void after_filters(Self self, const AttemptPtr& a) {
 void filter_with_extenders(Self self, const AttemptPtr& a) {
   auto extenders = self->state.deps.extenders;
   auto pod = a->pod().pod;
-  auto feasible = a->feasible;
+  auto feasible = a->feasible_names();
   auto nodes = a->node_json;
   bool posted = off_actor<ExtenderFilterOutcome>(
       self, [extenders, pod, feasible, nodes] { return extenders->filter(*pod, feasible, *nodes); },
       [self, a](const ExtenderFilterOutcome& outcome) {
-        if (outcome.error) {
-          fail(self, a, outcome.error_message, {}, true);
-          return next(self);
-        }
+        if (outcome.error) return fail_and_next(self, a, outcome.error_message, {}, true);
         for (const auto& [node, status] : outcome.statuses) {
           a->failures.add(status);
-          a->statuses.emplace_back(node, status);
+          a->extender_statuses.emplace_back(node, status);
         }
-        a->feasible = outcome.feasible;
+        // Keep the nodes (and their scores) the extenders let through.
+        const std::set<std::string> passed(outcome.feasible.begin(), outcome.feasible.end());
+        a->feasible.erase(std::remove_if(a->feasible.begin(), a->feasible.end(),
+                                         [&](const plugins::NodeScore& s) { return passed.count(s.node_name) == 0; }),
+                          a->feasible.end());
         after_filters(self, a);
       });
-  if (!posted) {
-    fail(self, a, "extenders cannot be called: no I/O threads (the scheduler is shutting down)", {}, true);
-    next(self);
-  }
+  if (!posted) fail_and_next(self, a, "extenders cannot be called: no I/O threads (the scheduler is shutting down)", {}, true);
 }
 
-void on_filtered(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& parts) {
+void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& parts) {
+  const double round_seconds = seconds_since(a->phase_started);
   int64_t total = 0;
+  size_t feasible = 0;
+  for (const auto& part : parts) feasible += part->feasible.size();
+  a->feasible.reserve(feasible);  // one allocation for the merged list
   for (const auto& part : parts) {
     if (part->error) {
-      a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::error,
-                                            seconds_since(a->phase_started));
-      fail(self, a, part->error_message, {}, true);
-      return next(self);
+      a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::error, round_seconds);
+      return fail_and_next(self, a, part->error_message, {}, true);
     }
     total += part->nodes;
     a->feasible.insert(a->feasible.end(), part->feasible.begin(), part->feasible.end());
     a->failures.merge(part->failures);
-    a->statuses.insert(a->statuses.end(), part->statuses.begin(), part->statuses.end());
+    a->score_seconds = std::max(a->score_seconds, part->score_seconds);
   }
   a->total_nodes = total;
   self->state.total_nodes = total;
   a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::success,
-                                        seconds_since(a->phase_started));
+                                        round_seconds - a->score_seconds);
   if (auto& m = self->state.deps.metrics)
     m->observe("scheduler_scheduling_algorithm_duration_seconds", {}, seconds_since(a->started));
   if (!a->feasible.empty() && extenders_of(self) && extenders_of(self)->filters(*a->pod().pod))
@@ -353,6 +345,8 @@ void on_filtered(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& 
   after_filters(self, a);
 }
 
+/// PreFilter and PreScore on the cycle, then one round on every partition:
+/// each filters its nodes and scores those that pass.
 void attempt(Self self, QueuedPodPtr queued) {
   auto a = std::make_shared<Attempt>();
   a->queued = queued;
@@ -362,7 +356,7 @@ void attempt(Self self, QueuedPodPtr queued) {
   request->framework = queued->framework;
   request->pod = queued->pod;
   request->state = std::shared_ptr<plugins::CycleState>(queued->framework->new_cycle_state());
-  if (self->state.deps.evaluation_cache) request->scheduling_class = plugins::scheduling_class_of(*queued->pod->pod);
+  if (self->state.deps.evaluation_cache) request->scheduling_class = queued->scheduling_class;
   a->request = request;
   release_nomination(self, *request->pod);
 
@@ -371,9 +365,10 @@ void attempt(Self self, QueuedPodPtr queued) {
     bool error = pre_filter.code == plugins::Code::error;
     auto message = error ? pre_filter.message()
                          : plugins::pre_filter_fit_error_message(self->state.total_nodes, pre_filter.message());
-    fail(self, a, message, {pre_filter.plugin}, error);
-    return next(self);
+    return fail_and_next(self, a, message, {pre_filter.plugin}, error);
   }
+  a->pre_score = a->framework().run_pre_score(*request->state, a->pod());
+  request->score = a->pre_score.ok();
   int32_t percentage = a->framework().percentage_of_nodes_to_score().value_or(
       self->state.deps.percentage_of_nodes_to_score);
   request->total_nodes = self->state.total_nodes;
@@ -384,14 +379,50 @@ void attempt(Self self, QueuedPodPtr queued) {
   a->phase_started = Clock::now();
   fan_out<FilterOutcomePtr>(
       self, self->state.deps.nodes, kNodeTimeout,
-      [=](std::vector<FilterOutcomePtr> parts) { on_filtered(self, a, parts); },
+      [=](std::vector<FilterOutcomePtr> parts) { on_round(self, a, parts); },
       [=](caf::error err) {
         a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::error,
                                               seconds_since(a->phase_started));
-        fail(self, a, "filter failed: " + to_string(err), {}, true);
-        next(self);
+        fail_and_next(self, a, "filter failed: " + to_string(err), {}, true);
       },
       atom::filter_v, CycleRequestPtr(request));
+}
+
+/// Asks the QUEUE for the next pod ahead of time, so that a pod is at hand
+/// as soon as the cycle is free (the pop's round trip overlaps the attempt).
+void prefetch(Self self) {
+  auto& st = self->state;
+  st.pop_pending = true;
+  self->request(st.deps.queue, caf::infinite, atom::pop_v)
+      .then(
+          [=](QueuedPodPtr& queued) {
+            auto& st = self->state;
+            st.pop_pending = false;
+            if (!st.idle) {
+              st.prefetched = std::move(queued);
+              return;
+            }
+            st.idle = false;
+            prefetch(self);
+            attempt(self, std::move(queued));
+          },
+          [=](caf::error& err) {
+            spdlog::error("scheduling-cycle lost the queue: {}", to_string(err));
+            self->quit(err);
+          });
+}
+
+/// The cycle is free: attempt the prefetched pod, or wait for one.
+void take_next(Self self) {
+  auto& st = self->state;
+  if (st.prefetched) {
+    QueuedPodPtr queued = std::move(st.prefetched);
+    st.prefetched = nullptr;
+    prefetch(self);
+    return attempt(self, std::move(queued));
+  }
+  st.idle = true;
+  if (!st.pop_pending) prefetch(self);
 }
 
 }  // namespace
@@ -409,12 +440,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       },
       [=](atom::next) {
         MessageTimer timer(self->state.actor_metrics, self);
-        self->request(self->state.deps.queue, caf::infinite, atom::pop_v)
-            .then([=](QueuedPodPtr& queued) { attempt(self, std::move(queued)); },
-                  [=](caf::error& err) {
-                    spdlog::error("scheduling-cycle lost the queue: {}", to_string(err));
-                    self->quit(err);
-                  });
+        take_next(self);
       },
       [=](atom::next, CycleResumePtr resume) {
         MessageTimer timer(self->state.actor_metrics, self);

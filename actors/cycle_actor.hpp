@@ -1,11 +1,20 @@
 #pragma once
 // SCHEDULING CYCLE actor: kube-scheduler's scheduleOne, one pod at a time.
 //
-//   pop ─► PreFilter ─► Filter (fan-out to NODE actors) ─► PostFilter if none fit
-//       ─► [filter extenders] ─► PreScore ─► Score (fan-out) ─► finalize
-//       ─► [prioritize extenders] ─► selectHost ─► Reserve on the
-//       owning NODE actor ─► Permit ─► PreBind ─► hand the Binding to the API WRITER
-//       ─► pop the next pod (binding runs concurrently, like bindingCycle)
+//   pop ─► PreFilter ─► PreScore ─► one round on every NODE actor (Filter of
+//       its nodes, then Score of those that pass) ─► PostFilter if none fit
+//       ─► [filter extenders] ─► normalise the scores ─► [prioritize extenders]
+//       ─► selectHost ─► Reserve on the owning NODE actor, and the next pod
+//   ...Reserve answered ─► Permit ─► PreBind ─► hand the Binding to the API WRITER
+//
+// One message round per pod: PreScore runs before the round (no plugin
+// troupe implements needs the feasible nodes for it), so the partitions score
+// as they filter; the next pod is popped ahead of time; and the cycle does not
+// wait for Reserve: the next pod's round reaches the owning NODE actor after
+// the Reserve (one sender's messages arrive in order), so it sees the node as
+// a sequential scheduler would. Permit, PreBind and the Binding follow when
+// the Reserve is answered, while later pods are being scheduled (binding runs
+// concurrently, like upstream's bindingCycle).
 //
 // A failed binding unreserves on the node and sends the pod back to the QUEUE
 // with backoff; an unplaceable pod gets PodScheduled=False and a FailedScheduling event.
@@ -72,6 +81,10 @@ struct cycle_actor_state {
   /// nomination of the pod under attempt, released while it is tried.
   plugins::preemption::NominationBook nominations;
   std::optional<std::pair<std::string, plugins::preemption::Nomination>> released;
+  /// The next pod, popped ahead of time (cycle_actor.cpp: prefetch).
+  QueuedPodPtr prefetched;
+  bool pop_pending = false;  // a pop is on its way to the QUEUE
+  bool idle = false;         // no attempt under way: the popped pod goes straight in
 
   static inline const char* name = "scheduling-cycle";
 };

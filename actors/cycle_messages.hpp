@@ -28,11 +28,12 @@ struct CycleRequest {
   /// The pod's scheduling class, for the partitions' evaluation caches;
   /// null: every node is evaluated afresh.
   std::shared_ptr<const plugins::SchedulingClass> scheduling_class;
+  /// Whether the round scores the feasible nodes (PreScore, run before it, succeeded).
+  bool score = true;
 };
 using CycleRequestPtr = std::shared_ptr<const CycleRequest>;
 
 using FilterOutcomePtr = std::shared_ptr<const FilterOutcome>;
-using NodeScoresPtr = std::shared_ptr<const std::vector<plugins::NodeScore>>;
 using PodInfoPtr = std::shared_ptr<const plugins::PodInfo>;
 using NodePtr = std::shared_ptr<const Node>;
 using DevicePtr = std::shared_ptr<const Device>;
@@ -60,7 +61,6 @@ typename Inspector::result_type inspect(Inspector& f, ReserveOutcome& x) {
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::CycleRequestPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::FilterOutcomePtr)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeScoresPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodInfoPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeNamesPtr)

@@ -165,7 +165,7 @@ HttpReply ExtenderService::prioritize(const std::shared_ptr<const plugins::Frame
   for (const auto& name : args->node_names) priorities.emplace_back(name, 0);
   auto pre = framework->run_pre_filter(*state, *pod);
   if (!pre.ok()) return json_reply(200, host_priority_list_json(priorities));  // nothing to prefer
-  auto pre_score = framework->run_pre_score(*state, *pod, args->node_names);
+  auto pre_score = framework->run_pre_score(*state, *pod);
   if (!pre_score.ok() && !pre_score.is_skip()) return {500, "text/plain", pre_score.message() + "\n"};
   std::vector<Evaluation> parts;
   std::string error;

@@ -226,9 +226,7 @@ void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
       self->state.pending[id.key()] = std::move(fingerprint);
       auto pod = decode_pod(object);
       if (!pod) return report_malformed(self, id, pod.message());
-      auto queued = std::make_shared<QueuedPod>();
-      queued->pod = plugins::PodInfo::make(std::move(*pod));
-      queued->framework = frameworks.at(id.scheduler_name);
+      auto queued = make_queued_pod(plugins::PodInfo::make(std::move(*pod)), frameworks.at(id.scheduler_name));
       self->send(self->state.deps.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
       return;
     }

@@ -63,14 +63,14 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
       [=](atom::filter, CycleRequestPtr req) {
         MessageTimer timer(self->state.actor_metrics, self);
         auto& partition = self->state.partition;
-        auto limit = feasible_share(req->feasible_wanted, req->total_nodes, static_cast<int64_t>(partition.node_count()));
-        auto outcome = partition.filter(*req->framework, *req->state, *req->pod, limit, req->scheduling_class);
+        RoundOptions options;
+        options.limit =
+            feasible_share(req->feasible_wanted, req->total_nodes, static_cast<int64_t>(partition.node_count()));
+        options.scheduling_class = req->scheduling_class;
+        options.score = req->score;
+        self->state.round_cycle = req->cycle;
+        auto outcome = partition.run_round(*req->framework, *req->state, *req->pod, options);
         return FilterOutcomePtr(std::make_shared<FilterOutcome>(std::move(outcome)));
-      },
-      [=](atom::score, CycleRequestPtr req) {
-        MessageTimer timer(self->state.actor_metrics, self);
-        auto scores = self->state.partition.score(*req->framework, *req->state, *req->pod);
-        return NodeScoresPtr(std::make_shared<std::vector<plugins::NodeScore>>(std::move(scores)));
       },
       [=](atom::evaluate, CycleRequestPtr req, NodeNamesPtr names, bool score) {
         MessageTimer timer(self->state.actor_metrics, self);
@@ -92,7 +92,7 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
       },
       [=](atom::evaluate, PreemptionRequestPtr req) {
         MessageTimer timer(self->state.actor_metrics, self);
-        auto answer = evaluate_preemption(self->state.partition, *req);
+        auto answer = evaluate_preemption(self->state.partition, self->state.round_cycle, *req);
         return PartitionPreemptionPtr(std::make_shared<const plugins::preemption::PartitionPreemption>(std::move(answer)));
       },
       [=](atom::unreserve, CycleRequestPtr req, const std::string& node) {

@@ -44,10 +44,9 @@ using node_actor = caf::typed_actor<
     caf::reacts_to<atom::delete_reservation, std::string>,
     // The Reservation plugin's debug view of a node; "" when the node is not ours.
     caf::replies_to<atom::reservation_summary, std::string>::with<std::string>,
-    // Filter round of a cycle: which of our nodes fit, and why the others don't.
+    // A cycle's round: which of our nodes fit (with their raw scores), and
+    // why the others don't.
     caf::replies_to<atom::filter, CycleRequestPtr>::with<FilterOutcomePtr>,
-    // Score round: score the nodes this partition found feasible.
-    caf::replies_to<atom::score, CycleRequestPtr>::with<NodeScoresPtr>,
     // Reserve the pod on one of our nodes (assume + Reserve plugins).
     caf::replies_to<atom::reserve, CycleRequestPtr, std::string>::with<ReserveOutcome>,
     // The API JSON of those of these nodes that are ours (for extenders).
@@ -61,6 +60,9 @@ using node_actor = caf::typed_actor<
 
 struct node_actor_state {
   NodePartition partition;
+  /// The cycle of the last round: the preemption search of that cycle reads
+  /// the round's rejections (NodePartition::last_rejections).
+  uint64_t round_cycle = 0;
   ActorMetricsHandle actor_metrics;
   static inline const char* name = "node";
 };

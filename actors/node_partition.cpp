@@ -1,6 +1,7 @@
 #include "actors/node_partition.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 
 #include "plugins/deviceshare/go_json.hpp"
@@ -29,10 +30,7 @@ plugins::NodeInfo& NodePartition::node_info(const std::string& name) {
   return info;
 }
 
-void NodePartition::order_changed() {
-  cache_.clear();
-  round_cache_ = nullptr;
-}
+void NodePartition::order_changed() { cache_.clear(); }
 
 namespace {
 const plugins::deviceshare::NodeDevices* devices_of(const plugins::NodeInfo& info) {
@@ -48,13 +46,11 @@ void NodePartition::erase_if_unused(const std::string& name) {
   if (it == nodes_.end() || it->second.node() != nullptr || it->second.pod_count() > 0 ||
       it->second.extensions_hold_objects())
     return;
-  // A node erased between a round's filter() and score() is not scored.
+  // A node erased after the round that rejected it is no preemption candidate.
   const plugins::NodeInfo* gone = &it->second;
-  for (size_t i = last_feasible_.size(); i-- > 0;) {
-    if (last_feasible_[i] != gone) continue;
-    last_feasible_.erase(last_feasible_.begin() + static_cast<std::ptrdiff_t>(i));
-    last_feasible_at_.erase(last_feasible_at_.begin() + static_cast<std::ptrdiff_t>(i));
-  }
+  last_rejections_.erase(std::remove_if(last_rejections_.begin(), last_rejections_.end(),
+                                        [gone](const Rejection& r) { return r.node == gone; }),
+                         last_rejections_.end());
   order_.erase(std::find_if(order_.begin(), order_.end(), [&](const OrderedNode& o) { return o.info == gone; }));
   nodes_.erase(it);
   order_changed();
@@ -153,17 +149,17 @@ std::string NodePartition::reservation_summary(const std::string& node_name) con
   return plugins::reservation::node_reservations_json(node_name, it->second);
 }
 
-FilterOutcome NodePartition::filter(const plugins::Framework& framework, const plugins::CycleState& state,
-                                    const plugins::PodInfo& pod, int64_t limit,
-                                    const std::shared_ptr<const plugins::SchedulingClass>& scheduling_class) {
+FilterOutcome NodePartition::run_round(const plugins::Framework& framework, const plugins::CycleState& state,
+                                       const plugins::PodInfo& pod, const RoundOptions& options) {
   FilterOutcome out;
   out.nodes = static_cast<int64_t>(known_nodes_);
-  last_feasible_.clear();
-  last_feasible_at_.clear();
-  round_cache_ = scheduling_class ? cache_.of(framework, scheduling_class, order_.size()) : nullptr;
+  last_rejections_.clear();
+  round_feasible_at_.clear();
+  ClassEvaluations* cache =
+      options.scheduling_class ? cache_.of(framework, options.scheduling_class, order_.size()) : nullptr;
   const size_t n = order_.size();
   size_t tried = 0;
-  for (; tried < n && static_cast<int64_t>(last_feasible_.size()) < limit; ++tried) {
+  for (; tried < n && static_cast<int64_t>(out.feasible.size()) < options.limit; ++tried) {
     const size_t at = (next_start_ + tried) % n;
     const std::string& name = *order_[at].name;
     const plugins::NodeInfo& info = *order_[at].info;  // no hash lookup per node
@@ -173,51 +169,57 @@ FilterOutcome NodePartition::filter(const plugins::Framework& framework, const p
                               state.node_names_plugins.empty() ? std::string() : state.node_names_plugins.front());
       continue;
     }
-    auto status = filter_node(framework, state, pod, at);
+    auto status = filter_node(framework, state, pod, at, cache);
     if (status.ok()) {
-      last_feasible_.push_back(&info);
-      last_feasible_at_.push_back(at);
-      out.feasible.push_back(name);
+      round_feasible_at_.push_back(at);
+      out.feasible.emplace_back().node_name = name;
     } else if (status.code == plugins::Code::error) {
       out.error = true;
       out.error_message = status.message();
       break;
     } else {
       out.failures.add(status);
-      out.statuses.emplace_back(name, std::move(status));
+      last_rejections_.push_back(Rejection{&info, status.code});
     }
   }
   if (n > 0) next_start_ = (next_start_ + tried) % n;
+  if (out.error || !options.score) return out;
+  const auto score_started = std::chrono::steady_clock::now();
+  auto scored = score_feasible(framework, state, pod, round_feasible_at_, cache, out.feasible);
+  out.score_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - score_started).count();
+  if (!scored.ok()) {
+    out.error = true;
+    out.error_message = scored.message();
+  }
   return out;
 }
 
 plugins::PluginStatus NodePartition::filter_node(const plugins::Framework& framework,
                                                  const plugins::CycleState& state, const plugins::PodInfo& pod,
-                                                 size_t at) {
+                                                 size_t at, ClassEvaluations* cache) {
   const plugins::NodeInfo& info = *order_[at].info;
-  const bool cacheable = round_cache_ != nullptr && !info.results_depend_on_pod_identity();
+  const bool cacheable = cache != nullptr && !info.results_depend_on_pod_identity();
   if (cacheable) {
-    if (const plugins::PluginStatus* known = round_cache_->verdict(at, info.generation())) return *known;
+    if (const plugins::PluginStatus* known = cache->verdict(at, info.generation())) return *known;
   }
   auto status = framework.run_filter(state, pod, info);
-  if (cacheable) round_cache_->remember_verdict(at, info.generation(), status);
+  if (cacheable) cache->remember_verdict(at, info.generation(), status);
   return status;
 }
 
-std::vector<plugins::NodeScore> NodePartition::score(const plugins::Framework& framework,
-                                                     const plugins::CycleState& state, const plugins::PodInfo& pod) {
-  std::vector<plugins::NodeScore> scores(last_feasible_.size());
-  for (size_t i = 0; i < last_feasible_.size(); ++i) {
-    const plugins::NodeInfo& info = *last_feasible_[i];
-    const size_t at = last_feasible_at_[i];
-    const bool cacheable = round_cache_ != nullptr && !info.results_depend_on_pod_identity();
-    if (!cacheable || !round_cache_->scores(at, info.generation(), scores[i])) {
-      auto status = framework.score_node(state, pod, info, scores[i]);
-      if (cacheable && status.ok()) round_cache_->remember_scores(at, info.generation(), scores[i]);
-    }
-    scores[i].node_name = info.name();
+plugins::PluginStatus NodePartition::score_feasible(const plugins::Framework& framework,
+                                                    const plugins::CycleState& state, const plugins::PodInfo& pod,
+                                                    const std::vector<size_t>& at, ClassEvaluations* cache,
+                                                    std::vector<plugins::NodeScore>& feasible) {
+  for (size_t i = 0; i < feasible.size(); ++i) {
+    const plugins::NodeInfo& info = *order_[at[i]].info;
+    const bool cacheable = cache != nullptr && !info.results_depend_on_pod_identity();
+    if (cacheable && cache->scores(at[i], info.generation(), feasible[i])) continue;
+    auto status = framework.score_node(state, pod, info, feasible[i]);
+    if (!status.ok()) return status;
+    if (cacheable) cache->remember_scores(at[i], info.generation(), feasible[i]);
   }
-  return scores;
+  return {};
 }
 
 Evaluation NodePartition::evaluate(const plugins::Framework& framework, const plugins::CycleState& state,

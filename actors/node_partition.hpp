@@ -7,6 +7,7 @@
 // 26–47 µs for one message per partition.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -24,14 +25,28 @@
 
 namespace troupe::actors {
 
-/// One partition's answer to a Filter round.
+/// One partition's answer to a cycle's round: Filter over its nodes, then
+/// Score of the nodes that passed, in one message (see RoundOptions).
 struct FilterOutcome {
-  std::vector<std::string> feasible;    // node names, in evaluation order
+  /// The feasible nodes in evaluation order, with their raw scores
+  /// (weighted_sum and raw[]) when the round scored them.
+  std::vector<plugins::NodeScore> feasible;
   plugins::FailureHistogram failures;   // reasons of the nodes that failed
-  plugins::NodeStatuses statuses;       // per failed node, for PostFilter
   int64_t nodes = 0;                    // nodes this partition holds
+  double score_seconds = 0;             // of the round, the Score part (metrics)
   bool error = false;                   // a plugin reported an internal error
   std::string error_message;
+};
+
+/// What a round asks of a partition.
+struct RoundOptions {
+  /// Stop once this many feasible nodes are found (feasible_share()).
+  int64_t limit = std::numeric_limits<int64_t>::max();
+  /// The pod's scheduling class, for the evaluation cache; null: every node
+  /// is evaluated afresh.
+  std::shared_ptr<const plugins::SchedulingClass> scheduling_class;
+  /// Score the feasible nodes too (the cycle ran PreScore before the round).
+  bool score = true;
 };
 
 /// A partition's share of the cycle's feasible-node budget: proportional to
@@ -85,18 +100,27 @@ class NodePartition {
   /// The Reservation plugin's debug view of the node; "" when the node is not ours.
   std::string reservation_summary(const std::string& node_name) const;
 
-  /// Runs the Filters over the nodes, starting where the last round stopped
-  /// (kube-scheduler's nextStartNodeIndex), until `limit` feasible nodes are
-  /// found or every node was tried. Remembers the feasible nodes for score().
-  /// With the pod's scheduling class, verdicts and scores are reused from
-  /// earlier pods of the class on nodes that have not changed since
+  /// A cycle's round: runs the Filters over the nodes, starting where the
+  /// last round stopped (kube-scheduler's nextStartNodeIndex), until
+  /// `options.limit` feasible nodes are found or every node was tried, then
+  /// (with `options.score`) scores the feasible ones. With the pod's
+  /// scheduling class, verdicts and scores are reused from earlier pods of
+  /// the class on nodes that have not changed since
   /// (actors/evaluation_cache.hpp); the results are the same either way.
-  FilterOutcome filter(const plugins::Framework& framework, const plugins::CycleState& state,
-                       const plugins::PodInfo& pod, int64_t limit,
-                       const std::shared_ptr<const plugins::SchedulingClass>& scheduling_class = nullptr);
-  /// Scores the nodes the last filter() found feasible (and still here).
-  std::vector<plugins::NodeScore> score(const plugins::Framework& framework, const plugins::CycleState& state,
-                                        const plugins::PodInfo& pod);
+  /// Remembers the rejected nodes for the preemption search (last_rejections()).
+  FilterOutcome run_round(const plugins::Framework& framework, const plugins::CycleState& state,
+                          const plugins::PodInfo& pod, const RoundOptions& options);
+
+  /// A node the last round rejected, and how: the preemption search skips
+  /// UnschedulableAndUnresolvable ones and looks for victims on the others.
+  /// (Only the code is kept: the reasons are already counted in the round's
+  /// FailureHistogram, and copying every rejected node's status cost more
+  /// than the whole failing round.)
+  struct Rejection {
+    const plugins::NodeInfo* node;
+    plugins::Code code;
+  };
+  const std::vector<Rejection>& last_rejections() const { return last_rejections_; }
 
   /// Filter (and, with `score`, Score) of the named nodes of this partition,
   /// for the extender endpoint; leaves the cycle's round state alone. A name
@@ -123,10 +147,14 @@ class NodePartition {
   void erase_if_unused(const std::string& name);
   /// The node order changed: cached evaluations are indexed by it.
   void order_changed();
-  /// Filter of the node at `at` in order_, from the round's cache when it
+  /// Filter of the node at `at` in order_, from the class's cache when it
   /// still holds the node's generation.
   plugins::PluginStatus filter_node(const plugins::Framework& framework, const plugins::CycleState& state,
-                                    const plugins::PodInfo& pod, size_t at);
+                                    const plugins::PodInfo& pod, size_t at, ClassEvaluations* cache);
+  /// Score of the round's feasible nodes (positions `at` in order_) into `feasible`.
+  plugins::PluginStatus score_feasible(const plugins::Framework& framework, const plugins::CycleState& state,
+                                       const plugins::PodInfo& pod, const std::vector<size_t>& at,
+                                       ClassEvaluations* cache, std::vector<plugins::NodeScore>& feasible);
 
   std::unordered_map<std::string, plugins::NodeInfo> nodes_;
   /// A node's entry in nodes_, by pointers (stable: unordered_map never moves
@@ -140,10 +168,9 @@ class NodePartition {
   // Reservation uid -> the node holding it (a Reservation can move node).
   // Devices and NRTs are named after their node, so they need no entry.
   std::unordered_map<std::string, std::string> reservation_node_;
-  std::vector<const plugins::NodeInfo*> last_feasible_;
-  std::vector<size_t> last_feasible_at_;  // their positions in order_
+  std::vector<Rejection> last_rejections_;
+  std::vector<size_t> round_feasible_at_;  // scratch: the round's feasible nodes' positions in order_
   EvaluationCache cache_;
-  ClassEvaluations* round_cache_ = nullptr;  // the last filter()'s class, for score()
   size_t next_start_ = 0;
   size_t known_nodes_ = 0;  // nodes with a node object
 };

@@ -19,8 +19,9 @@ namespace troupe::actors {
 
 struct PreemptionRequest {
   CycleRequestPtr cycle;  // framework, preemptor, its CycleState after PreFilter
-  /// Filter statuses of every node that failed, by node name.
-  std::shared_ptr<const std::map<std::string, plugins::PluginStatus>> statuses;
+  /// The statuses of the nodes the extenders turned down, by node name. The
+  /// plugins' verdicts stay in each partition (NodePartition::last_rejections).
+  std::shared_ptr<const std::map<std::string, plugins::PluginStatus>> extender_statuses;
   std::shared_ptr<const std::vector<PodDisruptionBudget>> pdbs;
   plugins::preemption::PartitionSearch search;
 };

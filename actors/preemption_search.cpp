@@ -1,44 +1,66 @@
 #include "actors/preemption_search.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 namespace troupe::actors {
 
-plugins::preemption::PartitionPreemption evaluate_preemption(const NodePartition& partition,
-                                                             const PreemptionRequest& request) {
-  const plugins::PodInfo& pod = *request.cycle->pod;
+namespace {
+
+namespace pre = plugins::preemption;
+
+/// The nodes worth a victim search, copied, with their filter codes; the
+/// others only counted by why they are not.
+struct SearchInput {
   std::vector<plugins::NodeInfo> copies;
   plugins::NodeStatuses statuses;
-  std::vector<std::string> no_victims;  // not copied (most nodes when priorities are equal)
-  for (const auto& [name, info] : partition.nodes()) {
-    if (info.node() == nullptr) continue;  // a Device or NRT without its Node: not a node yet
-    auto status = request.statuses->find(name);
-    // Nodes that passed the filters are not in the statuses: the pod fits
-    // there already (a node that appeared since Filter); not a candidate.
-    if (status == request.statuses->end()) continue;
-    if (!plugins::preemption::may_have_victims(info, pod, request.search.nominated, request.search.options.victims) &&
-        !(name == request.search.nominated_node && !request.search.pending_victims.empty())) {
-      no_victims.emplace_back(name);
-      continue;
-    }
-    copies.push_back(info);
-    statuses.emplace_back(name, status->second);
+  std::map<std::string, int64_t> ruled_out;
+};
+
+void consider(const plugins::NodeInfo& info, plugins::Code code, const PreemptionRequest& request,
+              SearchInput& in) {
+  const auto& search = request.search;
+  const bool pending_here = info.name() == search.nominated_node && !search.pending_victims.empty();
+  if (!pending_here && !pre::may_have_victims(info, *request.cycle->pod, search.nominated, search.options.victims)) {
+    // A node the filters called unresolvable stays "not helpful", as upstream counts it.
+    ++in.ruled_out[code == plugins::Code::unschedulable_and_unresolvable ? pre::kPreemptionNotHelpful
+                                                                         : pre::kNoVictimsFound];
+    return;
+  }
+  in.copies.push_back(info);
+  // Only the code of a status matters to the search (unresolvable or not).
+  in.statuses.emplace_back(info.name(), plugins::PluginStatus(code));
+}
+
+}  // namespace
+
+plugins::preemption::PartitionPreemption evaluate_preemption(const NodePartition& partition, uint64_t round_cycle,
+                                                             const PreemptionRequest& request) {
+  const auto& cycle = *request.cycle;
+  if (round_cycle != cycle.cycle) {
+    // The cycle asks right after its own round and starts no other round
+    // before the answer, so this cannot happen; answer "nothing here" rather
+    // than search with another pod's verdicts.
+    spdlog::error("preemption search of cycle {} reached a partition whose last round was cycle {}", cycle.cycle,
+                  round_cycle);
+    return {};
+  }
+  SearchInput in;
+  // Nodes that passed the filters are not candidates: the pod fits there already.
+  for (const auto& rejection : partition.last_rejections()) consider(*rejection.node, rejection.code, request, in);
+  for (const auto& [name, status] : *request.extender_statuses) {
+    const plugins::NodeInfo* info = partition.find(name);
+    if (info != nullptr && info->node() != nullptr) consider(*info, status.code, request, in);
   }
   // Node order within a partition is a hash order; sort for a repeatable search.
-  std::sort(copies.begin(), copies.end(), [](const auto& a, const auto& b) { return a.name() < b.name(); });
-  const auto& cycle = *request.cycle;
+  std::sort(in.copies.begin(), in.copies.end(), [](const auto& a, const auto& b) { return a.name() < b.name(); });
   auto filter = [&cycle](const plugins::PodInfo& pod, const plugins::NodeInfo& node) {
     return cycle.framework->run_filter(*cycle.state, pod, node);
   };
-  auto answer = plugins::preemption::search_partition(pod, std::move(copies), statuses, filter, *request.pdbs,
-                                                      request.search);
-  for (const auto& name : no_victims) {
-    // A node the filters called unresolvable stays "not helpful", as upstream counts it.
-    const auto& status = request.statuses->at(name);
-    answer.node_statuses[name] = plugins::PluginStatus::unresolvable(
-        status.code == plugins::Code::unschedulable_and_unresolvable ? plugins::preemption::kPreemptionNotHelpful
-                                                                     : plugins::preemption::kNoVictimsFound);
-  }
+  auto answer = pre::search_partition(*cycle.pod, std::move(in.copies), in.statuses, filter, *request.pdbs,
+                                      request.search);
+  answer.ruled_out = std::move(in.ruled_out);
   return answer;
 }
 

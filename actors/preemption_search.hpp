@@ -1,14 +1,16 @@
 #pragma once
-// A NODE actor's part of the preemption search: copies of its nodes (with the
-// filter statuses the cycle collected), the framework's filters as the
-// FilterFunction, then plugins::preemption::search_partition.
+// A NODE actor's part of the preemption search: copies of the nodes its last
+// round rejected (and of those the extenders turned down) that may hold a
+// victim, the framework's filters as the FilterFunction, then
+// plugins::preemption::search_partition.
 
 #include "actors/node_partition.hpp"
 #include "actors/preemption_messages.hpp"
 
 namespace troupe::actors {
 
-plugins::preemption::PartitionPreemption evaluate_preemption(const NodePartition& partition,
+/// `round_cycle`: the cycle of the partition's last round, which must be the request's.
+plugins::preemption::PartitionPreemption evaluate_preemption(const NodePartition& partition, uint64_t round_cycle,
                                                              const PreemptionRequest& request);
 
 }  // namespace troupe::actors

@@ -47,13 +47,13 @@ bool reserve_pods_preempt(const plugins::Framework& framework) {
 }
 
 std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleRequestPtr& cycle,
-                                                const plugins::NodeStatuses& statuses, int64_t total_nodes,
+                                                const plugins::NodeStatuses& extender_statuses, int64_t total_nodes,
                                                 const pre::DefaultPreemption& plugin, Timestamp now) {
   auto request = std::make_shared<PreemptionRequest>();
   request->cycle = cycle;
   auto by_node = std::make_shared<std::map<std::string, plugins::PluginStatus>>();
-  for (const auto& [node, status] : statuses) by_node->emplace(node, status);
-  request->statuses = std::move(by_node);
+  for (const auto& [node, status] : extender_statuses) by_node->emplace(node, status);
+  request->extender_statuses = std::move(by_node);
   const auto& pdbs = self->state.deps.pdbs;
   request->pdbs = pdbs ? pdbs->snapshot() : std::make_shared<const std::vector<PodDisruptionBudget>>();
   request->search.options = plugin.options(now);
@@ -93,7 +93,7 @@ void forget_nomination(CycleSelf self, const std::string& uid) {
   if (auto nomination = state.nominations.take(uid)) release(self, uid, *nomination);
 }
 
-void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& statuses,
+void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& extender_statuses,
                        int64_t total_nodes, const pre::DefaultPreemption& plugin,
                        std::function<void(const plugins::PostFilterResult&)> done) {
   if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
@@ -109,9 +109,9 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
     search.total_nodes = total_nodes;
     search.now = now;
     plugin.write_search(*request->state, std::move(search));
-    return done(framework.run_post_filter(*request->state, *request->pod, statuses));
+    return done(framework.run_post_filter(*request->state, *request->pod, extender_statuses));
   }
-  auto preemption = make_request(self, request, statuses, total_nodes, plugin, now);
+  auto preemption = make_request(self, request, extender_statuses, total_nodes, plugin, now);
   fan_out<PartitionPreemptionPtr>(
       self, self->state.deps.nodes, kSearchTimeout,
       [=, &plugin](std::vector<PartitionPreemptionPtr> parts) {
@@ -120,7 +120,7 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
         search.total_nodes = total_nodes;
         search.now = now;
         plugin.write_search(*request->state, std::move(search));
-        done(request->framework->run_post_filter(*request->state, *request->pod, statuses));
+        done(request->framework->run_post_filter(*request->state, *request->pod, extender_statuses));
       },
       [=](caf::error err) {
         plugins::PostFilterResult failed;

@@ -31,9 +31,10 @@ void release_nomination(CycleSelf self, const plugins::PodInfo& pod);
 /// The pod is gone (deleted, or finished unassigned): its placeholder leaves its node.
 void forget_nomination(CycleSelf self, const std::string& uid);
 
-/// Searches every partition, then runs the Framework's PostFilter; calls
-/// `done(result)` on the cycle actor.
-void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& statuses,
+/// Searches every partition (each over the nodes its round of this cycle
+/// rejected, plus those of `extender_statuses`, the extenders' rejections),
+/// then runs the Framework's PostFilter; calls `done(result)` on the cycle actor.
+void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& extender_statuses,
                        int64_t total_nodes, const plugins::preemption::DefaultPreemption& plugin,
                        std::function<void(const plugins::PostFilterResult&)> done);
 

@@ -2,6 +2,14 @@
 
 namespace troupe::actors {
 
+std::shared_ptr<QueuedPod> make_queued_pod(PodInfoPtr pod, std::shared_ptr<const plugins::Framework> framework) {
+  auto queued = std::make_shared<QueuedPod>();
+  queued->scheduling_class = plugins::scheduling_class_of(*pod->pod);
+  queued->pod = std::move(pod);
+  queued->framework = std::move(framework);
+  return queued;
+}
+
 namespace {
 
 // QueueSort: every profile shares one QueueSort plugin (the configuration

@@ -18,6 +18,7 @@
 #include "actors/metrics_registry.hpp"
 #include "actors/scheduling_queue.hpp"
 #include "plugins/framework/cluster_event.hpp"
+#include "plugins/framework/scheduling_class.hpp"
 
 namespace troupe::actors {
 
@@ -25,10 +26,17 @@ namespace troupe::actors {
 struct QueuedPod {
   PodInfoPtr pod;
   std::shared_ptr<const plugins::Framework> framework;
+  /// What the partitions' evaluation caches key the pod's results by.
+  std::shared_ptr<const plugins::SchedulingClass> scheduling_class;
   int attempts = 0;  // failed attempts before this one
   QueueClock::time_point first_queued;
 };
 using QueuedPodPtr = std::shared_ptr<const QueuedPod>;
+
+/// A QueuedPod of `framework`'s profile. Its scheduling class (an encoding
+/// of the pod) is worked out here, by the actor that queues the pod, rather
+/// than on the scheduling cycle, which handles one pod at a time.
+std::shared_ptr<QueuedPod> make_queued_pod(PodInfoPtr pod, std::shared_ptr<const plugins::Framework> framework);
 
 using queue_actor = caf::typed_actor<
     // A pending pod of one of our profiles appeared or changed.

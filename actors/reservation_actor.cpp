@@ -122,9 +122,7 @@ void enqueue(Self self, const Reservation& r) {
   auto pod = rsv::make_reserve_pod_info(r);
   auto framework = st.deps.frameworks.find(pod->pod->spec.scheduler_name);
   if (framework == st.deps.frameworks.end()) return;  // another scheduler's reservation
-  auto queued = std::make_shared<QueuedPod>();
-  queued->pod = pod;
-  queued->framework = framework->second;
+  auto queued = make_queued_pod(pod, framework->second);
   st.queued[r.meta.uid] = QueuedReservePod{pod->key, std::move(fingerprint)};
   self->send(st.deps.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
   spdlog::info("reservation {}: {} for scheduling", r.meta.name, again ? "changed, queued again" : "queued");

@@ -27,6 +27,9 @@ size_t drop_lower_priority_nominations(NodeInfo& node, int32_t priority,
 
 bool may_have_victims(const NodeInfo& node, const PodInfo& preemptor, const std::map<std::string, int32_t>& nominated,
                       const VictimOptions& options) {
+  // Every victim has a lower priority than the preemptor: most nodes are
+  // ruled out here, without a look at each pod.
+  if (node.lowest_pod_priority() >= preemptor.priority) return false;
   for (const auto& pod : node.pods()) {
     if (!may_be_victim(*pod, preemptor, options)) continue;
     if (!nominated.empty() && nominated.count(std::string(pod_identity(*pod))) > 0) continue;
@@ -87,9 +90,11 @@ MergedPreemption merge_partition_preemptions(const std::vector<PartitionPreempti
     return out;
   }
   std::map<std::string, int64_t> counts;
-  for (const auto& part : parts)
+  for (const auto& part : parts) {
     for (const auto& [node, status] : part.node_statuses)
       for (const auto& reason : status.reasons) ++counts[reason];
+    for (const auto& [reason, count] : part.ruled_out) counts[reason] += count;
+  }
   out.message = "preemption: " + fit_error_message(total_nodes, counts);
   return out;
 }

@@ -26,10 +26,13 @@ namespace troupe::plugins::preemption {
 struct PartitionPreemption {
   /// This partition's pick, if any of its nodes can host the preemptor after evictions.
   std::optional<Candidate> best;
-  /// Why each of its other nodes could not be a candidate.
+  /// Why each of the nodes it searched could not be a candidate.
   std::map<std::string, PluginStatus> node_statuses;
   /// Set when the preemptor may not preempt at all (seen on this partition's nodes).
   std::optional<std::string> ineligible;
+  /// Reason -> count of the nodes ruled out before the search (no pod there
+  /// the preemptor may evict), counted rather than listed: usually most nodes.
+  std::map<std::string, int64_t> ruled_out;
 };
 
 /// What a partition needs besides its nodes.

@@ -357,14 +357,13 @@ PostFilterResult Framework::run_post_filter_plugins(CycleState& state, const Pod
   return result;
 }
 
-PluginStatus Framework::run_pre_score(CycleState& state, const PodInfo& pod,
-                                      const std::vector<std::string>& feasible_nodes) const {
+PluginStatus Framework::run_pre_score(CycleState& state, const PodInfo& pod) const {
   PointTimer timer(observer_.get(), MetricPoint::pre_score);
   FrameworkObserver* sampled_observer = sampled(state);
   state.skip_score_mask = 0;
   for (auto* p : pre_score_) {
     PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::pre_score);
-    PluginStatus s = p->pre_score(state, pod, feasible_nodes);
+    PluginStatus s = p->pre_score(state, pod);
     plugin_timer.finish(s.code);
     if (s.is_skip()) {
       for (const auto& e : score_)
@@ -382,7 +381,6 @@ PluginStatus Framework::run_pre_score(CycleState& state, const PodInfo& pod,
 
 PluginStatus Framework::score_node(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                    NodeScore& out) const {
-  out.node_name = node.name();
   out.weighted_sum = 0;
   out.total = 0;
   out.raw.fill(0);

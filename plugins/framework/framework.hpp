@@ -109,10 +109,11 @@ class Framework {
   /// otherwise Unschedulable with every reason, `message` = the reasons
   /// joined (the FitError suffix). No plugin: unschedulable, empty message.
   PostFilterResult run_post_filter(CycleState& state, const PodInfo& pod, const NodeStatuses& statuses) const;
-  /// Runs PreScore; a Skip excludes that plugin's Score for this pod.
-  PluginStatus run_pre_score(CycleState& state, const PodInfo& pod,
-                             const std::vector<std::string>& feasible_nodes) const;
-  /// Scores one feasible node into `out` (reused between calls: no allocation).
+  /// Runs PreScore (before the Filter round, see PreScorePlugin); a Skip
+  /// excludes that plugin's Score for this pod.
+  PluginStatus run_pre_score(CycleState& state, const PodInfo& pod) const;
+  /// Scores one feasible node into `out` (reused between calls: no
+  /// allocation); out.node_name is the caller's to set.
   PluginStatus score_node(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                           NodeScore& out) const;
   /// How many entries of NodeScore::raw score_node fills (the score plugins

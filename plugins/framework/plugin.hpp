@@ -82,18 +82,30 @@ struct PostFilterResult {
   std::string message;
 };
 
-/// Runs when no node fits (preemption). Interface only for now.
+/// Runs when no node fits (preemption).
+///
+/// In troupe the per-node Filter verdicts stay in the node partitions that
+/// produced them (copying a status per rejected node to the cycle cost more
+/// than the failing round itself), so `statuses` holds only what the cycle
+/// itself saw: the extenders' rejections. DefaultPreemption, the one
+/// PostFilter plugin, reads the plugins' verdicts through its partition
+/// search (actors/preemption_step.hpp) instead.
 class PostFilterPlugin : public virtual Plugin {
  public:
   virtual PostFilterResult post_filter(CycleState& state, const PodInfo& pod,
                                        const NodeStatuses& statuses) const = 0;
 };
 
-/// Precomputes scoring data for the feasible nodes; Skip skips its Score.
+/// Precomputes scoring data for the pod; Skip skips its Score.
+///
+/// troupe runs PreScore before the Filter round, not after it as
+/// kube-scheduler does, so that each node partition filters and scores its
+/// nodes in one message: PreScore sees the pod, not the feasible nodes. No
+/// plugin troupe implements needs them (upstream, InterPodAffinity and
+/// PodTopologySpread do; they are not implemented).
 class PreScorePlugin : public virtual Plugin {
  public:
-  virtual PluginStatus pre_score(CycleState& state, const PodInfo& pod,
-                                 const std::vector<std::string>& feasible_nodes) const = 0;
+  virtual PluginStatus pre_score(CycleState& state, const PodInfo& pod) const = 0;
 };
 
 struct ScoreResult {

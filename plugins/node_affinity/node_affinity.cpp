@@ -143,7 +143,7 @@ PluginStatus NodeAffinity::filter(const CycleState&, const PodInfo& pod, const N
   return {};
 }
 
-PluginStatus NodeAffinity::pre_score(CycleState&, const PodInfo& pod, const std::vector<std::string>&) const {
+PluginStatus NodeAffinity::pre_score(CycleState&, const PodInfo& pod) const {
   const auto* preferred = pod_preferred(pod);
   bool any = std::any_of(args_.added_preferred.begin(), args_.added_preferred.end(), counts);
   if (preferred != nullptr) any = any || std::any_of(preferred->begin(), preferred->end(), counts);

@@ -46,8 +46,7 @@ class NodeAffinity final : public PreFilterPlugin,
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
   PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
   /// Skip when there is no preferred term to score.
-  PluginStatus pre_score(CycleState& state, const PodInfo& pod,
-                         const std::vector<std::string>& feasible_nodes) const override;
+  PluginStatus pre_score(CycleState& state, const PodInfo& pod) const override;
   ScoreResult score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
   bool has_normalize_score() const override { return true; }
   PluginStatus normalize_scores(const CycleState& state, const PodInfo& pod,

@@ -57,8 +57,7 @@ Result<std::shared_ptr<const Plugin>> NodeResourcesBalancedAllocation::make(cons
   return build_plugin<BalancedAllocationArgs, NodeResourcesBalancedAllocation>(args, BalancedAllocationArgs::from_yaml);
 }
 
-PluginStatus NodeResourcesBalancedAllocation::pre_score(CycleState&, const PodInfo& pod,
-                                                        const std::vector<std::string>&) const {
+PluginStatus NodeResourcesBalancedAllocation::pre_score(CycleState&, const PodInfo& pod) const {
   for (const auto& r : scored_)
     if (pod_request(r, pod, true) != 0) return {};
   return PluginStatus(Code::skip);

@@ -36,8 +36,7 @@ class NodeResourcesBalancedAllocation final : public PreScorePlugin, public Scor
 
   std::string_view name() const override { return kName; }
   /// Skip for a pod that requests none of the configured resources.
-  PluginStatus pre_score(CycleState& state, const PodInfo& pod,
-                         const std::vector<std::string>& feasible_nodes) const override;
+  PluginStatus pre_score(CycleState& state, const PodInfo& pod) const override;
   ScoreResult score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
   std::vector<ClusterEvent> events_to_register() const override;
 

@@ -1,8 +1,8 @@
 // The evaluation cache (actors/evaluation_cache.hpp) and the scheduling class
 // it is keyed by (plugins/framework/scheduling_class.hpp). The property that
 // matters: a partition with the cache decides exactly as one without it —
-// the same feasible nodes in the same order, the same failure statuses and
-// the same raw scores — through any sequence of node, object and pod events.
+// the same feasible nodes in the same order, the same failure reasons and
+// rejected nodes, and the same raw scores — through any sequence of node, object and pod events.
 
 #include <catch2/catch.hpp>
 
@@ -221,34 +221,31 @@ std::shared_ptr<const PodInfo> pod_of_shape(int shape, int index) {
 
 struct Round {
   FilterOutcome filtered;
-  std::vector<NodeScore> scores;
+  std::vector<std::pair<std::string, Code>> rejections;  // the partition's, for preemption
 };
 
 Round run_round(NodePartition& part, const Framework& fw, CycleState& state, const PodInfo& pod, int64_t limit,
                 const std::shared_ptr<const SchedulingClass>& cls) {
+  REQUIRE(fw.run_pre_score(state, pod).ok());
   Round r;
-  r.filtered = part.filter(fw, state, pod, limit, cls);
+  RoundOptions options;
+  options.limit = limit;
+  options.scheduling_class = cls;
+  r.filtered = part.run_round(fw, state, pod, options);
   REQUIRE_FALSE(r.filtered.error);
-  REQUIRE(fw.run_pre_score(state, pod, r.filtered.feasible).ok());
-  r.scores = part.score(fw, state, pod);
+  for (const auto& rejection : part.last_rejections()) r.rejections.emplace_back(rejection.node->name(), rejection.code);
   return r;
 }
 
 void require_same(const Round& cached, const Round& fresh) {
-  REQUIRE(cached.filtered.feasible == fresh.filtered.feasible);
   REQUIRE(cached.filtered.failures.counts() == fresh.filtered.failures.counts());
-  REQUIRE(cached.filtered.statuses.size() == fresh.filtered.statuses.size());
-  for (size_t i = 0; i < fresh.filtered.statuses.size(); ++i) {
-    REQUIRE(cached.filtered.statuses[i].first == fresh.filtered.statuses[i].first);
-    REQUIRE(cached.filtered.statuses[i].second.code == fresh.filtered.statuses[i].second.code);
-    REQUIRE(cached.filtered.statuses[i].second.reasons == fresh.filtered.statuses[i].second.reasons);
-    REQUIRE(cached.filtered.statuses[i].second.plugin == fresh.filtered.statuses[i].second.plugin);
-  }
-  REQUIRE(cached.scores.size() == fresh.scores.size());
-  for (size_t i = 0; i < fresh.scores.size(); ++i) {
-    REQUIRE(cached.scores[i].node_name == fresh.scores[i].node_name);
-    REQUIRE(cached.scores[i].weighted_sum == fresh.scores[i].weighted_sum);
-    REQUIRE(cached.scores[i].raw == fresh.scores[i].raw);
+  REQUIRE(cached.filtered.failures.plugins() == fresh.filtered.failures.plugins());
+  REQUIRE(cached.rejections == fresh.rejections);
+  REQUIRE(cached.filtered.feasible.size() == fresh.filtered.feasible.size());
+  for (size_t i = 0; i < fresh.filtered.feasible.size(); ++i) {
+    REQUIRE(cached.filtered.feasible[i].node_name == fresh.filtered.feasible[i].node_name);
+    REQUIRE(cached.filtered.feasible[i].weighted_sum == fresh.filtered.feasible[i].weighted_sum);
+    REQUIRE(cached.filtered.feasible[i].raw == fresh.filtered.feasible[i].raw);
   }
 }
 
@@ -303,12 +300,13 @@ class TwinPartitions {
     const Round cached = run_round(cached_, *fw_, *cached_state, *pod, limit, scheduling_class_of(*pod->pod));
     const Round fresh = run_round(fresh_, *fw_, *fresh_state, *pod, limit, nullptr);
     require_same(cached, fresh);
-    if (fresh.scores.empty()) return;
+    const auto& scores = fresh.filtered.feasible;
+    if (scores.empty()) return;
     // The highest weighted sum (normalisation is the cycle's, the same for both).
     size_t best = 0;
-    for (size_t i = 1; i < fresh.scores.size(); ++i)
-      if (fresh.scores[i].weighted_sum > fresh.scores[best].weighted_sum) best = i;
-    const std::string& node = fresh.scores[best].node_name;
+    for (size_t i = 1; i < scores.size(); ++i)
+      if (scores[i].weighted_sum > scores[best].weighted_sum) best = i;
+    const std::string& node = scores[best].node_name;
     const bool reserved_cached = cached_.reserve(*fw_, *cached_state, pod, node).ok();
     const bool reserved_fresh = fresh_.reserve(*fw_, *fresh_state, pod, node).ok();
     REQUIRE(reserved_cached == reserved_fresh);

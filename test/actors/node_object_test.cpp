@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "test/actors/default_framework.hpp"
+#include "test/actors/partition_rounds.hpp"
 #include "actors/node_partition.hpp"
 #include "actors/reservation_routing.hpp"
 #include "plugins/registry.hpp"
@@ -17,6 +18,7 @@
 using namespace troupe;
 using namespace troupe::actors;
 using troupe::actors::testing::default_framework;
+using troupe::actors::testing::feasible_names;
 using namespace troupe::plugins;
 using namespace troupe::plugins::testing;
 
@@ -59,7 +61,7 @@ std::shared_ptr<const PodInfo> pod(const std::string& name, const std::string& c
 std::vector<std::string> feasible(NodePartition& part, const Framework& fw, const PodInfo& p) {
   auto state = fw.new_cycle_state();
   REQUIRE(fw.run_pre_filter(*state, p).ok());
-  return part.filter(fw, *state, p, 100).feasible;
+  return feasible_names(part, fw, *state, p, 100);
 }
 
 int64_t requested_cpu(const NodePartition& part, const std::string& name) {
@@ -210,7 +212,7 @@ TEST_CASE("owners take the reservation's reserved GPUs, strangers never do", "[r
   auto place = [&](const std::shared_ptr<const PodInfo>& p) -> std::string {
     auto state = fw->new_cycle_state();
     REQUIRE(fw->run_pre_filter(*state, *p).ok());
-    if (part.filter(*fw, *state, *p, 100).feasible.empty()) return "unschedulable";
+    if (feasible_names(part, *fw, *state, *p, 100).empty()) return "unschedulable";
     auto status = part.reserve(*fw, *state, p, "g");
     if (!status.ok()) return "reserve failed: " + status.message();
     const auto* devices = part.find("g")->extension<deviceshare::NodeDevices>(NodeExtensionSlot::kDevices);

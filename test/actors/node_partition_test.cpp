@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "test/actors/default_framework.hpp"
+#include "test/actors/partition_rounds.hpp"
 #include "actors/node_partition.hpp"
 #include "plugins/registry.hpp"
 #include "test/plugins/builders.hpp"
@@ -8,6 +9,9 @@
 using namespace troupe;
 using namespace troupe::actors;
 using troupe::actors::testing::default_framework;
+using troupe::actors::testing::feasible_names;
+using troupe::actors::testing::filter_round;
+using troupe::actors::testing::names_of;
 using namespace troupe::plugins;
 using namespace troupe::plugins::testing;
 
@@ -51,12 +55,13 @@ TEST_CASE("filter finds the nodes that fit and counts why the others do not") {
     part.upsert_node(node("b", "4"));
     part.upsert_node(node("c", "8"));
     Cycle cycle(fw, pod("p", c.cpu));
-    auto out = part.filter(*fw, *cycle.state, *cycle.pod, 100);
+    auto out = filter_round(part, *fw, *cycle.state, *cycle.pod, 100);
     CHECK(out.nodes == 3);
-    CHECK(out.feasible == c.feasible);
+    CHECK(names_of(out) == c.feasible);
     auto counts = out.failures.counts();
     CHECK(counts["Insufficient cpu"] == c.insufficient_cpu);
-    CHECK(out.statuses.size() == static_cast<size_t>(c.insufficient_cpu));
+    REQUIRE(part.last_rejections().size() == static_cast<size_t>(c.insufficient_cpu));
+    for (const auto& r : part.last_rejections()) CHECK(r.code == Code::unschedulable);
   }
 }
 
@@ -65,13 +70,16 @@ TEST_CASE("filter stops at the feasible-node budget and resumes where it stopped
   NodePartition part;
   for (auto n : {"n0", "n1", "n2", "n3", "n4"}) part.upsert_node(node(n, "4"));
   Cycle cycle(fw, pod("p", "1"));
-  CHECK(part.filter(*fw, *cycle.state, *cycle.pod, 2).feasible == std::vector<std::string>{"n0", "n1"});
-  CHECK(part.filter(*fw, *cycle.state, *cycle.pod, 2).feasible == std::vector<std::string>{"n2", "n3"});
-  CHECK(part.filter(*fw, *cycle.state, *cycle.pod, 2).feasible == std::vector<std::string>{"n4", "n0"});
-  auto scores = part.score(*fw, *cycle.state, *cycle.pod);
-  REQUIRE(scores.size() == 2);
-  CHECK(scores[0].node_name == "n4");
-  CHECK(scores[1].node_name == "n0");
+  CHECK(feasible_names(part, *fw, *cycle.state, *cycle.pod, 2) == std::vector<std::string>{"n0", "n1"});
+  CHECK(feasible_names(part, *fw, *cycle.state, *cycle.pod, 2) == std::vector<std::string>{"n2", "n3"});
+  RoundOptions scored;
+  scored.limit = 2;
+  REQUIRE(fw->run_pre_score(*cycle.state, *cycle.pod).ok());
+  auto out = part.run_round(*fw, *cycle.state, *cycle.pod, scored);
+  REQUIRE(out.feasible.size() == 2);
+  CHECK(out.feasible[0].node_name == "n4");
+  CHECK(out.feasible[1].node_name == "n0");
+  CHECK(out.feasible[0].weighted_sum > 0);  // scored in the same round
 }
 
 TEST_CASE("reserve accounts the pod, unreserve is its exact inverse, and a full node rejects at reserve") {
@@ -80,7 +88,7 @@ TEST_CASE("reserve accounts the pod, unreserve is its exact inverse, and a full 
   part.upsert_node(node("a", "2"));
   Cycle first(fw, pod("p1", "1500m"));
   Cycle second(fw, pod("p2", "1"));
-  REQUIRE(part.filter(*fw, *second.state, *second.pod, 10).feasible.size() == 1);  // fits before p1 lands
+  REQUIRE(feasible_names(part, *fw, *second.state, *second.pod, 10).size() == 1);  // fits before p1 lands
 
   REQUIRE(part.reserve(*fw, *first.state, first.pod, "a").ok());
   CHECK(part.find("a")->requested().milli_cpu == 1500);
@@ -118,11 +126,11 @@ TEST_CASE("pods may arrive before their node, and a deleted node keeps its pods'
   part.account_pod(pod("early", "3", "late-node"));
   CHECK(part.node_count() == 0);
   Cycle c(fw, pod("p", "2"));
-  CHECK(part.filter(*fw, *c.state, *c.pod, 10).feasible.empty());  // no node object: nothing to place on
+  CHECK(feasible_names(part, *fw, *c.state, *c.pod, 10).empty());  // no node object: nothing to place on
 
   part.upsert_node(node("late-node", "4"));
   CHECK(part.node_count() == 1);
-  CHECK(part.filter(*fw, *c.state, *c.pod, 10).feasible.empty());  // 3 of 4 cpus already taken
+  CHECK(feasible_names(part, *fw, *c.state, *c.pod, 10).empty());  // 3 of 4 cpus already taken
   part.delete_node("late-node");
   CHECK(part.node_count() == 0);
   part.upsert_node(node("late-node", "4"));
@@ -178,25 +186,25 @@ TEST_CASE("a node's Device reaches its NodeInfo in any order and outlives the no
   CHECK(part.device_summaries("g").rfind("\"g\":{", 0) == 0);
   part.upsert_node(gpu_node("g"));
   Cycle first(fw, gpu_pod("first"));
-  REQUIRE(part.filter(*fw, *first.state, *first.pod, 10).feasible == std::vector<std::string>{"g"});
+  REQUIRE(feasible_names(part, *fw, *first.state, *first.pod, 10) == std::vector<std::string>{"g"});
   REQUIRE(part.reserve(*fw, *first.state, first.pod, "g").ok());
   // The only card is taken: DeviceShare rejects the next whole-GPU pod here.
   Cycle second(fw, gpu_pod("second"));
-  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
+  CHECK(feasible_names(part, *fw, *second.state, *second.pod, 10).empty());
 
   // The node object goes and comes back: the Device and the allocation stay.
   part.delete_node("g");
   part.upsert_node(gpu_node("g"));
-  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
+  CHECK(feasible_names(part, *fw, *second.state, *second.pod, 10).empty());
   part.unreserve(*fw, *first.state, *first.pod, "g");
-  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible == std::vector<std::string>{"g"});
+  CHECK(feasible_names(part, *fw, *second.state, *second.pod, 10) == std::vector<std::string>{"g"});
 
   // An unhealthy card is never chosen; a deleted Device leaves no usable card.
   part.apply_object(NodeObject(gpu_device("g", false)));
-  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
+  CHECK(feasible_names(part, *fw, *second.state, *second.pod, 10).empty());
   part.apply_object(NodeObject(gpu_device("g", true)));
   part.delete_object(NodeObjectRef{NodeObjectKind::device, "g", "g"});
-  CHECK(part.filter(*fw, *second.state, *second.pod, 10).feasible.empty());
+  CHECK(feasible_names(part, *fw, *second.state, *second.pod, 10).empty());
 
   // Without node, pods or Device the entry is dropped.
   part.delete_node("g");

@@ -118,9 +118,13 @@ class ReferencePath {
       }
     }
     if (feasible.size() > 1) {
-      REQUIRE(fw.run_pre_score(state, pod, names).ok());
+      // Upstream's order: PreScore once the feasible nodes are known.
+      REQUIRE(fw.run_pre_score(state, pod).ok());
       std::vector<NodeScore> scores(feasible.size());
-      for (size_t i = 0; i < feasible.size(); ++i) REQUIRE(fw.score_node(state, pod, *feasible[i], scores[i]).ok());
+      for (size_t i = 0; i < feasible.size(); ++i) {
+        scores[i].node_name = names[i];
+        REQUIRE(fw.score_node(state, pod, *feasible[i], scores[i]).ok());
+      }
       REQUIRE(fw.finalize_scores(state, pod, scores).ok());
       record_scores(d, scores);
     }
@@ -148,22 +152,19 @@ class PartitionedPath {
   }
 
   Decision decide(const Framework& fw, CycleState& state, const PodInfo& pod) {
+    // troupe's order: PreScore first, then one round per partition that
+    // filters and scores, the raw scores normalised over every partition.
     Decision d;
-    std::vector<std::string> names;
+    REQUIRE(fw.run_pre_score(state, pod).ok());
+    std::vector<NodeScore> scores;
     for (auto& part : parts_) {
-      auto out = part.filter(fw, state, pod, std::numeric_limits<int64_t>::max());
+      auto out = part.run_round(fw, state, pod, RoundOptions{});
       REQUIRE_FALSE(out.error);
-      names.insert(names.end(), out.feasible.begin(), out.feasible.end());
+      for (const auto& s : out.feasible) d.feasible.insert(s.node_name);
+      scores.insert(scores.end(), out.feasible.begin(), out.feasible.end());
       for (const auto& [reason, count] : out.failures.counts()) d.failures[reason] += count;
     }
-    d.feasible.insert(names.begin(), names.end());
-    if (names.size() > 1) {
-      REQUIRE(fw.run_pre_score(state, pod, names).ok());
-      std::vector<NodeScore> scores;
-      for (auto& part : parts_) {
-        auto mine = part.score(fw, state, pod);
-        scores.insert(scores.end(), mine.begin(), mine.end());
-      }
+    if (scores.size() > 1) {
       REQUIRE(fw.finalize_scores(state, pod, scores).ok());
       record_scores(d, scores);
     }

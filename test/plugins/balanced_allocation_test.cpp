@@ -56,9 +56,9 @@ TEST_CASE("NodeResourcesBalancedAllocation scores requests, not the non-zero def
 TEST_CASE("NodeResourcesBalancedAllocation skips best-effort pods", "[balanced_allocation]") {
   auto plugin = make_balanced();
   CycleState state;
-  CHECK(plugin->pre_score(state, *PodBuilder("e").container({}).info(), {}).code == Code::skip);
-  CHECK(plugin->pre_score(state, *PodBuilder("g").container({{"nvidia.com/gpu", "1"}}).info(), {}).code == Code::skip);
-  CHECK(plugin->pre_score(state, *PodBuilder("c").container({{"cpu", "1"}}).info(), {}).ok());
+  CHECK(plugin->pre_score(state, *PodBuilder("e").container({}).info()).code == Code::skip);
+  CHECK(plugin->pre_score(state, *PodBuilder("g").container({{"nvidia.com/gpu", "1"}}).info()).code == Code::skip);
+  CHECK(plugin->pre_score(state, *PodBuilder("c").container({{"cpu", "1"}}).info()).ok());
 }
 
 TEST_CASE("NodeResourcesBalancedAllocation args", "[balanced_allocation]") {

@@ -48,7 +48,7 @@ class Gate : public PreFilterPlugin,
     r.status = PluginStatus::unschedulable("no help");
     return r;
   }
-  PluginStatus pre_score(CycleState&, const PodInfo&, const std::vector<std::string>&) const override { return {}; }
+  PluginStatus pre_score(CycleState&, const PodInfo&) const override { return {}; }
   PluginStatus reserve(CycleState&, const PodInfo& pod, NodeInfo&) const override {
     if (has_label(pod, "no-reserve")) return PluginStatus::unschedulable("cannot reserve");
     return {};
@@ -251,7 +251,7 @@ TEST_CASE("Score and NormalizeScore plugin calls are timed; PreScore and PostFil
   auto state = fw.new_cycle_state();
   auto pod = pod_labelled({});
   REQUIRE(fw.run_pre_filter(*state, *pod).ok());
-  REQUIRE(fw.run_pre_score(*state, *pod, {"a", "b"}).ok());
+  REQUIRE(fw.run_pre_score(*state, *pod).ok());
   NodeInfo a = node_labelled("a", {{"raw", "5"}});
   NodeInfo b = node_labelled("b", {{"raw", "10"}});
   std::vector<NodeScore> scores(2);

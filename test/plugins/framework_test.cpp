@@ -62,7 +62,7 @@ class LabelScore : public ScorePlugin {
 class RawScore : public PreScorePlugin, public ScorePlugin, public ReservePlugin, public PreBindPlugin {
  public:
   std::string_view name() const override { return "RawScore"; }
-  PluginStatus pre_score(CycleState& state, const PodInfo& pod, const std::vector<std::string>&) const override {
+  PluginStatus pre_score(CycleState& state, const PodInfo& pod) const override {
     if (pod.meta().labels.count("skip-raw")) return PluginStatus(Code::skip);
     state.write(state_slot(), Marker{});
     return {};
@@ -268,7 +268,7 @@ TEST_CASE("score_node and finalize_scores normalize across partitions and apply 
   auto pod = pod_with_labels({});
   auto state = fw.new_cycle_state();
   REQUIRE(fw.run_pre_filter(*state, *pod).ok());
-  REQUIRE(fw.run_pre_score(*state, *pod, {"a", "b", "c"}).ok());
+  REQUIRE(fw.run_pre_score(*state, *pod).ok());
 
   // Two "partitions" score their nodes separately, the cycle merges.
   std::vector<NodeScore> part1(2), part2(1);
@@ -289,7 +289,7 @@ TEST_CASE("score_node and finalize_scores normalize across partitions and apply 
   SECTION("a PreScore Skip drops that plugin's score") {
     auto skipping = pod_with_labels({{"skip-raw", ""}});
     auto st = fw.new_cycle_state();
-    REQUIRE(fw.run_pre_score(*st, *skipping, {"a"}).ok());
+    REQUIRE(fw.run_pre_score(*st, *skipping).ok());
     NodeScore s;
     REQUIRE(fw.score_node(*st, *skipping, nodes[1], s).ok());
     std::vector<NodeScore> one{s};

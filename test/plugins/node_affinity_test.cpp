@@ -148,7 +148,7 @@ TEST_CASE("NodeAffinity scores preferred terms and normalizes to 100", "[node_af
   nodes.push_back(NodeBuilder("c").label("zone", "b").label("gpu", "").label("disk", "ssd").info());  // 15
   nodes.push_back(NodeBuilder("d").info());                                                      // 0
   CycleState state;
-  REQUIRE(plugin->pre_score(state, *pod, {}).ok());
+  REQUIRE(plugin->pre_score(state, *pod).ok());
   std::vector<int64_t> scores;
   for (const auto& n : nodes) scores.push_back(plugin->score(state, *pod, n).score);
   CHECK(scores == std::vector<int64_t>{2, 12, 15, 0});
@@ -156,8 +156,8 @@ TEST_CASE("NodeAffinity scores preferred terms and normalizes to 100", "[node_af
   CHECK(scores == std::vector<int64_t>{13, 80, 100, 0});
 
   auto no_pref = make_affinity();
-  CHECK(no_pref->pre_score(state, *PodBuilder("x").info(), {}).code == Code::skip);
-  CHECK(no_pref->pre_score(state, *PodBuilder("x").preferred(0, expressions({requirement("a", Op::exists)})).info(), {}).code ==
+  CHECK(no_pref->pre_score(state, *PodBuilder("x").info()).code == Code::skip);
+  CHECK(no_pref->pre_score(state, *PodBuilder("x").preferred(0, expressions({requirement("a", Op::exists)})).info()).code ==
         Code::skip);
 }
 
