@@ -41,6 +41,7 @@ class SchedulingQueue {
     int attempts = 0;                   // failed scheduling attempts so far
     std::set<std::string> rejected_by;  // plugins that made the last attempt fail
     uint64_t popped_at_cycle = 0;       // move-request cycle when last popped
+    uint64_t sequence = 0;              // order of first arrival (the last tie-break)
   };
   /// QueueSort: true when `a` should be tried before `b`.
   using Less = std::function<bool(const Entry& a, const Entry& b)>;
@@ -65,6 +66,7 @@ class SchedulingQueue {
     entry.key = key;
     entry.payload = std::move(payload);
     entry.added = now;
+    entry.sequence = next_sequence_++;
     to_active(entry);
   }
 
@@ -181,7 +183,10 @@ class SchedulingQueue {
     bool operator()(const Entry* a, const Entry* b) const {
       if (queue->less_(*a, *b)) return true;
       if (queue->less_(*b, *a)) return false;
-      return a->key < b->key;  // a total order keeps the set consistent
+      // A total order keeps the set consistent; pods the QueueSort cannot
+      // tell apart (same priority, queued within one clock tick) keep their
+      // order of arrival.
+      return a->sequence < b->sequence;
     }
   };
 
@@ -238,6 +243,7 @@ class SchedulingQueue {
   std::multiset<std::pair<QueueClock::time_point, std::string>> backoff_;
   std::set<std::string> unschedulable_;
   uint64_t move_request_cycle_ = 0;
+  uint64_t next_sequence_ = 0;
 };
 
 }  // namespace troupe::actors

@@ -299,33 +299,45 @@ Result<SeedResult> replay_seed(const ReplayInputs& in, const ds::TaskDistributio
   (*harness)->load_cluster(nodes, devices, {});
 
   std::vector<Pod> pods;
-  std::unordered_map<std::string, const trace::TracePod*> by_key;
+  std::unordered_map<std::string, size_t> arrival_index;  // pod key -> position in the arrival sequence
   trace::PodBuildOptions pod_options;
   pod_options.scheduler_name = (*harness)->profile_name();
-  for (const auto& p : arrival->pods) {
-    pods.push_back(trace::build_pod(p, pod_options));
-    by_key[pod_options.namespace_name + "/" + p.name] = &p;
+  for (size_t i = 0; i < arrival->pods.size(); ++i) {
+    pods.push_back(trace::build_pod(arrival->pods[i], pod_options));
+    arrival_index[pod_options.namespace_name + "/" + arrival->pods[i].name] = i;
   }
   const auto started = actors::BenchClock::now();
-  // One pod at a time, as the method places them: each sees the one before.
-  auto outcomes = (*harness)->schedule(std::move(pods), 1, std::chrono::seconds(in.timeout_seconds));
+  // Every pod queued at once, in arrival order: the queue hands them out in
+  // that order (one priority, FIFO) and the cycle places them one at a time,
+  // each seeing every placement before it, as the method does. (Waiting for
+  // each Binding before queueing the next would give the same placements,
+  // only slower.)
+  auto outcomes = (*harness)->schedule(std::move(pods), 0, std::chrono::seconds(in.timeout_seconds));
   if (!outcomes) return Error{"seed " + std::to_string(seed) + ": " + outcomes.message()};
   result.seconds = std::chrono::duration<double>(actors::BenchClock::now() - started).count();
 
+  // Outcomes come in the order the Bindings and failures were reported; the
+  // method logs them in arrival order.
+  std::vector<std::pair<size_t, const actors::PodOutcome*>> in_order;
+  for (const auto& o : *outcomes) {
+    auto it = arrival_index.find(o.key);
+    if (it == arrival_index.end()) return Error{"an outcome for unknown pod " + o.key};
+    in_order.emplace_back(it->second, &o);
+  }
+  std::sort(in_order.begin(), in_order.end());
   ClusterMirror mirror(in.nodes, tasks);
   std::vector<trace::ReplayEvent> events;
   int64_t arrived = 0;
-  for (const auto& o : *outcomes) {
-    auto it = by_key.find(o.key);
-    if (it == by_key.end()) return Error{"an outcome for unknown pod " + o.key};
-    arrived += it->second->total_gpu_milli();
-    if (o.bound) {
-      auto applied = mirror.bind(*it->second, o);
+  for (const auto& [index, o] : in_order) {
+    const trace::TracePod& pod = arrival->pods[index];
+    arrived += pod.total_gpu_milli();
+    if (o->bound) {
+      auto applied = mirror.bind(pod, *o);
       if (!applied) return Error{applied.message()};
     } else {
       ++result.failed;
     }
-    events.push_back(mirror.event(arrived, o.bound));
+    events.push_back(mirror.event(arrived, o->bound));
   }
   result.curves = trace::replay_curves(events, trace::cluster_gpu_milli(in.nodes));
 

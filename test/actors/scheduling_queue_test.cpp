@@ -50,6 +50,30 @@ TEST_CASE("activeQ pops by priority, then by arrival") {
   }
 }
 
+TEST_CASE("pods the QueueSort cannot tell apart keep their order of arrival") {
+  struct Case {
+    std::vector<std::pair<std::string, int>> arrivals;  // in arrival order, all at the same instant
+    std::vector<std::string> expected;
+  };
+  std::vector<Case> cases = {
+      {{{"c", 0}, {"b", 0}, {"a", 0}}, {"c", "b", "a"}},
+      {{{"pod-10", 0}, {"pod-9", 0}, {"pod-100", 0}}, {"pod-10", "pod-9", "pod-100"}},
+      {{{"z", 0}, {"y", 7}, {"x", 0}, {"w", 7}}, {"y", "w", "z", "x"}},
+  };
+  for (const auto& c : cases) {
+    auto q = make_queue();
+    for (const auto& [key, prio] : c.arrivals) q.add(key, prio, t0);
+    CHECK(drain(q, t0) == c.expected);
+  }
+  SECTION("an update keeps the pod's place") {
+    auto q = make_queue();
+    q.add("b", 0, t0);
+    q.add("a", 0, t0);
+    q.add("b", 0, t0);  // the same pod again (an update)
+    CHECK(drain(q, t0) == std::vector<std::string>{"b", "a"});
+  }
+}
+
 TEST_CASE("re-adding a queued pod updates it rather than duplicating it") {
   auto q = make_queue();
   q.add("a", 0, t0);
