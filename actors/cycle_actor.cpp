@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "actors/fan_out.hpp"
@@ -330,7 +331,7 @@ void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& par
       return fail_and_next(self, a, part->error_message, {}, true);
     }
     total += part->nodes;
-    a->feasible.insert(a->feasible.end(), part->feasible.begin(), part->feasible.end());
+    std::move(part->feasible.begin(), part->feasible.end(), std::back_inserter(a->feasible));
     a->failures.merge(part->failures);
     a->score_seconds = std::max(a->score_seconds, part->score_seconds);
   }

@@ -33,7 +33,9 @@ struct CycleRequest {
 };
 using CycleRequestPtr = std::shared_ptr<const CycleRequest>;
 
-using FilterOutcomePtr = std::shared_ptr<const FilterOutcome>;
+/// Not const: once the NODE actor has answered, the cycle is its only reader
+/// and moves the scores out.
+using FilterOutcomePtr = std::shared_ptr<FilterOutcome>;
 using PodInfoPtr = std::shared_ptr<const plugins::PodInfo>;
 using NodePtr = std::shared_ptr<const Node>;
 using DevicePtr = std::shared_ptr<const Device>;

@@ -158,6 +158,7 @@ FilterOutcome NodePartition::run_round(const plugins::Framework& framework, cons
   ClassEvaluations* cache =
       options.scheduling_class ? cache_.of(framework, options.scheduling_class, order_.size()) : nullptr;
   const size_t n = order_.size();
+  out.feasible.reserve(static_cast<size_t>(std::min<int64_t>(options.limit, static_cast<int64_t>(n))));
   size_t tried = 0;
   for (; tried < n && static_cast<int64_t>(out.feasible.size()) < options.limit; ++tried) {
     const size_t at = (next_start_ + tried) % n;

@@ -425,19 +425,23 @@ PluginStatus Framework::finalize_scores(const CycleState& state, const PodInfo& 
 
 std::optional<size_t> Framework::select_host(const std::vector<NodeScore>& scores, std::mt19937_64& rng) {
   if (scores.empty()) return std::nullopt;
-  size_t best = 0;
-  uint64_t ties = 1;
-  for (size_t i = 1; i < scores.size(); ++i) {
-    if (scores[i].total > scores[best].total) {
-      best = i;
+  // Every highest total is equally likely, as with upstream's reservoir
+  // sampling, but with one random draw instead of one per tie (nodes often
+  // tie by the hundred).
+  int64_t highest = scores[0].total;
+  uint64_t ties = 0;
+  for (const auto& s : scores) {
+    if (s.total > highest) {
+      highest = s.total;
       ties = 1;
-    } else if (scores[i].total == scores[best].total) {
-      // Reservoir sampling: each of the `ties` equal candidates wins with probability 1/ties.
+    } else if (s.total == highest) {
       ++ties;
-      if (std::uniform_int_distribution<uint64_t>(0, ties - 1)(rng) == 0) best = i;
     }
   }
-  return best;
+  uint64_t pick = ties > 1 ? std::uniform_int_distribution<uint64_t>(0, ties - 1)(rng) : 0;
+  for (size_t i = 0; i < scores.size(); ++i)
+    if (scores[i].total == highest && pick-- == 0) return i;
+  return std::nullopt;  // not reached: `ties` counted at least one
 }
 
 // ---- on the chosen node -----------------------------------------------------------

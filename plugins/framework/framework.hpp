@@ -34,7 +34,7 @@ namespace troupe::plugins {
 
 /// At most this many score plugins with NormalizeScore per profile (NodeScore
 /// keeps their raw scores inline so scoring never allocates).
-inline constexpr size_t kMaxNormalizingScorePlugins = 16;
+inline constexpr size_t kMaxNormalizingScorePlugins = 8;
 
 struct NodeScore {
   std::string node_name;

@@ -61,6 +61,8 @@ int64_t encode_node_score(int64_t order, int64_t reservation_score) {
 }
 
 void normalize_node_scores(std::vector<int64_t>& scores) {
+  // Nodes without a reservation the pod may use score 0: usually all of them.
+  if (std::all_of(scores.begin(), scores.end(), [](int64_t s) { return s == 0; })) return;
   size_t preferred = scores.size();
   int64_t best_order = std::numeric_limits<int64_t>::max();
   for (size_t i = 0; i < scores.size(); ++i) {
