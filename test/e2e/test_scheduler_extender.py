@@ -166,6 +166,18 @@ class ExtenderTest(unittest.TestCase):
             self.assertGreater(metric_sum(metrics, "troupe_actor_messages_total", actor=actor), 0, actor)
             self.assertGreater(metric_sum(metrics, "troupe_actor_message_duration_seconds_count", actor=actor), 0)
 
+    def test_nodes_a_filter_extender_turns_down_are_never_chosen_even_when_they_score_best(self):
+        # n0 is empty; n1..n3 are mostly taken, so every scorer prefers n0. The
+        # extender turns n0 down and does not prioritize: pods must go elsewhere.
+        self.client.create_all([make_pod("filler-%d" % i, cpu="6", memory="12Gi", node_name="n%d" % i)
+                                for i in (1, 2, 3)])
+        extender = self.start_extender(reject={"n0"})
+        self.start([extender_config(extender, filterVerb="filter", nodeCacheCapable=True)])
+        names = ["q%d" % i for i in range(6)]
+        self.client.create_all([make_pod(n, cpu="100m", memory="64Mi") for n in names])
+        placed = self.wait_bound(names)
+        self.assertNotIn("n0", {placed[n] for n in names}, placed)
+
     def test_a_failing_extender_that_is_not_ignorable_fails_the_attempt(self):
         broken = self.start_extender(broken=True)
         self.start([extender_config(broken, filterVerb="filter")])
