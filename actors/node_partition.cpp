@@ -157,6 +157,7 @@ FilterOutcome NodePartition::run_round(const plugins::Framework& framework, cons
   round_feasible_at_.clear();
   ClassEvaluations* cache =
       options.scheduling_class ? cache_.of(framework, options.scheduling_class, order_.size()) : nullptr;
+  plugins::PluginStatus scratch;
   const size_t n = order_.size();
   out.feasible.reserve(static_cast<size_t>(std::min<int64_t>(options.limit, static_cast<int64_t>(n))));
   size_t tried = 0;
@@ -170,7 +171,7 @@ FilterOutcome NodePartition::run_round(const plugins::Framework& framework, cons
                               state.node_names_plugins.empty() ? std::string() : state.node_names_plugins.front());
       continue;
     }
-    auto status = filter_node(framework, state, pod, at, cache);
+    const plugins::PluginStatus& status = filter_node(framework, state, pod, at, cache, scratch);
     if (status.ok()) {
       round_feasible_at_.push_back(at);
       out.feasible.emplace_back().node_name = name;
@@ -195,17 +196,18 @@ FilterOutcome NodePartition::run_round(const plugins::Framework& framework, cons
   return out;
 }
 
-plugins::PluginStatus NodePartition::filter_node(const plugins::Framework& framework,
-                                                 const plugins::CycleState& state, const plugins::PodInfo& pod,
-                                                 size_t at, ClassEvaluations* cache) {
+const plugins::PluginStatus& NodePartition::filter_node(const plugins::Framework& framework,
+                                                        const plugins::CycleState& state, const plugins::PodInfo& pod,
+                                                        size_t at, ClassEvaluations* cache,
+                                                        plugins::PluginStatus& scratch) {
   const plugins::NodeInfo& info = *order_[at].info;
   const bool cacheable = cache != nullptr && !info.results_depend_on_pod_identity();
   if (cacheable) {
     if (const plugins::PluginStatus* known = cache->verdict(at, info.generation())) return *known;
   }
-  auto status = framework.run_filter(state, pod, info);
-  if (cacheable) cache->remember_verdict(at, info.generation(), status);
-  return status;
+  scratch = framework.run_filter(state, pod, info);
+  if (cacheable) cache->remember_verdict(at, info.generation(), scratch);
+  return scratch;
 }
 
 plugins::PluginStatus NodePartition::score_feasible(const plugins::Framework& framework,

@@ -147,10 +147,12 @@ class NodePartition {
   void erase_if_unused(const std::string& name);
   /// The node order changed: cached evaluations are indexed by it.
   void order_changed();
-  /// Filter of the node at `at` in order_, from the class's cache when it
-  /// still holds the node's generation.
-  plugins::PluginStatus filter_node(const plugins::Framework& framework, const plugins::CycleState& state,
-                                    const plugins::PodInfo& pod, size_t at, ClassEvaluations* cache);
+  /// Filter of the node at `at` in order_: the class's cached verdict when
+  /// it still holds the node's generation (not copied: most nodes of a round
+  /// are answered so), else a fresh one, evaluated into `scratch`.
+  const plugins::PluginStatus& filter_node(const plugins::Framework& framework, const plugins::CycleState& state,
+                                           const plugins::PodInfo& pod, size_t at, ClassEvaluations* cache,
+                                           plugins::PluginStatus& scratch);
   /// Score of the round's feasible nodes (positions `at` in order_) into `feasible`.
   plugins::PluginStatus score_feasible(const plugins::Framework& framework, const plugins::CycleState& state,
                                        const plugins::PodInfo& pod, const std::vector<size_t>& at,

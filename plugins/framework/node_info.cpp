@@ -42,8 +42,7 @@ bool NodeInfo::extensions_hold_objects() const {
   return std::any_of(extensions_.begin(), extensions_.end(), [](const auto& e) { return e && e->holds_object(); });
 }
 
-bool NodeInfo::results_depend_on_pod_identity() const {
-  if (identity_checked_at_ == generation_) return identity_dependent_;
+bool NodeInfo::ask_extensions_about_identity() const {
   identity_dependent_ = std::any_of(extensions_.begin(), extensions_.end(),
                                     [](const auto& e) { return e && e->results_depend_on_pod_identity(); });
   identity_checked_at_ = generation_;

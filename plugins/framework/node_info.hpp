@@ -64,7 +64,9 @@ class NodeInfo {
   /// (NodeExtension::results_depend_on_pod_identity). Asked per node per
   /// pod, so the answer is kept until the generation changes (every change
   /// to an extension bumps it).
-  bool results_depend_on_pod_identity() const;
+  bool results_depend_on_pod_identity() const {
+    return identity_checked_at_ == generation_ ? identity_dependent_ : ask_extensions_about_identity();
+  }
   /// Installs a plugin's per-node state; it is told about the pods already here.
   void set_extension(NodeExtensionSlot slot, std::unique_ptr<NodeExtension> extension);
   /// The extension in the slot, as the type that slot holds; nullptr when absent.
@@ -90,6 +92,7 @@ class NodeInfo {
   std::array<std::unique_ptr<NodeExtension>, kNodeExtensionSlots> extensions_;
   uint64_t generation_ = 0;
   int32_t lowest_pod_priority_ = INT32_MAX;
+  bool ask_extensions_about_identity() const;
   // results_depend_on_pod_identity() as of generation identity_checked_at_.
   mutable uint64_t identity_checked_at_ = UINT64_MAX;
   mutable bool identity_dependent_ = false;
