@@ -48,7 +48,9 @@ plugins::preemption::PartitionPreemption evaluate_preemption(const NodePartition
   }
   SearchInput in;
   // Nodes that passed the filters are not candidates: the pod fits there already.
-  for (const auto& rejection : partition.last_rejections()) consider(*rejection.node, rejection.code, request, in);
+  // A node whose Node object went since the round is no candidate either.
+  for (const auto& rejection : partition.last_rejections())
+    if (rejection.node->node() != nullptr) consider(*rejection.node, rejection.code, request, in);
   for (const auto& [name, status] : *request.extender_statuses) {
     const plugins::NodeInfo* info = partition.find(name);
     if (info != nullptr && info->node() != nullptr) consider(*info, status.code, request, in);
