@@ -103,7 +103,7 @@ PodDevices pod_devices_from(const DeviceAllocations& allocations) {
 }
 
 void NodeDevices::apply_device(std::shared_ptr<const Device> device) {
-  fragmentation_cache_.clear();
+  fragmentation_memo_.clear();
   if (!device) {
     clear_device();
     return;
@@ -152,11 +152,11 @@ void NodeDevices::refresh_card_model() {
   if (model == card_model_) return;
   card_model_ = std::move(model);
   card_model_hash_ = std::hash<std::string>{}(card_model_);
-  fragmentation_cache_.clear();
+  fragmentation_memo_.clear();
 }
 
 void NodeDevices::clear_device() {
-  fragmentation_cache_.clear();
+  fragmentation_memo_.clear();
   if (!device_) return;
   device_deleted_ = true;
   rebuild_slots(false);

@@ -36,7 +36,7 @@
 #include "model/device.hpp"
 #include "plugins/deviceshare/device_allocated.hpp"
 #include "plugins/deviceshare/device_amounts.hpp"
-#include "plugins/deviceshare/fragmentation_cache.hpp"
+#include "plugins/deviceshare/fragmentation_memo.hpp"
 #include "plugins/deviceshare/device_types.hpp"
 #include "plugins/deviceshare/gpu_partition.hpp"
 #include "plugins/deviceshare/gpu_topology.hpp"
@@ -196,9 +196,12 @@ class NodeDevices final : public NodeExtension {
   const std::string& card_model() const { return card_model_; }
   size_t card_model_hash() const { return card_model_hash_; }
 
-  /// The Fragmentation strategy's memo (fragmentation_cache.hpp); mutable
-  /// because Score, which fills it, sees the node const.
-  FragmentationScoreCache& fragmentation_cache() const { return fragmentation_cache_; }
+  /// The Fragmentation strategy's memo (fragmentation_cache.hpp), allocated
+  /// on first use (fragmentation_memo.hpp); mutable because Score, which
+  /// fills it, sees the node const.
+  FragmentationScoreCache& fragmentation_cache() const { return fragmentation_memo_.get(); }
+  /// The memo was used since the node's Device or card model last changed.
+  bool has_fragmentation_cache() const { return fragmentation_memo_.allocated(); }
 
  private:
   void rebuild_slots(bool device_present);
@@ -223,7 +226,7 @@ class NodeDevices final : public NodeExtension {
   std::string node_card_model_;  // the Node's label
   std::string card_model_;
   size_t card_model_hash_ = std::hash<std::string>{}(std::string());
-  mutable FragmentationScoreCache fragmentation_cache_;
+  mutable FragmentationMemo fragmentation_memo_;
 };
 
 }  // namespace troupe::plugins::deviceshare

@@ -275,3 +275,24 @@ TEST_CASE("The card model: the Device's label, else the Node's; a change clears 
   CHECK(n.card_model() == "A100");
   CHECK_FALSE(n.fragmentation_cache().find(state, request));
 }
+
+TEST_CASE("The Fragmentation memo is allocated on first use, freed when cleared, not copied", "[deviceshare][node]") {
+  NodeDevices n = canonical_node();
+  CHECK_FALSE(n.has_fragmentation_cache());  // nodes the strategy never scores carry none
+  FragmentationStateKey state;
+  state.cards = 1;
+  GpuRequest request;
+  request.gpu_count = 1;
+  request.gpu_milli = 500;
+  n.fragmentation_cache().store(state, request, {70, 0});
+  CHECK(n.has_fragmentation_cache());
+  CHECK(n.fragmentation_cache().find(state, request));
+
+  const NodeDevices copy = n;  // a Reservation restore view: decides the same from an empty memo
+  CHECK_FALSE(copy.has_fragmentation_cache());
+  CHECK(n.fragmentation_cache().find(state, request));
+
+  n.apply_device(device(canonical_infos()));  // a Device update forgets the decisions and the storage
+  CHECK_FALSE(n.has_fragmentation_cache());
+  CHECK_FALSE(n.fragmentation_cache().find(state, request));
+}
