@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "plugins/common/content_key.hpp"
 #include "plugins/common/shared_by_key.hpp"
 
 namespace troupe::plugins::deviceshare {
@@ -68,37 +69,16 @@ const std::string* label(const Labels& labels, const std::string& key) {
   return it == labels.end() ? nullptr : &it->second;
 }
 
-// Length-prefixed fields: no value can be mistaken for a separator.
-class KeyWriter {
- public:
-  KeyWriter& text(std::string_view s) {
-    out_ += std::to_string(s.size());
-    out_ += ':';
-    out_ += s;
-    return *this;
-  }
-  KeyWriter& number(int64_t n) { return text(std::to_string(n)); }
-  KeyWriter& labels(const Labels& labels) {
-    number(static_cast<int64_t>(labels.size()));
-    for (const auto& [k, v] : labels) text(k).text(v);
-    return *this;
-  }
-  std::string take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-void write_device(KeyWriter& key, const DeviceInfo& info) {
+void write_device(ContentKey& key, const DeviceInfo& info) {
   key.text(info.type).number(info.minor.has_value()).number(info.minor.value_or(0)).number(info.health);
   key.number(static_cast<int64_t>(info.resources.size()));
   for (const auto& [name, quantity] : info.resources) key.text(name).text(quantity.to_string());
-  key.labels(info.labels).number(info.topology.has_value());
+  key.strings(info.labels).number(info.topology.has_value());
   if (info.topology)
     key.number(info.topology->socket_id).number(info.topology->node_id).text(info.topology->pcie_id);
   key.number(static_cast<int64_t>(info.vf_groups.size()));
   for (const auto& group : info.vf_groups) {
-    key.labels(group.labels).number(static_cast<int64_t>(group.vfs.size()));
+    key.strings(group.labels).number(static_cast<int64_t>(group.vfs.size()));
     for (const auto& vf : group.vfs) key.number(vf.minor).text(vf.bus_id);
   }
 }
@@ -137,9 +117,9 @@ DeviceLayout build_device_layout(const Device& device) {
 }
 
 std::string device_layout_key(const Device& device) {
-  KeyWriter key;
+  ContentKey key;
   // The labels and the partition table are all build_device_layout reads of the metadata.
-  key.labels(device.meta.labels);
+  key.strings(device.meta.labels);
   const std::string* table = device.meta.annotation(std::string(kAnnotationGpuPartitions));
   key.number(table != nullptr).text(table != nullptr ? *table : std::string());
   key.number(static_cast<int64_t>(device.devices.size()));
