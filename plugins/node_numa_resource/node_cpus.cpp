@@ -39,6 +39,11 @@ const TopologyOptions& NodeCpus::options() const {
   return options_ ? *options_ : kNone;
 }
 
+const CpuSet& NodeCpus::node_reserved_cpus() const {
+  static const CpuSet kNone;
+  return node_reserved_cpus_ ? *node_reserved_cpus_ : kNone;
+}
+
 void NodeCpus::on_pod_added(const PodInfo& pod) {
   if (!pod.pod) return;
   auto allocation = pod_allocation_from(*pod.pod);
@@ -50,7 +55,8 @@ void NodeCpus::on_pod_added(const PodInfo& pod) {
 }
 
 void NodeCpus::on_node_changed(const Node* node) {
-  node_reserved_cpus_ = node != nullptr ? node_annotation_reserved_cpus(*node) : CpuSet{};
+  CpuSet reserved = node != nullptr ? node_annotation_reserved_cpus(*node) : CpuSet{};
+  node_reserved_cpus_ = reserved.empty() ? nullptr : std::make_shared<const CpuSet>(reserved);
   policy_labels_ = node != nullptr ? read_node_policy_labels(*node) : NodePolicyLabels{};
   refresh_policies();
   refresh_free_counts();
@@ -102,7 +108,7 @@ void NodeCpus::account(const PodAllocation& allocation, bool add) {
 void NodeCpus::refresh_free_counts() {
   free_full_pcpus_ = free_spread_by_pcpus_ = free_any_ = 0;
   if (!options().valid_cpu_topology()) return;
-  const CpuSet available = available_cpus(node_reserved_cpus_);
+  const CpuSet available = available_cpus(node_reserved_cpus());
   const CpuTopology& topology = *options().cpu_topology;
   free_full_pcpus_ = count_for_required_policy(CpuBindPolicy::full_pcpus, available, topology);
   free_spread_by_pcpus_ = count_for_required_policy(CpuBindPolicy::spread_by_pcpus, available, topology);

@@ -60,7 +60,7 @@ class NodeCpus final : public NodeExtension {
   /// read them for every pod.
   void on_node_changed(const Node* node) override;
   /// Those CPUs (empty without a node, annotation or when it is malformed).
-  const CpuSet& node_reserved_cpus() const { return node_reserved_cpus_; }
+  const CpuSet& node_reserved_cpus() const;
   /// The node's policies from its labels and NRT (defaults without a node);
   /// kept current by on_node_changed, apply_topology and clear_topology.
   const NodePolicies& policies() const { return policies_; }
@@ -104,7 +104,8 @@ class NodeCpus final : public NodeExtension {
   // must be kept for it (holds_object).
   bool has_topology_ = false;
   std::shared_ptr<const TopologyOptions> options_;  // null without an NRT
-  CpuSet node_reserved_cpus_;
+  // Null when empty (the usual case): a CpuSet is 128 bytes.
+  std::shared_ptr<const CpuSet> node_reserved_cpus_;
   NodePolicyLabels policy_labels_;
   NodePolicies policies_;
   // free_cpus_for_required_policy for FullPCPUs, SpreadByPCPUs and any other policy.
