@@ -46,7 +46,7 @@ ResourceVector ResourceVector::from(const ResourceList& list) {
     } else if (name == rn::kPods) {
       v.allowed_pods = quantity.value();
     } else if (rn::is_scalar_resource_name(name)) {
-      v.scalars.emplace_back(ResourceName(name), quantity.value());  // the list is sorted by name already
+      v.scalars.emplace_back(name, quantity.value());  // the list is sorted by name already, names interned
     }
   }
   return v;

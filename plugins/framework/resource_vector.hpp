@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "model/resources.hpp"
-#include "plugins/framework/resource_name.hpp"
+#include "model/resource_name.hpp"
 
 namespace troupe::plugins {
 

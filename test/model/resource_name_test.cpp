@@ -5,11 +5,9 @@
 #include <thread>
 #include <vector>
 
-#include "plugins/framework/resource_name.hpp"
-#include "plugins/framework/resource_vector.hpp"
+#include "model/resource_name.hpp"
 
-using troupe::plugins::ResourceName;
-using troupe::plugins::ResourceVector;
+using troupe::ResourceName;
 
 TEST_CASE("ResourceName: one copy per name, compared and ordered as its text", "[resource_name]") {
   const std::string long_name = "koordinator.sh/gpu-memory-ratio";
@@ -50,19 +48,3 @@ TEST_CASE("ResourceName: threads interning the same names get the same copies", 
   for (int t = 1; t < kThreads; ++t) CHECK(got[t] == got[0]);
 }
 
-TEST_CASE("ResourceVector keeps interned scalar names in name order", "[resource_name]") {
-  troupe::ResourceList list;
-  list["zz.example/b"] = troupe::Quantity::from_value(2);
-  list["koordinator.sh/gpu-memory-ratio"] = troupe::Quantity::from_value(800);
-  list["cpu"] = troupe::Quantity::from_value(4);
-  const ResourceVector v = ResourceVector::from(list);
-  REQUIRE(v.scalars.size() == 2);
-  CHECK(v.scalars[0].first == std::string_view("koordinator.sh/gpu-memory-ratio"));
-  CHECK(v.scalar("zz.example/b") == 2);
-  ResourceVector sum = v;
-  sum.add(v);
-  sum.subtract(v);
-  CHECK(sum == v);
-  CHECK(std::is_sorted(sum.scalars.begin(), sum.scalars.end(),
-                       [](const auto& x, const auto& y) { return x.first < y.first; }));
-}

@@ -1,10 +1,10 @@
-#include "plugins/framework/resource_name.hpp"
+#include "model/resource_name.hpp"
 
 #include <mutex>
 #include <ostream>
 #include <unordered_set>
 
-namespace troupe::plugins {
+namespace troupe {
 
 namespace {
 
@@ -27,10 +27,13 @@ const std::string* intern(std::string_view name) {
 
 }  // namespace
 
-ResourceName::ResourceName() : name_(intern({})) {}
+ResourceName::ResourceName() {
+  static const std::string* const kEmpty = intern({});
+  name_ = kEmpty;
+}
 
 ResourceName::ResourceName(std::string_view name) : name_(intern(name)) {}
 
 std::ostream& operator<<(std::ostream& out, ResourceName name) { return out << name.str(); }
 
-}  // namespace troupe::plugins
+}  // namespace troupe
