@@ -1,5 +1,6 @@
 #include "actors/bench_harness.hpp"
 
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -368,6 +369,8 @@ ProcessMemory process_memory() {
     if (key == "VmRSS:") memory.rss_bytes = kib * 1024;
     if (key == "VmHWM:") memory.peak_rss_bytes = kib * 1024;
   }
+  const struct mallinfo2 heap = mallinfo2();
+  memory.heap_bytes = static_cast<int64_t>(heap.uordblks + heap.hblkhd);
   return memory;
 }
 

@@ -111,10 +111,13 @@ class BenchHarness {
 };
 
 /// The process's resident set now and its peak (VmRSS, VmHWM of
-/// /proc/self/status) in bytes; 0 when unknown.
+/// /proc/self/status) in bytes; 0 when unknown. And the heap in use
+/// (mallinfo2: uordblks + hblkhd): unlike RSS it leaves out memory malloc
+/// holds free, so a load's delta is the bytes its objects keep.
 struct ProcessMemory {
   int64_t rss_bytes = 0;
   int64_t peak_rss_bytes = 0;
+  int64_t heap_bytes = 0;
 };
 ProcessMemory process_memory();
 

@@ -90,6 +90,7 @@ struct BenchResult {
   double load_seconds = 0;
   int64_t peak_rss_bytes = 0;
   int64_t rss_bytes_per_node = 0;
+  int64_t heap_bytes_per_node = 0;
   /// CPU time (user + system, all threads) the process spent while the pods
   /// were scheduled: unlike pods/s it hardly depends on other load on the
   /// machine, so it is the figure to compare two variants by.
@@ -158,7 +159,7 @@ Result<BenchResult> run_once(const BenchSettings& s) {
     topologies.push_back(std::move(n.topology));
     if (n.device) devices.push_back(std::move(*n.device));
   }
-  const int64_t rss_before = actors::process_memory().rss_bytes;
+  const actors::ProcessMemory before_load = actors::process_memory();
   const auto load_start = BenchClock::now();
   (*harness)->load_cluster(nodes, devices, topologies);
   auto status = (*harness)->place_bound_pods(*placed);
@@ -169,14 +170,15 @@ Result<BenchResult> run_once(const BenchSettings& s) {
     if (!o.bound) return Error{"--reserved-nodes: reservation " + o.key + " was not placed: " + o.message};
   result.reservations = reserved->size();
   result.load_seconds = std::chrono::duration<double>(BenchClock::now() - load_start).count();
-  const int64_t rss_loaded = actors::process_memory().rss_bytes;
+  const actors::ProcessMemory loaded = actors::process_memory();
   // The objects now live in the node actors; the copies here are not the scheduler's memory.
   nodes.clear();
   devices.clear();
   topologies.clear();
   placed->clear();
   cluster->clear();
-  result.rss_bytes_per_node = (rss_loaded - rss_before) / static_cast<int64_t>(s.nodes);
+  result.rss_bytes_per_node = (loaded.rss_bytes - before_load.rss_bytes) / static_cast<int64_t>(s.nodes);
+  result.heap_bytes_per_node = (loaded.heap_bytes - before_load.heap_bytes) / static_cast<int64_t>(s.nodes);
   result.partitions = (*harness)->partitions();
 
   const double cpu_before = process_cpu_seconds();
@@ -223,6 +225,7 @@ std::string json_of(const BenchResult& r) {
       .add("load_seconds", r.load_seconds)
       .add("peak_rss_bytes", r.peak_rss_bytes)
       .add("rss_bytes_per_node", r.rss_bytes_per_node)
+      .add("heap_bytes_per_node", r.heap_bytes_per_node)
       .add("cpu_seconds", r.cpu_seconds)
       .add("cpu_ms_per_pod", r.cpu_ms_per_pod);
   return j.str();

@@ -151,6 +151,7 @@ std::string JsonReader::read_leaf(const rapidjson::Value& v, Quantity& out) {
 std::string JsonReader::read_leaf(const rapidjson::Value& v, ResourceList& out) {
   if (!v.IsObject()) return expected("an object of resource names to quantities", v);
   out.clear();
+  out.reserve(v.MemberCount());
   for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
     std::string name(m->name.GetString(), m->name.GetStringLength());
     Quantity quantity;

@@ -1,8 +1,63 @@
 #include "model/resources.hpp"
 
+#include <algorithm>
 #include <ostream>
+#include <stdexcept>
 
 namespace troupe {
+
+ResourceList::ResourceList(std::initializer_list<value_type> entries) {
+  for (const auto& e : entries) emplace(e.first, e.second);
+}
+
+ResourceList::iterator ResourceList::lower_bound(std::string_view name) {
+  return std::lower_bound(entries_.begin(), entries_.end(), name,
+                          [](const value_type& e, std::string_view n) { return std::string_view(e.first) < n; });
+}
+
+ResourceList::iterator ResourceList::find(std::string_view name) {
+  auto it = lower_bound(name);
+  return it != entries_.end() && it->first == name ? it : entries_.end();
+}
+
+ResourceList::const_iterator ResourceList::find(std::string_view name) const {
+  return const_cast<ResourceList*>(this)->find(name);
+}
+
+const Quantity& ResourceList::at(std::string_view name) const {
+  auto it = find(name);
+  if (it == end()) throw std::out_of_range("ResourceList::at: no " + std::string(name));
+  return it->second;
+}
+
+Quantity& ResourceList::at(std::string_view name) {
+  return const_cast<Quantity&>(static_cast<const ResourceList&>(*this).at(name));
+}
+
+Quantity& ResourceList::operator[](std::string_view name) {
+  auto it = lower_bound(name);
+  if (it == entries_.end() || it->first != name) it = entries_.insert(it, value_type(ResourceName(name), Quantity()));
+  return it->second;
+}
+
+std::pair<ResourceList::iterator, bool> ResourceList::emplace(ResourceName name, const Quantity& quantity) {
+  auto it = lower_bound(name);
+  if (it != entries_.end() && it->first == name) return {it, false};
+  return {entries_.insert(it, value_type(name, quantity)), true};
+}
+
+std::pair<ResourceList::iterator, bool> ResourceList::insert_or_assign(ResourceName name, const Quantity& quantity) {
+  auto [it, inserted] = emplace(name, quantity);
+  if (!inserted) it->second = quantity;
+  return {it, inserted};
+}
+
+size_t ResourceList::erase(std::string_view name) {
+  auto it = find(name);
+  if (it == entries_.end()) return 0;
+  entries_.erase(it);
+  return 1;
+}
 
 Quantity ResourceList::get(std::string_view name) const {
   auto found = find(name);
@@ -40,7 +95,7 @@ void ResourceList::set_max(const ResourceList& other) {
 std::vector<std::string> ResourceList::fits_within(const ResourceList& available) const {
   std::vector<std::string> short_names;
   for (const auto& [name, quantity] : *this)
-    if (quantity.sign() > 0 && quantity > available.get(name)) short_names.push_back(name);
+    if (quantity.sign() > 0 && quantity > available.get(name)) short_names.push_back(name.str());
   return short_names;
 }
 
@@ -53,7 +108,7 @@ bool ResourceList::is_zero() const {
 ResourceList ResourceList::without_zeros() const {
   ResourceList kept;
   for (const auto& entry : *this)
-    if (!entry.second.is_zero()) kept.emplace_hint(kept.end(), entry);
+    if (!entry.second.is_zero()) kept.entries_.push_back(entry);  // already in name order
   return kept;
 }
 

@@ -39,7 +39,7 @@ void add_amounts(const ResourceAxes& axes, const ResourceList& list, Amounts& in
   auto it = list.begin();
   for (size_t i = 0; i < axes.size() && it != list.end(); ++i) {
     int order = -1;  // one string comparison per step: list entry vs axis name
-    while (it != list.end() && (order = it->first.compare(axes.names[i])) < 0) ++it;
+    while (it != list.end() && (order = it->first.str().compare(axes.names[i])) < 0) ++it;
     if (order == 0) into[i] += amount_of(axes.names[i], it->second);
   }
 }

@@ -21,13 +21,13 @@ Result<DeviceAllocations> to_device_allocations(const AllocationPlan& plan, cons
       entry.resources = resources;
       const DeviceSlot* slot = devices.find(d.minor);
       if (type == DeviceType::gpu) {
-        if (slot == nullptr || slot->total.is_zero())
+        if (slot == nullptr || slot->total().is_zero())
           return Error{"no healthy gpu device with minor " + std::to_string(d.minor) + " of allocation"};
-        entry.resources = fill_gpu_memory(tp.per_instance, slot->total).to_list();
+        entry.resources = fill_gpu_memory(tp.per_instance, slot->total()).to_list();
       }
-      if (slot != nullptr && slot->info != nullptr) entry.id = slot->info->id;
-      if (d.vf >= 0 && slot != nullptr && static_cast<size_t>(d.vf) < slot->vfs.size()) {
-        const DeviceVf& vf = slot->vfs[static_cast<size_t>(d.vf)];
+      if (slot != nullptr && slot->info != nullptr) entry.id = std::string(node.device_id(*slot));
+      if (d.vf >= 0 && slot != nullptr && static_cast<size_t>(d.vf) < slot->vfs().size()) {
+        const DeviceVf& vf = slot->vfs()[static_cast<size_t>(d.vf)];
         entry.extension.emplace();
         entry.extension->vfs.push_back(AllocatedVirtualFunction{vf.minor, vf.bus_id});
       }

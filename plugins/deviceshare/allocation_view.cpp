@@ -10,9 +10,9 @@ namespace {
 
 std::string insufficient(DeviceType type) { return "Insufficient " + std::string(device_type_name(type)) + " devices"; }
 
-bool numa_allowed(const DeviceInfo& info, uint64_t numa_nodes) {
-  if (!info.topology) return false;
-  const int32_t node = info.topology->node_id;
+bool numa_allowed(const DeviceSlotInfo& info, uint64_t numa_nodes) {
+  if (!info.placement) return false;
+  const int32_t node = info.placement->numa_node;
   if (node == -1) return true;
   return node >= 0 && node < 64 && (numa_nodes >> node & 1u) != 0;
 }
@@ -27,7 +27,7 @@ bool on_idle_switch(const NodeDevices& node, DeviceType type, int32_t minor) {
       if (std::find(minors.begin(), minors.end(), minor) == minors.end()) continue;
       const bool idle = std::all_of(minors.begin(), minors.end(), [&](int32_t m) {
         const DeviceSlot* slot = devices.find(m);
-        return slot == nullptr || slot->total == slot->free;
+        return slot == nullptr || slot->total() == slot->free();
       });
       if (idle) return true;
     }
@@ -53,8 +53,8 @@ bool operator==(const AllocationPlan& a, const AllocationPlan& b) {
 }
 
 const std::string* pcie_of(const DeviceSlot& slot) {
-  if (slot.info == nullptr || !slot.info->topology) return nullptr;
-  return &slot.info->topology->pcie_id;
+  if (slot.info == nullptr || !slot.info->placement) return nullptr;
+  return &slot.info->placement->pcie_id;
 }
 
 PluginStatus prepare_types(const NodeDevices& node, const DeviceShareRequest& request,
@@ -102,7 +102,7 @@ AllocationView build_view(const NodeDevices& node, const DeviceShareRequest& req
     if (type == DeviceType::gpu) candidates &= options.gpu_slot_mask;
     if (options.numa_nodes || selector != nullptr) {
       for (size_t i = 0; i < devices.slots.size() && i < kMaxDevicesPerType; ++i) {
-        const DeviceInfo* info = devices.slots[i].info;
+        const DeviceSlotInfo* info = devices.slots[i].info;
         if (info == nullptr) continue;
         const bool allowed = (!options.numa_nodes || numa_allowed(*info, *options.numa_nodes)) &&
                              (selector == nullptr || selector->matches(info->labels));

@@ -95,9 +95,9 @@ void append_allocate_set(std::string& out, const NodeDevices& node) {
 }  // namespace
 
 std::string node_device_summary_json(const NodeDevices& node) {
-  const SlotField total = [](const DeviceSlot& s) { return &s.total; };
-  const SlotField free = [](const DeviceSlot& s) { return &s.free; };
-  const SlotField used = [](const DeviceSlot& s) { return s.allocations > 0 ? &s.used : nullptr; };
+  const SlotField total = [](const DeviceSlot& s) { return &s.total(); };
+  const SlotField free = [](const DeviceSlot& s) { return &s.free(); };
+  const SlotField used = [](const DeviceSlot& s) { return s.allocations() > 0 ? &s.used() : nullptr; };
   std::string out = "{\"deviceTotal\":";
   append_sums(out, node, total);
   out += ",\"deviceFree\":";

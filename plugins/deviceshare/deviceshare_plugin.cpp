@@ -200,7 +200,7 @@ PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod,
   devices->add_pod(key, pod_devices_from(*allocations), pod.key);
   DeviceShareState next = *s;
   next.allocated = std::make_shared<const DeviceAllocations>(std::move(*allocations));
-  next.gpu_vendor = devices->device() != nullptr ? label_of(devices->device()->meta.labels, label_keys().gpu_vendor) : "";
+  next.gpu_vendor = devices->gpu_vendor();
   state.write<DeviceShareState>(state_slot(), std::move(next));
   return {};
 }

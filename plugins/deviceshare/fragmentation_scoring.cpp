@@ -60,9 +60,9 @@ std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const
   if (devices.known()) {
     const auto& slots = devices.devices(DeviceType::gpu).slots;
     for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i) {
-      if (!slots[i].has_capacity) continue;
+      if (!slots[i].has_capacity()) continue;
       if (key.cards == FragmentationStateKey::kMaxCards) return std::nullopt;
-      key.card_free[key.cards++] = static_cast<int32_t>(card_milli(slots[i].free));
+      key.card_free[key.cards++] = static_cast<int32_t>(card_milli(slots[i].free()));
     }
   }
   return key;
@@ -107,8 +107,8 @@ FragmentationNode fragmentation_node(const NodeInfo& node, const NodeDevices* de
   if (devices == nullptr || !devices->known()) return out;
   const auto& slots = devices->devices(DeviceType::gpu).slots;
   for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i) {
-    if (!slots[i].has_capacity) continue;  // unhealthy or gone: no idle GPU to strand
-    out.free.card_free_milli.push_back(static_cast<int32_t>(card_milli(slots[i].free)));
+    if (!slots[i].has_capacity()) continue;  // unhealthy or gone: no idle GPU to strand
+    out.free.card_free_milli.push_back(static_cast<int32_t>(card_milli(slots[i].free())));
     out.slots.push_back(static_cast<uint32_t>(i));
   }
   return out;

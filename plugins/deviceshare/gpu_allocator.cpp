@@ -46,8 +46,8 @@ struct GpuContext {
     for (size_t i = 0; i < gpus.slots.size(); ++i) {
       const DeviceSlot& slot = gpus.slots[i];
       const bool candidate = view.candidate(DeviceType::gpu, i);
-      if (candidate ? slot.view_used : slot.allocations > 0) used |= minor_bit(slot.minor);
-      if (candidate && slot.has_capacity) {
+      if (candidate ? slot.view_used() : slot.allocations() > 0) used |= minor_bit(slot.minor);
+      if (candidate && slot.has_capacity()) {
         total |= minor_bit(slot.minor);
         if (card_fits(slot)) fits |= minor_bit(slot.minor);
       }
@@ -55,7 +55,7 @@ struct GpuContext {
   }
 
   bool card_fits(const DeviceSlot& slot) const {
-    return fill_gpu_memory(req.per_gpu_amounts, slot.total).fits_in(slot.view_free);
+    return fill_gpu_memory(req.per_gpu_amounts, slot.total()).fits_in(slot.view_free());
   }
 
   const DeviceSlot* candidate_slot(int32_t minor) const {
@@ -70,13 +70,13 @@ struct GpuContext {
   bool satisfied(int32_t minor) const {
     if (minor >= 0 && minor <= kMaxMaskedMinor) return (fits & minor_bit(minor)) != 0;
     const DeviceSlot* slot = candidate_slot(minor);
-    return slot != nullptr && slot->has_capacity && card_fits(*slot);
+    return slot != nullptr && slot->has_capacity() && card_fits(*slot);
   }
 
   int64_t shared_score(int32_t minor) const {
     if (!req.shared || scorer == nullptr) return 0;
     const DeviceSlot* slot = candidate_slot(minor);
-    return scorer->score(req.per_gpu_amounts, slot->total, slot->view_free);
+    return scorer->score(req.per_gpu_amounts, slot->total(), slot->view_free());
   }
 };
 

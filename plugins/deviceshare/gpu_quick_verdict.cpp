@@ -50,8 +50,8 @@ std::optional<PluginStatus> quick_gpu_verdict(const NodeDevices& node, const Dev
     const DeviceAmounts& per_card = request.gpu->per_gpu_amounts;
     for (size_t i = 0; i < gpus.slots.size() && i < kMaxDevicesPerType && fitting < wanted; ++i) {
       const DeviceSlot& slot = gpus.slots[i];
-      if ((listed >> i & 1u) == 0 || !slot.has_view_free) continue;
-      if (fill_gpu_memory(per_card, slot.total).fits_in(slot.view_free)) ++fitting;
+      if ((listed >> i & 1u) == 0 || !slot.has_view_free()) continue;
+      if (fill_gpu_memory(per_card, slot.total()).fits_in(slot.view_free())) ++fitting;
     }
   }
   if (fitting >= wanted) return PluginStatus{};

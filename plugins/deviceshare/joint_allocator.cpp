@@ -136,8 +136,8 @@ int64_t score_node(const NodeDevices& node, const DeviceShareRequest& request, c
     const TypeDevices& devices = node.devices(type);
     for (size_t i = 0; i < devices.slots.size() && i < kMaxDevicesPerType; ++i) {
       if (!view.candidate(type, i)) continue;
-      total += devices.slots[i].total;
-      free += devices.slots[i].view_free;
+      total += devices.slots[i].total();
+      free += devices.slots[i].view_free();
     }
     score += scorer.score(p.per_instance, total, free);
   }

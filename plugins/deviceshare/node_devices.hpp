@@ -7,7 +7,10 @@
 //
 // Two sources feed it and either may come first:
 //  - the node's Device object (apply_device / clear_device when it is deleted:
-//    the devices stay known but unusable, as Koordinator marks them unhealthy);
+//    the devices stay known but unusable, as Koordinator marks them unhealthy).
+//    What the plugin reads of it is kept as a DeviceLayout shared by the nodes
+//    of the same hardware model (device_layout.hpp) plus the node's device ids,
+//    not the object itself;
 //  - the pods on the node, through their device-allocated annotation
 //    (on_pod_added / on_pod_removed) and through Reserve (add_pod /
 //    remove_pod), so the accounting is rebuilt from the API server alone.
@@ -36,55 +39,16 @@
 #include "model/device.hpp"
 #include "plugins/deviceshare/device_allocated.hpp"
 #include "plugins/deviceshare/device_amounts.hpp"
-#include "plugins/deviceshare/fragmentation_cache.hpp"
+#include "plugins/deviceshare/device_layout.hpp"
+#include "plugins/deviceshare/device_slot.hpp"
 #include "plugins/deviceshare/device_types.hpp"
+#include "plugins/deviceshare/fragmentation_memo.hpp"
 #include "plugins/deviceshare/gpu_partition.hpp"
 #include "plugins/deviceshare/gpu_topology.hpp"
 #include "plugins/framework/node_extension.hpp"
 #include "plugins/framework/pod_info.hpp"
 
 namespace troupe::plugins::deviceshare {
-
-/// A virtual function of a device, with the index of its vfGroup.
-struct DeviceVf {
-  std::string bus_id;
-  int32_t minor = 0;
-  size_t group = 0;
-};
-
-/// One device instance.
-struct DeviceSlot {
-  int32_t minor = 0;
-  /// The Device's entry; nullptr for a minor only pods' allocations mention.
-  const DeviceInfo* info = nullptr;
-  /// Capacity: the Device's resources when healthy, empty otherwise.
-  DeviceAmounts total;
-  /// Σ of the accounted allocations on this device.
-  DeviceAmounts used;
-  /// total − used, never negative, with the names of both (deviceFree).
-  DeviceAmounts free;
-  /// What the allocator sees as free (the free of Koordinator's filtered
-  /// view, which differs from `free` only in which zero names are present).
-  DeviceAmounts view_free;
-  /// Some capacity of this device is in use (the view's non-zero "used").
-  bool view_used = false;
-  /// Summaries of the amounts above, kept with them (the allocator asks for
-  /// every device of every node it filters).
-  bool has_capacity = false;   // !total.is_zero(): healthy and present
-  bool has_free = false;       // !free.is_zero()
-  bool has_view_free = false;  // !view_free.is_zero()
-  /// Number of accounted allocations on this device, and per resource name
-  /// how many of them name it (so removal restores which names `used` has).
-  uint32_t allocations = 0;
-  std::array<uint32_t, kDeviceResourceCount> used_refs{};
-  /// VFs of all groups, by ascending bus id.
-  std::vector<DeviceVf> vfs;
-  /// Bus id -> number of accounted allocations holding it.
-  std::map<std::string, uint32_t, std::less<>> used_vfs;
-
-  bool healthy() const { return has_capacity; }
-  bool vf_taken(std::string_view bus_id) const { return used_vfs.count(bus_id) != 0; }
-};
 
 /// The devices of one type, ordered by minor. NodeDevices keeps the
 /// summaries current whenever a slot changes.
@@ -104,17 +68,6 @@ struct TypeDevices {
   /// Recomputes the summaries from the slots.
   void summarize();
 };
-
-/// A PCIe switch: the device minors behind it, per type.
-struct PcieSwitch {
-  int32_t socket = 0;
-  int32_t numa_node = 0;
-  std::string pcie_id;
-  std::array<std::vector<int32_t>, kDeviceTypeCount> minors;
-};
-
-/// NUMA node id -> its PCIe switches (devices with nodeID -1 or no topology are left out).
-using NumaTopology = std::map<int32_t, std::vector<PcieSwitch>>;
 
 /// One device of a pod's accounted allocation.
 struct AccountedDevice {
@@ -138,6 +91,7 @@ class NodeDevices final : public NodeExtension {
   NodeDevices() = default;
 
   /// Replaces the node's Device (a watch add/update); the pods stay accounted.
+  /// Keeps the Device's shared layout and its device ids, not the object.
   void apply_device(std::shared_ptr<const Device> device);
   /// The Device was deleted: its devices stay known but have no capacity.
   void clear_device();
@@ -172,58 +126,64 @@ class NodeDevices final : public NodeExtension {
   /// allocation was seen (and keeps it while the node exists); nodes without
   /// one are not filtered by DeviceShare.
   bool known() const { return device_seen_ || pods_seen_; }
-  bool has_device() const { return device_ != nullptr && !device_deleted_; }
-  const Device* device() const { return device_.get(); }
+  bool has_device() const { return layout_ != nullptr && !device_deleted_; }
+  /// What the plugin reads of the last Device (kept after it was deleted); nullptr before any.
+  const DeviceLayout* layout() const { return layout_.get(); }
+  /// The last Device's node.koordinator.sh/gpu-vendor label ("" without one or before any Device).
+  const std::string& gpu_vendor() const;
+  /// The device's id (DeviceInfo.id) in the last Device; "" for a minor only pods mention.
+  std::string_view device_id(const DeviceSlot& slot) const {
+    return std::string_view(ids_).substr(slot.id_at_, slot.id_size_);
+  }
 
   const TypeDevices& devices(DeviceType type) const { return types_[type_index(type)]; }
-  const NumaTopology& numa_topology() const { return numa_; }
-  const GpuScope* gpu_topology() const { return gpu_topology_ ? &*gpu_topology_ : nullptr; }
+  const NumaTopology& numa_topology() const;
+  const GpuScope* gpu_topology() const { return layout_ && layout_->gpu_topology ? &*layout_->gpu_topology : nullptr; }
   /// The Device's partition table; nullptr when it has none (or it did not parse).
-  const GpuPartitionIndexer* partition_indexer() const { return partitions_ ? &*partitions_ : nullptr; }
+  const GpuPartitionIndexer* partition_indexer() const {
+    return layout_ && layout_->partitions ? &*layout_->partitions : nullptr;
+  }
   /// The Device's node.koordinator.sh/gpu-partition-policy label is Honor.
-  bool device_honors_partitions() const { return honor_partitions_; }
+  bool device_honors_partitions() const { return layout_ && layout_->honor_partitions; }
   /// The Device's node.koordinator.sh/secondary-device-well-planned label is "true".
-  bool secondary_device_well_planned() const { return secondary_well_planned_; }
+  bool secondary_device_well_planned() const { return layout_ && layout_->secondary_well_planned; }
 
   /// Why the last Device's partition table was ignored ("" when it was fine or absent).
-  const std::string& partition_table_error() const { return partition_error_; }
+  const std::string& partition_table_error() const;
   /// Pods whose device-allocated annotation did not decode.
   size_t malformed_annotations() const { return malformed_annotations_; }
 
   /// The GPU card model: the Device's node.koordinator.sh/gpu-model label,
   /// else the Node's ("" when neither has one), and its std::hash. Kept
   /// current on Device and Node changes, so scoring looks up no label.
-  const std::string& card_model() const { return card_model_; }
+  const std::string& card_model() const;
   size_t card_model_hash() const { return card_model_hash_; }
 
-  /// The Fragmentation strategy's memo (fragmentation_cache.hpp); mutable
-  /// because Score, which fills it, sees the node const.
-  FragmentationScoreCache& fragmentation_cache() const { return fragmentation_cache_; }
+  /// The Fragmentation strategy's memo (fragmentation_cache.hpp), allocated
+  /// on first use (fragmentation_memo.hpp); mutable because Score, which
+  /// fills it, sees the node const.
+  FragmentationScoreCache& fragmentation_cache() const { return fragmentation_memo_.get(); }
+  /// The memo was used since the node's Device or card model last changed.
+  bool has_fragmentation_cache() const { return fragmentation_memo_.allocated(); }
 
  private:
-  void rebuild_slots(bool device_present);
-  void refresh_card_model();
-  void recompute_free(DeviceSlot& slot);
+  /// Slots for the layout's devices (ids from `device`), keeping what pods use.
+  void rebuild_slots(const Device& device);
+  void refresh_card_model(const std::string& before);
   void account(DeviceType type, const AccountedDevice& d, bool add);
   DeviceSlot& slot_for(DeviceType type, int32_t minor);
 
-  std::shared_ptr<const Device> device_;
+  std::shared_ptr<const DeviceLayout> layout_;
+  std::string ids_;  // every device's id, packed; DeviceSlot says where its own is
   bool device_seen_ = false;
   bool pods_seen_ = false;
   bool device_deleted_ = false;
   std::array<TypeDevices, kDeviceTypeCount> types_;
-  NumaTopology numa_;
-  std::optional<GpuScope> gpu_topology_;
-  std::optional<GpuPartitionIndexer> partitions_;
-  std::string partition_error_;
-  bool honor_partitions_ = false;
-  bool secondary_well_planned_ = false;
   std::map<std::string, AccountedPod, std::less<>> pods_;
   size_t malformed_annotations_ = 0;
   std::string node_card_model_;  // the Node's label
-  std::string card_model_;
   size_t card_model_hash_ = std::hash<std::string>{}(std::string());
-  mutable FragmentationScoreCache fragmentation_cache_;
+  mutable FragmentationMemo fragmentation_memo_;
 };
 
 }  // namespace troupe::plugins::deviceshare

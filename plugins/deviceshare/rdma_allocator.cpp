@@ -99,9 +99,9 @@ PluginStatus prepare_common_device(const NodeDevices& node, DeviceType type, con
 
 int32_t select_vf(const DeviceSlot& slot, const LabelSelector& selector) {
   if (slot.info == nullptr) return -1;
-  for (size_t i = 0; i < slot.vfs.size(); ++i) {
-    const DeviceVf& vf = slot.vfs[i];
-    if (!selector.matches(slot.info->vf_groups[vf.group].labels)) continue;
+  for (size_t i = 0; i < slot.vfs().size(); ++i) {
+    const DeviceVf& vf = slot.vfs()[i];
+    if (!selector.matches(slot.info->vf_group_labels[vf.group])) continue;
     if (slot.vf_taken(vf.bus_id)) continue;
     return static_cast<int32_t>(i);
   }
@@ -128,7 +128,7 @@ PluginStatus allocate_default_devices(const AllocationView& view, DeviceType typ
       Candidate c;
       c.slot = i;
       c.minor = slot.minor;
-      c.score = scorer != nullptr ? scorer->score(per_instance, slot.total, slot.view_free) : 0;
+      c.score = scorer != nullptr ? scorer->score(per_instance, slot.total(), slot.view_free()) : 0;
       c.pcie = pcie_of(slot);
       c.preferred = in_preferred(preferred_pcie, c.pcie);
       candidates.push_back(c);
@@ -140,10 +140,10 @@ PluginStatus allocate_default_devices(const AllocationView& view, DeviceType typ
   const DeviceHint* hint = request.hint(type);
   for (const Candidate& c : candidates) {
     const DeviceSlot& slot = devices.slots[c.slot];
-    if (!slot.has_view_free) continue;  // unhealthy or fully used
+    if (!slot.has_view_free()) continue;  // unhealthy or fully used
     // A GPU card must have room for both memory dimensions that will be recorded.
-    const bool fits = type == DeviceType::gpu ? fill_gpu_memory(per_instance, slot.total).fits_in(slot.view_free)
-                                              : per_instance.fits_in(slot.view_free);
+    const bool fits = type == DeviceType::gpu ? fill_gpu_memory(per_instance, slot.total()).fits_in(slot.view_free())
+                                              : per_instance.fits_in(slot.view_free());
     if (!fits) continue;
     PlannedDevice planned;
     planned.minor = slot.minor;

@@ -48,8 +48,8 @@ NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::
   PodDevices blocker;
   for (size_t t = 0; t < kDeviceTypeCount; ++t) {
     for (const auto& slot : out.devices(kAllDeviceTypes[t]).slots) {
-      if (reserved[t].count(slot.minor) != 0 || !slot.has_free) continue;
-      blocker.by_type[t].push_back(AccountedDevice{slot.minor, slot.free, {}});
+      if (reserved[t].count(slot.minor) != 0 || !slot.has_free()) continue;
+      blocker.by_type[t].push_back(AccountedDevice{slot.minor, slot.free(), {}});
     }
   }
   if (!blocker.empty()) out.add_pod(kBlockerKey, blocker);

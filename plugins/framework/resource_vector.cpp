@@ -10,18 +10,19 @@ namespace rn = resource_names;
 
 namespace {
 
-auto find_scalar(const std::vector<std::pair<std::string, int64_t>>& scalars, std::string_view name) {
+using Scalars = std::vector<std::pair<ResourceName, int64_t>>;
+
+auto find_scalar(const Scalars& scalars, std::string_view name) {
   return std::lower_bound(scalars.begin(), scalars.end(), name,
                           [](const auto& entry, std::string_view n) { return entry.first < n; });
 }
 
 /// Adds sign*other into scalars, keeping them sorted; entries that reach zero
 /// are dropped so that subtracting what was added restores the exact vector.
-void merge_scalars(std::vector<std::pair<std::string, int64_t>>& scalars,
-                   const std::vector<std::pair<std::string, int64_t>>& other, int64_t sign) {
+void merge_scalars(Scalars& scalars, const Scalars& other, int64_t sign) {
   for (const auto& [name, amount] : other) {
     auto it = std::lower_bound(scalars.begin(), scalars.end(), name,
-                               [](const auto& entry, const std::string& n) { return entry.first < n; });
+                               [](const auto& entry, ResourceName n) { return entry.first < n; });
     if (it != scalars.end() && it->first == name) {
       it->second += sign * amount;
       if (it->second == 0) scalars.erase(it);
@@ -45,7 +46,7 @@ ResourceVector ResourceVector::from(const ResourceList& list) {
     } else if (name == rn::kPods) {
       v.allowed_pods = quantity.value();
     } else if (rn::is_scalar_resource_name(name)) {
-      v.scalars.emplace_back(name, quantity.value());  // the list is sorted by name already
+      v.scalars.emplace_back(name, quantity.value());  // the list is sorted by name already, names interned
     }
   }
   return v;

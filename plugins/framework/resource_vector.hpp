@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/resources.hpp"
+#include "model/resource_name.hpp"
 
 namespace troupe::plugins {
 
@@ -21,8 +22,8 @@ struct ResourceVector {
   int64_t memory = 0;
   int64_t ephemeral_storage = 0;
   int64_t allowed_pods = 0;  // only meaningful for a node's allocatable
-  /// Sorted by name, no duplicates.
-  std::vector<std::pair<std::string, int64_t>> scalars;
+  /// Sorted by name, no duplicates; names interned (resource_name.hpp).
+  std::vector<std::pair<ResourceName, int64_t>> scalars;
 
   /// Reads cpu, memory, ephemeral-storage, pods and the scalar names; other
   /// names (e.g. "storage") are not tracked, as in kube-scheduler.

@@ -2,17 +2,14 @@
 // Nodes of one hardware model report the same cpu-topology annotation text,
 // so each distinct text is parsed once and its CpuTopology shared by every
 // node that has it (the parse was ~30 % of loading a cluster, and a parsed
-// topology is kilobytes per node). Entries hold the topology weakly: once
-// no node uses it, it is freed, and its entry is pruned on a later insert.
-// Node actors run on several threads, so every call takes the cache's lock.
+// topology is kilobytes per node): a SharedByKey keyed by the text, so a
+// topology no node uses any more is freed.
 
-#include <map>
 #include <memory>
-#include <mutex>
-#include <string>
 #include <string_view>
 
 #include "model/result.hpp"
+#include "plugins/common/shared_by_key.hpp"
 #include "plugins/node_numa_resource/cpu_topology.hpp"
 
 namespace troupe::plugins::numa {
@@ -24,21 +21,12 @@ class CpuTopologyCache {
   /// that does not parse gives the parse error and is not kept.
   Result<std::shared_ptr<const CpuTopology>> get(std::string_view annotation);
   /// Entries stored, including released ones not yet pruned.
-  size_t stored() const;
+  size_t stored() const { return topologies_.stored(); }
   /// Entries whose topology some caller still holds.
-  size_t in_use() const;
+  size_t in_use() const { return topologies_.in_use(); }
 
  private:
-  /// The entry's topology when it is still held by someone, else null.
-  std::shared_ptr<const CpuTopology> find_locked(std::string_view annotation) const;
-  void insert_locked(std::string_view annotation, const std::shared_ptr<const CpuTopology>& topology);
-
-  static constexpr size_t kFirstPrune = 16;
-  mutable std::mutex mutex_;
-  std::map<std::string, std::weak_ptr<const CpuTopology>, std::less<>> entries_;
-  // Released entries are dropped when the map reaches this size, which then
-  // doubles the live count, so pruning costs O(1) per insert on average.
-  size_t prune_at_ = kFirstPrune;
+  SharedByKey<CpuTopology> topologies_;
 };
 
 /// The process-wide cache build_topology_options uses.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plugins/framework/node_info.hpp"
+#include "plugins/node_numa_resource/shared_topology_options.hpp"
 
 namespace troupe::plugins::numa {
 
@@ -21,16 +22,26 @@ Result<PodAllocation> pod_allocation_from(const Pod& pod) {
 
 void NodeCpus::apply_topology(std::shared_ptr<const NodeResourceTopology> nrt) {
   has_topology_ = nrt != nullptr;
-  options_ = nrt ? build_topology_options(*nrt) : TopologyOptions{};
+  options_ = nrt ? shared_topology_options(*nrt) : nullptr;
   refresh_policies();
   refresh_free_counts();
 }
 
 void NodeCpus::clear_topology() {
   has_topology_ = false;
-  options_ = TopologyOptions{};
+  options_ = nullptr;
   refresh_policies();
   refresh_free_counts();
+}
+
+const TopologyOptions& NodeCpus::options() const {
+  static const TopologyOptions kNone;
+  return options_ ? *options_ : kNone;
+}
+
+const CpuSet& NodeCpus::node_reserved_cpus() const {
+  static const CpuSet kNone;
+  return node_reserved_cpus_ ? *node_reserved_cpus_ : kNone;
 }
 
 void NodeCpus::on_pod_added(const PodInfo& pod) {
@@ -44,7 +55,8 @@ void NodeCpus::on_pod_added(const PodInfo& pod) {
 }
 
 void NodeCpus::on_node_changed(const Node* node) {
-  node_reserved_cpus_ = node != nullptr ? node_annotation_reserved_cpus(*node) : CpuSet{};
+  CpuSet reserved = node != nullptr ? node_annotation_reserved_cpus(*node) : CpuSet{};
+  node_reserved_cpus_ = reserved.empty() ? nullptr : std::make_shared<const CpuSet>(reserved);
   policy_labels_ = node != nullptr ? read_node_policy_labels(*node) : NodePolicyLabels{};
   refresh_policies();
   refresh_free_counts();
@@ -95,9 +107,9 @@ void NodeCpus::account(const PodAllocation& allocation, bool add) {
 
 void NodeCpus::refresh_free_counts() {
   free_full_pcpus_ = free_spread_by_pcpus_ = free_any_ = 0;
-  if (!options_.valid_cpu_topology()) return;
-  const CpuSet available = available_cpus(node_reserved_cpus_);
-  const CpuTopology& topology = *options_.cpu_topology;
+  if (!options().valid_cpu_topology()) return;
+  const CpuSet available = available_cpus(node_reserved_cpus());
+  const CpuTopology& topology = *options().cpu_topology;
   free_full_pcpus_ = count_for_required_policy(CpuBindPolicy::full_pcpus, available, topology);
   free_spread_by_pcpus_ = count_for_required_policy(CpuBindPolicy::spread_by_pcpus, available, topology);
   free_any_ = count_for_required_policy(CpuBindPolicy::unset, available, topology);
@@ -110,15 +122,15 @@ int NodeCpus::free_cpus_for_required_policy(CpuBindPolicy required) const {
 }
 
 CpuSet NodeCpus::available_cpus(const CpuSet& also_reserved) const {
-  if (!options_.valid_cpu_topology()) return {};
-  CpuSet out = options_.cpu_topology->all_cpus() - options_.reserved_cpus - also_reserved;
+  if (!options().valid_cpu_topology()) return {};
+  CpuSet out = options().cpu_topology->all_cpus() - options().reserved_cpus - also_reserved;
   allocated_.for_each([&out](int cpu, CpuExclusivePolicy) { out.erase(cpu); });
   return out;
 }
 
 std::map<int, ResourceList> NodeCpus::numa_available() const {
   std::map<int, ResourceList> out;
-  for (const NumaNodeAllocatable& n : options_.numa_nodes) {
+  for (const NumaNodeAllocatable& n : options().numa_nodes) {
     ResourceList available = n.allocatable;
     auto used = numa_allocated_.find(n.node);
     if (used != numa_allocated_.end()) {

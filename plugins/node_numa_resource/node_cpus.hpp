@@ -43,12 +43,15 @@ class NodeCpus final : public NodeExtension {
   NodeCpus() = default;
 
   /// Keeps what the NRT gives (TopologyOptions), not the NRT itself: its
-  /// annotations and zones would cost kilobytes per node. Null clears.
+  /// annotations and zones would cost kilobytes per node; the options are
+  /// shared with the nodes whose NRTs have the same content
+  /// (shared_topology_options.hpp). Null clears.
   void apply_topology(std::shared_ptr<const NodeResourceTopology> nrt);
   void clear_topology();
   bool has_topology() const { return has_topology_; }
   bool holds_object() const override { return has_topology(); }
-  const TopologyOptions& options() const { return options_; }
+  /// Defaults (no topology, no NUMA nodes) without an NRT.
+  const TopologyOptions& options() const;
 
   void on_pod_added(const PodInfo& pod) override;
   void on_pod_removed(const PodInfo& pod) override;
@@ -57,7 +60,7 @@ class NodeCpus final : public NodeExtension {
   /// read them for every pod.
   void on_node_changed(const Node* node) override;
   /// Those CPUs (empty without a node, annotation or when it is malformed).
-  const CpuSet& node_reserved_cpus() const { return node_reserved_cpus_; }
+  const CpuSet& node_reserved_cpus() const;
   /// The node's policies from its labels and NRT (defaults without a node);
   /// kept current by on_node_changed, apply_topology and clear_topology.
   const NodePolicies& policies() const { return policies_; }
@@ -94,14 +97,15 @@ class NodeCpus final : public NodeExtension {
 
  private:
   void account(const PodAllocation& allocation, bool add);
-  void refresh_policies() { policies_ = combine_node_policies(policy_labels_, options_); }
+  void refresh_policies() { policies_ = combine_node_policies(policy_labels_, options()); }
   void refresh_free_counts();
 
   // An NRT was applied (even one giving no valid topology): the node entry
   // must be kept for it (holds_object).
   bool has_topology_ = false;
-  TopologyOptions options_;
-  CpuSet node_reserved_cpus_;
+  std::shared_ptr<const TopologyOptions> options_;  // null without an NRT
+  // Null when empty (the usual case): a CpuSet is 128 bytes.
+  std::shared_ptr<const CpuSet> node_reserved_cpus_;
   NodePolicyLabels policy_labels_;
   NodePolicies policies_;
   // free_cpus_for_required_policy for FullPCPUs, SpreadByPCPUs and any other policy.

@@ -26,7 +26,7 @@ SOURCE = os.environ.get("TROUPE_SOURCE_DIR", os.path.join(os.path.dirname(__file
 DATA = os.path.join(SOURCE, "..", "shared", "data", "openb-gpu-2023")
 
 BENCH_FIELDS = ("pods_per_second", "latency_p50_ms", "latency_p99_ms", "peak_rss_bytes", "rss_bytes_per_node",
-                "bound", "failed", "partitions")
+                "heap_bytes_per_node", "bound", "failed", "partitions")
 
 
 def run(*args, timeout=300):
@@ -48,6 +48,7 @@ class BenchTest(unittest.TestCase):
         self.assertGreater(r["pods_per_second"], 0)
         self.assertLessEqual(r["latency_p50_ms"], r["latency_p99_ms"])
         self.assertGreater(r["peak_rss_bytes"], 0)
+        self.assertGreater(r["heap_bytes_per_node"], 0)  # the loaded nodes live on the heap
         # Scheduling real pods costs CPU; per pod it is the total over the pods.
         self.assertGreater(r["cpu_seconds"], 0)
         expected = 1000 * r["cpu_seconds"] / pods  # both printed with 6 significant digits

@@ -102,13 +102,13 @@ void check_not_over_allocated(const NodeDevices& n) {
   for (DeviceType t : kAllDeviceTypes) {
     for (const DeviceSlot& s : n.devices(t).slots) {
       INFO(device_type_name(t) << " minor " << s.minor);
-      if (s.total.is_zero()) {
-        CHECK(s.allocations == 0);  // nothing is ever placed on an unhealthy device
+      if (s.total().is_zero()) {
+        CHECK(s.allocations() == 0);  // nothing is ever placed on an unhealthy device
         continue;
       }
       for (DeviceResource r : kAllDeviceResources)
-        if (s.total.has(r)) CHECK(s.used.milli(r) <= s.total.milli(r));
-      for (const auto& [bus, holders] : s.used_vfs) CHECK(holders == 1u);
+        if (s.total().has(r)) CHECK(s.used().milli(r) <= s.total().milli(r));
+      for (const auto& [bus, holders] : s.used_vfs()) CHECK(holders == 1u);
     }
   }
 }
@@ -121,12 +121,12 @@ void check_same_state(const NodeDevices& a, const NodeDevices& b) {
     REQUIRE(x.size() == y.size());
     for (size_t i = 0; i < x.size(); ++i) {
       CHECK(x[i].minor == y[i].minor);
-      CHECK(x[i].used == y[i].used);
-      CHECK(x[i].free == y[i].free);
-      CHECK(x[i].view_free == y[i].view_free);
-      CHECK(x[i].allocations == y[i].allocations);
-      CHECK(x[i].used_refs == y[i].used_refs);
-      CHECK(x[i].used_vfs == y[i].used_vfs);
+      CHECK(x[i].used() == y[i].used());
+      CHECK(x[i].free() == y[i].free());
+      CHECK(x[i].view_free() == y[i].view_free());
+      CHECK(x[i].allocations() == y[i].allocations());
+      CHECK(x[i].used_refs() == y[i].used_refs());
+      CHECK(x[i].used_vfs() == y[i].used_vfs());
     }
   }
 }

@@ -256,8 +256,8 @@ TEST_CASE("DeviceShare Reserve, Unreserve and PreBind", "[deviceshare][plugin]")
     CHECK_FALSE(devices.has_pod("uid-train"));
     for (DeviceType t : kAllDeviceTypes)
       for (size_t i = 0; i < before.devices(t).slots.size(); ++i) {
-        CHECK(devices.devices(t).slots[i].free == before.devices(t).slots[i].free);
-        CHECK(devices.devices(t).slots[i].used_vfs.empty());
+        CHECK(devices.devices(t).slots[i].free() == before.devices(t).slots[i].free());
+        CHECK(devices.devices(t).slots[i].used_vfs().empty());
       }
     BindingChanges after_unreserve;
     REQUIRE(p->pre_bind(state, *pod, "node-1", after_unreserve).ok());

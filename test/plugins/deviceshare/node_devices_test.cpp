@@ -17,7 +17,7 @@ std::shared_ptr<const PodInfo> allocated_pod(const std::string& name, const std:
 
 std::string free_of(const NodeDevices& n, DeviceType t, int32_t minor) {
   const DeviceSlot* s = n.devices(t).find(minor);
-  return s == nullptr ? "absent" : s->free.to_list().to_string();
+  return s == nullptr ? "absent" : s->free().to_list().to_string();
 }
 
 }  // namespace
@@ -46,12 +46,12 @@ TEST_CASE("NodeDevices builds per-device state from the Device", "[deviceshare][
   const DeviceSlot* unhealthy = n.devices(DeviceType::gpu).find(8);
   REQUIRE(unhealthy);
   CHECK_FALSE(unhealthy->healthy());
-  CHECK(unhealthy->total.empty());
+  CHECK(unhealthy->total().empty());
   // VFs sorted by bus id whatever order the Device lists them in
   const DeviceSlot* nic = n.devices(DeviceType::rdma).find(2);
-  REQUIRE(nic->vfs.size() == 4);
-  CHECK(nic->vfs[0].bus_id == "0000:12:00.2");
-  CHECK(nic->vfs[3].bus_id == "0000:12:00.5");
+  REQUIRE(nic->vfs().size() == 4);
+  CHECK(nic->vfs()[0].bus_id == "0000:12:00.2");
+  CHECK(nic->vfs()[3].bus_id == "0000:12:00.5");
   CHECK(n.devices(DeviceType::rdma).has_virtual_functions());
   // NUMA topology: devices with a topology, by NUMA node and PCIe switch
   REQUIRE(n.numa_topology().size() == 2);
@@ -106,10 +106,10 @@ TEST_CASE("Pods' device-allocated annotations are accounted and removed exactly"
     const auto& after = n.devices(t).slots;
     REQUIRE(before.size() == after.size());
     for (size_t i = 0; i < before.size(); ++i) {
-      CHECK(before[i].used == after[i].used);
-      CHECK(before[i].free == after[i].free);
-      CHECK(before[i].used_vfs == after[i].used_vfs);
-      CHECK(after[i].allocations == 0);
+      CHECK(before[i].used() == after[i].used());
+      CHECK(before[i].free() == after[i].free());
+      CHECK(before[i].used_vfs() == after[i].used_vfs());
+      CHECK(after[i].allocations() == 0);
     }
   }
   CHECK(n.known());
@@ -125,7 +125,7 @@ TEST_CASE("Pods and the Device may arrive in any order", "[deviceshare][node]") 
   const DeviceSlot* phantom = n.devices(DeviceType::gpu).find(3);
   REQUIRE(phantom);
   CHECK(phantom->info == nullptr);
-  CHECK(phantom->free.is_zero());
+  CHECK(phantom->free().is_zero());
   n.apply_device(device(canonical_infos()));
   CHECK(free_of(n, DeviceType::gpu, 3) ==
         "{koordinator.sh/gpu-core: 0, koordinator.sh/gpu-memory: 0, koordinator.sh/gpu-memory-ratio: 0}");
@@ -149,7 +149,7 @@ TEST_CASE("A deleted Device leaves its devices known but unusable", "[deviceshar
   n.clear_device();
   CHECK(n.known());
   CHECK_FALSE(n.has_device());
-  for (const auto& s : n.devices(DeviceType::gpu).slots) CHECK(s.total.empty());
+  for (const auto& s : n.devices(DeviceType::gpu).slots) CHECK(s.total().empty());
   CHECK_FALSE(n.devices(DeviceType::gpu).any_free());
   CHECK(n.devices(DeviceType::gpu).slots.size() == 8);
   CHECK(n.gpu_topology() != nullptr);  // topology kept, as Koordinator keeps it
@@ -273,5 +273,26 @@ TEST_CASE("The card model: the Device's label, else the Node's; a change clears 
   a100.meta.labels[model_key] = "A100";
   n.on_node_changed(&a100);
   CHECK(n.card_model() == "A100");
+  CHECK_FALSE(n.fragmentation_cache().find(state, request));
+}
+
+TEST_CASE("The Fragmentation memo is allocated on first use, freed when cleared, not copied", "[deviceshare][node]") {
+  NodeDevices n = canonical_node();
+  CHECK_FALSE(n.has_fragmentation_cache());  // nodes the strategy never scores carry none
+  FragmentationStateKey state;
+  state.cards = 1;
+  GpuRequest request;
+  request.gpu_count = 1;
+  request.gpu_milli = 500;
+  n.fragmentation_cache().store(state, request, {70, 0});
+  CHECK(n.has_fragmentation_cache());
+  CHECK(n.fragmentation_cache().find(state, request));
+
+  const NodeDevices copy = n;  // a Reservation restore view: decides the same from an empty memo
+  CHECK_FALSE(copy.has_fragmentation_cache());
+  CHECK(n.fragmentation_cache().find(state, request));
+
+  n.apply_device(device(canonical_infos()));  // a Device update forgets the decisions and the storage
+  CHECK_FALSE(n.has_fragmentation_cache());
   CHECK_FALSE(n.fragmentation_cache().find(state, request));
 }

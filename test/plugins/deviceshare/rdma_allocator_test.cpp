@@ -116,7 +116,7 @@ TEST_CASE("PCIe-level exclusivity takes only idle switches", "[deviceshare][rdma
   reserve(n, nic("1", "", "s1"));
   reserve(n, nic("1", "", "s2"));
   reserve(n, nic("1", "", "s3"));
-  for (const auto& slot : n.devices(DeviceType::rdma).slots) REQUIRE(slot.view_used == (slot.minor == 0));
+  for (const auto& slot : n.devices(DeviceType::rdma).slots) REQUIRE(slot.view_used() == (slot.minor == 0));
   // s1..s3 all went to NIC 0 (minor order without a scorer); NICs 1-3 stay idle
   CHECK(allocate_text(n, nic("300", exclusive)) == "rdma:1,2,3");
   CHECK(allocate_text(n, nic("400", exclusive)) == "Unschedulable: Insufficient rdma devices");

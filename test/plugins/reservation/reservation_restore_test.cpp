@@ -31,7 +31,7 @@ deviceshare::PodDevices whole_gpus(std::initializer_list<int32_t> minors) {
 std::set<int32_t> free_gpus(const deviceshare::NodeDevices& devices) {
   std::set<int32_t> out;
   for (const auto& slot : devices.devices(deviceshare::DeviceType::gpu).slots)
-    if (slot.has_free) out.insert(slot.minor);
+    if (slot.has_free()) out.insert(slot.minor);
   return out;
 }
 
