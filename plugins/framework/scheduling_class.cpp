@@ -26,10 +26,12 @@ Pod class_view(const Pod& pod) {
 
 }  // namespace
 
-std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod) {
+std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version) {
   auto out = std::make_shared<SchedulingClass>();
   out->key = encode(class_view(pod));
-  out->hash = std::hash<std::string>{}(out->key);
+  out->inputs_version = inputs_version;
+  // The version is mixed in so the cache's seen-once ring tells the classes apart too.
+  out->hash = std::hash<std::string>{}(out->key) ^ (inputs_version * 0x9e3779b97f4a7c15ULL);
   return out;
 }
 
