@@ -8,8 +8,9 @@
 //     type: LeastAllocated | MostAllocated     #   gpu-memory-ratio, gpu-memory, rdma, fpga (weight 1)
 //           | Fragmentation                    # troupe: fragmentation-aware (fragmentation_scoring.hpp)
 //     resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}]   # weight in (0, 100]
-//     taskClasses:                             # Fragmentation only, required: the expected
-//       - {cpu: 3152m, memory: 16Gi, gpuMilli: 810, gpuCount: 1, weight: 1047}   # task sizes
+//     taskClasses:                             # Fragmentation only: the expected task sizes;
+//       - {cpu: 3152m, memory: 16Gi, gpuMilli: 810, gpuCount: 1, weight: 1047}   # absent =
+//                                              #   learned from the pods seen (task_learner.hpp)
 //     spreadWeight: 0                          # Fragmentation: the spread term (0 = off, FGD's score)
 //     cardWasteWeight: 0.3                     # Fragmentation: weight of the expected card waste
 //                                              #   (card_waste.hpp) in [0, 1]; 0 = FGD's measure
@@ -46,13 +47,20 @@ struct GpuModel {
 
 /// The Fragmentation strategy's settings.
 struct FragmentationArgs {
-  std::shared_ptr<const TaskDistribution> tasks;  // set whenever the strategy is Fragmentation
+  /// The configured taskClasses; null = learned online from the pods the
+  /// scheduler sees (the cycle hands the snapshot over in the CycleState).
+  std::shared_ptr<const TaskDistribution> tasks;
+  /// The expected card waste's weight (already applied to `tasks`; a learner
+  /// builds its snapshots with it).
+  double card_waste_weight = kDefaultCardWasteWeight;
   double spread_weight = kDefaultSpreadWeight;
   uint64_t tie_break_seed = 0;
   /// Unique per decoded args (never reused in the process): what the score
   /// memo (fragmentation_cache.hpp) keys on, so a new configuration never
   /// reads an old one's scores.
   uint64_t id = 0;
+
+  bool learned() const { return !tasks; }
 };
 
 struct DeviceShareArgs {

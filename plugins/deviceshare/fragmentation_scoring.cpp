@@ -51,9 +51,11 @@ HostFree host_free(const NodeInfo& node, const PodInfo& pod, bool pod_assumed) {
 
 // The memo's state key straight from the slots (no allocation); nullopt with
 // more cards than it holds.
-std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const HostFree& host, uint64_t args_id) {
+std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const HostFree& host, uint64_t args_id,
+                                               uint64_t distribution_id) {
   FragmentationStateKey key;
   key.args_id = args_id;
+  key.distribution_id = distribution_id;
   key.model_hash = devices.card_model_hash();
   key.cpu_free_milli = host.cpu_milli;
   key.memory_free_mib = host.memory_mib;
@@ -72,12 +74,12 @@ std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const
 // this exact state and request before.
 FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
                                const DeviceShareRequest* request, const FragmentationArgs& args,
-                               bool pod_assumed = false) {
+                               const ScoringTasks& tasks, bool pod_assumed = false) {
   const GpuRequest req = fragmentation_request(pod, request);
   const HostFree host = host_free(node, pod, pod_assumed);
   std::optional<FragmentationStateKey> key;
   if (devices != nullptr) {
-    key = state_key(*devices, host, args.id);
+    key = state_key(*devices, host, args.id, tasks.id);
     if (key)
       if (auto hit = devices->fragmentation_cache().find(*key, req)) return *hit;
   }
@@ -86,10 +88,10 @@ FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices,
   fnode.free.memory_free_mib = host.memory_mib;
   std::vector<uint8_t> own_access;
   const std::vector<uint8_t>& access =
-      devices != nullptr ? devices->fragmentation_cache().access(args.id, *args.tasks, devices->card_model())
-                         : (own_access = args.tasks->access_for_model(node_label_model(node)));
+      devices != nullptr ? devices->fragmentation_cache().access(args.id, tasks.id, *tasks.tasks, devices->card_model())
+                         : (own_access = tasks.tasks->access_for_model(node_label_model(node)));
   FragmentationDecision decision;
-  auto placement = best_fragmentation_placement(fnode.free, req, *args.tasks, access);
+  auto placement = best_fragmentation_placement(fnode.free, req, *tasks.tasks, access);
   if (placement) {
     decision.policy_score = fragmentation_policy_score(*placement, fnode.free, req, args.spread_weight);
     decision.first_card = placement->cards.empty() ? -1 : placement->cards.front();
@@ -127,9 +129,10 @@ GpuRequest fragmentation_request(const PodInfo& pod, const DeviceShareRequest* r
 }
 
 int64_t fragmentation_raw_score(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
-                                const DeviceShareRequest* request, const FragmentationArgs& args) {
-  if (!args.tasks) return 0;
-  const FragmentationDecision decision = evaluate(node, devices, pod, request, args);
+                                const DeviceShareRequest* request, const FragmentationArgs& args,
+                                const ScoringTasks& tasks) {
+  if (tasks.tasks == nullptr) return 0;
+  const FragmentationDecision decision = evaluate(node, devices, pod, request, args, tasks);
   if (decision.policy_score < 0) return 0;
   const int64_t policy = decision.policy_score;
   const std::string_view name = node.node() != nullptr ? std::string_view(node.node()->meta.name) : std::string_view();
@@ -149,10 +152,10 @@ void normalize_fragmentation_scores(std::vector<int64_t>& scores) {
 
 std::optional<uint64_t> fragmentation_card_mask(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
                                                 const DeviceShareRequest* request, const FragmentationArgs& args,
-                                                bool pod_assumed) {
-  if (!args.tasks || request == nullptr || !request->gpu || !request->gpu->shared || request->gpu->count != 1)
+                                                const ScoringTasks& tasks, bool pod_assumed) {
+  if (tasks.tasks == nullptr || request == nullptr || !request->gpu || !request->gpu->shared || request->gpu->count != 1)
     return std::nullopt;
-  const FragmentationDecision decision = evaluate(node, devices, pod, request, args, pod_assumed);
+  const FragmentationDecision decision = evaluate(node, devices, pod, request, args, tasks, pod_assumed);
   if (decision.first_card < 0) return std::nullopt;
   const FragmentationNode chosen_from = fragmentation_node(node, devices);
   return uint64_t{1} << chosen_from.slots[static_cast<size_t>(decision.first_card)];

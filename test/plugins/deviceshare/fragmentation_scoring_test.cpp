@@ -96,14 +96,24 @@ TEST_CASE("Fragmentation args", "[deviceshare][fragmentation]") {
             .fragmentation.tasks->card_waste_weight() == 0);
   CHECK(args.fragmentation.id != 0);
   CHECK(DeviceShareArgs::from_yaml(YAML::Load(kFragmentationArgs)).fragmentation.id != args.fragmentation.id);
+  CHECK_FALSE(args.fragmentation.learned());
+
+  // Without taskClasses the distribution is learned; the card waste weight is kept for the learner.
+  const auto learned = DeviceShareArgs::from_yaml(YAML::Load("scoringStrategy: {type: Fragmentation}"));
+  CHECK(learned.strategy == ScoringStrategy::fragmentation);
+  CHECK(learned.fragmentation.learned());
+  CHECK(learned.fragmentation.card_waste_weight == kDefaultCardWasteWeight);
+  CHECK(learned.fragmentation.id != 0);
+  CHECK(DeviceShareArgs::from_yaml(YAML::Load("scoringStrategy: {type: Fragmentation, cardWasteWeight: 0.1}"))
+            .fragmentation.card_waste_weight == 0.1);
 
   struct Case {
     const char* yaml;
     const char* error;
   };
   const std::vector<Case> cases = {
-      {"scoringStrategy: {type: Fragmentation}",
-       "scoringStrategy.taskClasses: required with type Fragmentation (the task sizes to keep room for)"},
+      {"scoringStrategy: {type: Fragmentation, cardWasteWeight: -0.5}",
+       "scoringStrategy.cardWasteWeight: must be a number in [0, 1], got -0.5"},
       {"scoringStrategy: {type: MostAllocated, taskClasses: []}", "scoringStrategy.taskClasses: only valid with type Fragmentation"},
       {"scoringStrategy: {type: LeastAllocated, tieBreakSeed: 1}", "scoringStrategy.tieBreakSeed: only valid with type Fragmentation"},
       {"scoringStrategy: {type: Fragmentation, taskClasses: []}", "scoringStrategy.taskClasses: task distribution: no task classes"},
