@@ -139,14 +139,19 @@ PluginStatus DeviceShare::reserve(CycleState& state, const PodInfo& pod, NodeInf
   std::optional<uint64_t> affinity = numa_affinity_ ? numa_affinity_(state) : std::nullopt;
   // A pod that allocated a reservation holding devices takes them first (RestoreReservation).
   if (auto restored = reserve_reserved_devices(*this, state, pod, node, affinity)) return *restored;
-  uint64_t gpu_slots = ~uint64_t{0};
+  NodeDevices* devices = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
   if (args_.strategy == ScoringStrategy::fragmentation) {
     auto chosen = fragmentation_card_mask(node, devices_of(node), pod, read_state(state)->request.get(),
                                           args_.fragmentation, fragmentation_tasks(state), /*pod_assumed=*/true);
-    if (chosen) gpu_slots = *chosen;
+    if (chosen) {
+      PluginStatus on_chosen = reserve_devices(state, pod, node.node(), devices, affinity, *chosen);
+      if (on_chosen.ok()) return on_chosen;
+      // The measure reads gpu-core alone: the card it chose may lack what else
+      // the pod asks (gpu-memory, NUMA, topology). Filter found a fit, so let
+      // the allocator choose rather than fail the pod.
+    }
   }
-  return reserve_devices(state, pod, node.node(), node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices),
-                         affinity, gpu_slots);
+  return reserve_devices(state, pod, node.node(), devices, affinity);
 }
 
 void DeviceShare::unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {

@@ -11,7 +11,8 @@
 //   Score      the node score of scoring.go, normalised to 0-100 across nodes;
 //              with scoringStrategy Fragmentation the fragmentation-aware
 //              score of fragmentation_scoring.hpp instead (every pod, also
-//              those without devices), and Reserve takes the card it chose.
+//              those without devices), and Reserve takes the card it chose
+//              (or the allocator's, when that card lacks e.g. the gpu-memory).
 //              Without taskClasses the distribution is the snapshot the
 //              cycle shares in the CycleState (LearnedTasks, learned from the
 //              pods seen; actors/task_learning.hpp), else a fixed prior.

@@ -252,6 +252,25 @@ TEST_CASE("Fragmentation tie-break follows the seeded node order", "[deviceshare
   CHECK(best_other != best);
 }
 
+TEST_CASE("Fragmentation's card choice yields to the allocator when the card lacks what else the pod asks",
+          "[deviceshare][fragmentation]") {
+  // The measure reads gpu-core alone. Card 0 keeps half its core but only 8Gi
+  // of its 80Gi memory: it is the card the measure prefers for a small share,
+  // but a share that also asks 16Gi of memory cannot have it. Reserve then
+  // takes what the allocator chooses instead of failing the pod.
+  auto plugin = make_plugin(kFragmentationArgs);
+  NodeInfo node = gpu_node("n", 2);
+  auto pod_of = [](const std::string& name, const std::string& core, const std::string& memory) {
+    return PodInfo::make(PodSpecBuilder(name)
+                             .requests({{"cpu", "2"}, {"memory", "1Gi"}, {"koordinator.sh/gpu-core", core},
+                                        {"koordinator.sh/gpu-memory", memory}})
+                             .pod());
+  };
+  CHECK(place(*plugin, node, pod_of("memory-heavy", "50", "72Gi")) == std::vector<int32_t>{0});
+  CHECK(place(*plugin, node, pod_of("fits-card-0", "10", "4Gi")) == std::vector<int32_t>{0});  // the measure's card
+  CHECK(place(*plugin, node, pod_of("needs-memory", "10", "16Gi")) == std::vector<int32_t>{1});
+}
+
 TEST_CASE("Fragmentation score memo gives the same decisions as scoring afresh", "[deviceshare][fragmentation]") {
   // A random sequence of shares placed by one plugin; every score is checked
   // against a node copy whose memo was cleared (apply_device clears it).
