@@ -28,6 +28,7 @@
 #include "actors/metrics_registry.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
+#include "actors/task_learning.hpp"
 #include "plugins/default_preemption/nomination_book.hpp"
 
 namespace troupe::actors {
@@ -46,7 +47,10 @@ using cycle_actor = caf::typed_actor<
     // INTERNAL: an extender call finished on an I/O thread: continue the attempt.
     caf::reacts_to<atom::next, CycleResumePtr>,
     // An unassigned pod with this uid was deleted (or finished): drop its nomination.
-    caf::reacts_to<atom::pod_gone, std::string>>;
+    caf::reacts_to<atom::pod_gone, std::string>,
+    // A pod of a profile that learns its GPU task classes was found bound (INFORMER):
+    // counted while the cycle is not scheduling yet (actors/task_learning.hpp).
+    caf::reacts_to<atom::pod_bound, QueuedPodPtr>>;
 
 struct CycleDeps {
   queue_actor queue;
@@ -72,6 +76,8 @@ struct cycle_actor_state {
   /// nomination of the pod under attempt, released while it is tried.
   plugins::preemption::NominationBook nominations;
   std::optional<std::pair<std::string, plugins::preemption::Nomination>> released;
+  /// The GPU task classes learned per profile (DeviceShare Fragmentation without taskClasses).
+  TaskLearning task_learning;
 
   static inline const char* name = "scheduling-cycle";
 };
