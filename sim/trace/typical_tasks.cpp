@@ -38,6 +38,10 @@ std::vector<ds::ClassTally> count_trace_classes(const std::vector<TracePod>& tra
   return out;
 }
 
+ds::ObservedTask observed_task(const TracePod& pod) {
+  return ds::ObservedTask{pod.cpu_milli, pod.memory_mib, pod.gpu_milli, pod.num_gpu, pod.gpu_spec};
+}
+
 Result<ds::TaskDistribution> typical_tasks(const std::vector<TracePod>& trace, double popularity) {
   if (trace.empty()) return Error{"typical tasks: the trace has no pods"};
   auto made = ds::typical_distribution(count_trace_classes(trace), popularity);

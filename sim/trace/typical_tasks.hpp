@@ -11,6 +11,7 @@
 #include "model/result.hpp"
 #include "plugins/deviceshare/distribution_rule.hpp"
 #include "plugins/deviceshare/fragmentation.hpp"
+#include "plugins/deviceshare/task_learner.hpp"
 #include "sim/trace/openb_trace.hpp"
 
 namespace troupe::sim::trace {
@@ -30,6 +31,10 @@ Result<plugins::deviceshare::TaskDistribution> typical_tasks(const std::vector<T
 /// their frequency, and the expected card waste at kDefaultCardWasteWeight.
 /// Errors as typical_tasks.
 Result<plugins::deviceshare::TaskDistribution> fragmentation_tasks(const std::vector<TracePod>& trace);
+
+/// The pod as the online learner counts it (task_learner.hpp), the same as
+/// the scheduler counts the Pod trace_objects.hpp builds from it.
+plugins::deviceshare::ObservedTask observed_task(const TracePod& pod);
 
 /// The pods counted per key, each class with the lower median of its pods'
 /// memory (MiB), in key order.
