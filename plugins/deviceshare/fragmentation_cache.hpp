@@ -62,10 +62,11 @@ struct FragmentationStateKey {
 };
 
 /// What a score decided: the policy score (0..100, -1 = the request does not
-/// fit the cards) and the first chosen card (-1 = none).
+/// fit the cards), the first chosen card (-1 = none), and whether the node has cards.
 struct FragmentationDecision {
   int64_t policy_score = -1;
   int32_t first_card = -1;
+  bool has_cards = false;  // the node has a healthy GPU card
 };
 
 class FragmentationScoreCache {

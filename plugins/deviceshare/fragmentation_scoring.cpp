@@ -91,6 +91,7 @@ FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices,
       devices != nullptr ? devices->fragmentation_cache().access(args.id, tasks.id, *tasks.tasks, devices->card_model())
                          : (own_access = tasks.tasks->access_for_model(node_label_model(node)));
   FragmentationDecision decision;
+  decision.has_cards = !fnode.free.card_free_milli.empty();
   auto placement = best_fragmentation_placement(fnode.free, req, *tasks.tasks, access);
   if (placement) {
     decision.policy_score = fragmentation_policy_score(*placement, fnode.free, req, args.spread_weight);
@@ -135,8 +136,13 @@ int64_t fragmentation_raw_score(const NodeInfo& node, const NodeDevices* devices
   const FragmentationDecision decision = evaluate(node, devices, pod, request, args, tasks);
   if (decision.policy_score < 0) return 0;
   const int64_t policy = decision.policy_score;
+  // Equal policy scores: a node without cards first (a CPU-only pod there can
+  // strand no GPU; and in a cluster without GPUs every node ties, so the
+  // strategy stays neutral), then the seeded node order. A smaller rank
+  // wins, so it enters inverted: higher raw = preferred (rank 0 ties with a
+  // node without cards, one name in 2^32).
+  if (!decision.has_cards) return (policy << 32) | int64_t{UINT32_MAX};
   const std::string_view name = node.node() != nullptr ? std::string_view(node.node()->meta.name) : std::string_view();
-  // A smaller rank wins, so it enters inverted: higher raw = preferred.
   const int64_t order = static_cast<int64_t>(UINT32_MAX - tie_break_rank(name, args.tie_break_seed));
   return (policy << 32) | order;
 }

@@ -9,8 +9,9 @@
 // (no CPU left for GPU tasks), and the measure sees that.
 //
 // Scores: the raw score carries the policy score (0..100) above a 32-bit
-// tie-break order (higher = preferred, from tie_break_rank), so equal policy
-// scores still have a single best node; normalize_fragmentation_scores maps
+// tie-break order (higher = preferred: a node without GPU cards first, then
+// by tie_break_rank), so equal policy scores still have a single best node
+// among GPU nodes; normalize_fragmentation_scores maps
 // them back into 0..100 keeping that best node strictly first. The
 // distribution is either configured (args.scoringStrategy.taskClasses: the
 // task-size mix the cluster expects; troupe replay derives it from the

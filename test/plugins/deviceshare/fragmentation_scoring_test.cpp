@@ -252,6 +252,45 @@ TEST_CASE("Fragmentation tie-break follows the seeded node order", "[deviceshare
   CHECK(best_other != best);
 }
 
+TEST_CASE("Fragmentation puts CPU-only pods on nodes without cards when the measure ties",
+          "[deviceshare][fragmentation]") {
+  auto plugin = make_plugin(kFragmentationArgs);
+  auto cpu_node = [](const std::string& name) {
+    NodeInfo info = NodeBuilder(name).allocatable({{"cpu", "32"}, {"memory", "64Gi"}, {"pods", "110"}}).info();
+    attach_node_extensions(info);
+    return info;
+  };
+  const auto pod = PodInfo::make(PodSpecBuilder("cpu").requests({{"cpu", "1"}, {"memory", "1Gi"}}).pod());
+  struct Case {
+    const char* what;
+    std::vector<NodeInfo> nodes;
+    std::vector<size_t> best;  // the nodes that get the top normalised score
+  };
+  const std::vector<Case> cases = {
+      // A big GPU node is as good to the measure (50) as a CPU node: the CPU nodes win.
+      {"a GPU node and CPU nodes", {gpu_node("gpu", 2, "96"), cpu_node("cpu-a"), cpu_node("cpu-b")}, {1, 2}},
+      // No GPU anywhere: every node ties, the strategy prefers none.
+      {"CPU nodes only", {cpu_node("a"), cpu_node("b"), cpu_node("c")}, {0, 1, 2}},
+      // GPU nodes only: the seeded order picks one.
+      {"GPU nodes only", {gpu_node("g1", 2, "96"), gpu_node("g2", 2, "96")},
+       {tie_break_rank("g1", 7) < tie_break_rank("g2", 7) ? size_t{0} : size_t{1}}},
+      // A GPU node whose cards the pod would strand scores below a CPU node.
+      {"a small GPU node", {gpu_node("gpu", 2, "2"), cpu_node("cpu")}, {1}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    std::vector<int64_t> scores;
+    for (const auto& n : c.nodes) scores.push_back(raw_score(*plugin, n, pod));
+    normalize_fragmentation_scores(scores);
+    const int64_t top = *std::max_element(scores.begin(), scores.end());
+    std::vector<size_t> best;
+    for (size_t i = 0; i < scores.size(); ++i)
+      if (scores[i] == top) best.push_back(i);
+    CHECK(best == c.best);
+    CHECK(top == 51);
+  }
+}
+
 TEST_CASE("Fragmentation's card choice yields to the allocator when the card lacks what else the pod asks",
           "[deviceshare][fragmentation]") {
   // The measure reads gpu-core alone. Card 0 keeps half its core but only 8Gi
