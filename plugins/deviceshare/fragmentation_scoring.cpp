@@ -70,6 +70,30 @@ std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const
   return key;
 }
 
+bool has_gpu_cards(const NodeDevices* devices) {
+  if (devices == nullptr || !devices->known()) return false;
+  const auto& slots = devices->devices(DeviceType::gpu).slots;
+  for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i)
+    if (slots[i].has_capacity) return true;
+  return false;
+}
+
+// A CPU-only request changes the measure only where it takes CPU or memory a
+// class needs (the class fits the host before and not after). Elsewhere the
+// before and after states add the same terms in the same order, so the score
+// is exactly the neutral one: most CPU-only pods on most nodes need no
+// evaluation (and no memo entry).
+bool takes_host_from_a_class(const HostFree& before, const GpuRequest& request, const TaskDistribution& tasks) {
+  const int64_t cpu_after = before.cpu_milli - request.cpu_milli;
+  const int64_t memory_after = before.memory_mib - request.memory_mib;
+  for (const auto& c : tasks.classes()) {
+    const bool fits_before = before.cpu_milli >= c.cpu_milli && before.memory_mib >= c.memory_mib;
+    const bool fits_after = cpu_after >= c.cpu_milli && memory_after >= c.memory_mib;
+    if (fits_before != fits_after) return true;
+  }
+  return false;
+}
+
 // The policy's decision on the node, from the node's memo when it has seen
 // this exact state and request before.
 FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
@@ -77,6 +101,8 @@ FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices,
                                const ScoringTasks& tasks, bool pod_assumed = false) {
   const GpuRequest req = fragmentation_request(pod, request);
   const HostFree host = host_free(node, pod, pod_assumed);
+  if (req.gpu_count == 0 && !takes_host_from_a_class(host, req, *tasks.tasks))
+    return FragmentationDecision{fragmentation_score(0, 0), -1, has_gpu_cards(devices)};
   std::optional<FragmentationStateKey> key;
   if (devices != nullptr) {
     key = state_key(*devices, host, args.id, tasks.id);

@@ -310,6 +310,35 @@ TEST_CASE("Fragmentation's card choice yields to the allocator when the card lac
   CHECK(place(*plugin, node, pod_of("needs-memory", "10", "16Gi")) == std::vector<int32_t>{1});
 }
 
+TEST_CASE("Fragmentation scores CPU-only pods exactly as the full measure does", "[deviceshare][fragmentation]") {
+  // A CPU-only pod that takes no class's CPU or memory scores 50 without
+  // evaluating the measure: compare with the measure itself on node states
+  // where classes do and do not lose their host (4 / 2 / 8 CPUs, 16Gi).
+  auto plugin = make_plugin(kFragmentationArgs);
+  const auto args = DeviceShareArgs::from_yaml(YAML::Load(kFragmentationArgs));
+  const char* node_cpus[] = {"3", "5", "9", "12", "40"};
+  const char* node_memory[] = {"10Gi", "17Gi", "64Gi"};
+  const char* pod_cpus[] = {"500m", "1", "2", "4", "7"};
+  const char* pod_memory[] = {"512Mi", "2Gi", "8Gi"};
+  for (const char* nc : node_cpus)
+    for (const char* nm : node_memory)
+      for (const char* pc : pod_cpus)
+        for (const char* pm : pod_memory) {
+          INFO("node " << nc << "/" << nm << " pod " << pc << "/" << pm);
+          NodeInfo node = gpu_node("n", 2, nc, nm);
+          place(*plugin, node, share_pod("big", "81", "500m"));
+          const auto pod = PodInfo::make(PodSpecBuilder("cpu").requests({{"cpu", pc}, {"memory", pm}}).pod());
+          const FragmentationNode view = fragmentation_node(node, node.extension<NodeDevices>(NodeExtensionSlot::kDevices));
+          const GpuRequest request = fragmentation_request(*pod, nullptr);
+          if (view.free.cpu_free_milli < request.cpu_milli) continue;  // Filter rejects the node
+          auto placement = best_fragmentation_placement(view.free, request, *args.fragmentation.tasks,
+                                                        args.fragmentation.tasks->access_for_model(""));
+          REQUIRE(placement);
+          CHECK(policy_score_of(raw_score(*plugin, node, pod)) ==
+                fragmentation_policy_score(*placement, view.free, request, 0));
+        }
+}
+
 TEST_CASE("Fragmentation score memo gives the same decisions as scoring afresh", "[deviceshare][fragmentation]") {
   // A random sequence of shares placed by one plugin; every score is checked
   // against a node copy whose memo was cleared (apply_device clears it).
