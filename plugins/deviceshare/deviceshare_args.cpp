@@ -138,6 +138,7 @@ std::vector<WeightedResource> DeviceShareArgs::default_scoring_resources() {
 
 DeviceShareArgs DeviceShareArgs::from_yaml(const YAML::Node& args) {
   DeviceShareArgs out;
+  out.fragmentation.id = next_fragmentation_args_id();  // the default strategy's
   if (config::is_absent(args)) return out;
   config::expect_map(args, "");
   config::reject_unknown_fields(args, "",

@@ -4,9 +4,9 @@
 // with field-named errors:
 //
 //   allocator: ""                              # deprecated, ignored
-//   scoringStrategy:                           # absent: LeastAllocated over
-//     type: LeastAllocated | MostAllocated     #   gpu-memory-ratio, gpu-memory, rdma, fpga (weight 1)
-//           | Fragmentation                    # troupe: fragmentation-aware (fragmentation_scoring.hpp)
+//   scoringStrategy:                           # absent: Fragmentation with learned task classes
+//     type: LeastAllocated | MostAllocated     #   (troupe's default, docs/benchmarks.md; Koordinator's
+//           | Fragmentation                    #   is LeastAllocated over the four resources below)
 //     resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}]   # weight in (0, 100]
 //     taskClasses:                             # Fragmentation only: the expected task sizes;
 //       - {cpu: 3152m, memory: 16Gi, gpuMilli: 810, gpuCount: 1, weight: 1047}   # absent =
@@ -26,7 +26,11 @@
 //                                              # hami.io/vgpu-node, Huawei NPU annotations)
 //
 // As in Koordinator, a scoringStrategy that is present but has no
-// resources scores every device 0, and its type must be one of the two.
+// resources scores every device 0, and its type must be given. Fragmentation
+// (fragmentation_scoring.hpp) is troupe's: it scores nodes and shared cards
+// by the growth of GPU fragmentation; its resources (default: gpu-memory-ratio,
+// gpu-memory, rdma, fpga, weight 1) only rank the devices the allocator still
+// orders (RDMA, FPGA, whole cards), packing as MostAllocated does.
 
 #include <memory>
 #include <string>
@@ -64,7 +68,10 @@ struct FragmentationArgs {
 };
 
 struct DeviceShareArgs {
-  ScoringStrategy strategy = ScoringStrategy::least_allocated;
+  /// troupe's default: Fragmentation, the task classes learned from the pods
+  /// seen (it beats LeastAllocated and MostAllocated on every openb trace;
+  /// docs/benchmarks.md). Koordinator's default is LeastAllocated.
+  ScoringStrategy strategy = ScoringStrategy::fragmentation;
   std::vector<WeightedResource> resources = default_scoring_resources();
   FragmentationArgs fragmentation;
   bool disable_numa_alignment = false;

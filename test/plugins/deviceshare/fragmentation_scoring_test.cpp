@@ -196,7 +196,8 @@ TEST_CASE("Fragmentation puts a small share into the leftover of a big one", "[d
   CHECK(place(*fragmentation, node, share_pod("big", "81")) == std::vector<int32_t>{0});
   CHECK(place(*fragmentation, node, share_pod("small", "16")) == std::vector<int32_t>{0});
 
-  auto spreading = make_plugin("");
+  auto spreading = make_plugin(
+      "scoringStrategy: {type: LeastAllocated, resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}]}");
   NodeInfo other = gpu_node("n1", 2);
   CHECK(place(*spreading, other, share_pod("big", "81")) == std::vector<int32_t>{0});
   CHECK(place(*spreading, other, share_pod("small", "16")) == std::vector<int32_t>{1});

@@ -136,7 +136,12 @@ TEST_CASE("learned Fragmentation without a snapshot scores with the prior", "[de
   CycleState empty;
   CHECK(learned->fragmentation_tasks(empty).tasks != nullptr);
   CHECK(learned->fragmentation_tasks(empty).id == 0);
-  // Koordinator's strategies have no distribution.
+  // The default args learn (troupe's default strategy); Koordinator's strategies have no distribution.
+  const DeviceShareArgs defaults = DeviceShareArgs::from_yaml(YAML::Node());
+  CHECK(defaults.strategy == ScoringStrategy::fragmentation);
+  CHECK(defaults.fragmentation.learned());
+  CHECK(defaults.fragmentation.id != 0);
+  CHECK(plugin_of(defaults)->fragmentation_tasks(empty).tasks != nullptr);
   DeviceShareArgs least;
   least.strategy = ScoringStrategy::least_allocated;
   CHECK(plugin_of(least)->fragmentation_tasks(empty).tasks == nullptr);
