@@ -357,7 +357,10 @@ void attempt(Self self, QueuedPodPtr queued) {
   request->framework = queued->framework;
   request->pod = queued->pod;
   request->state = std::shared_ptr<plugins::CycleState>(queued->framework->new_cycle_state());
-  if (self->state.deps.evaluation_cache) request->scheduling_class = queued->scheduling_class;
+  self->state.task_learning.on_attempt(*queued, *request->state);  // actors/task_learning.hpp
+  if (self->state.deps.evaluation_cache)
+    request->scheduling_class =
+        plugins::with_inputs_version(queued->scheduling_class, request->state->inputs_version());
   a->request = request;
   release_nomination(self, *request->pod);
 
@@ -450,6 +453,10 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_gone, const std::string& uid) {
         MessageTimer timer(self->state.actor_metrics, self);
         forget_nomination(self, uid);
+      },
+      [=](atom::pod_bound, const QueuedPodPtr& pod) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.task_learning.on_bound(*pod, self->state.started);
       },
   };
 }

@@ -37,6 +37,7 @@
 #include "actors/metrics_registry.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
+#include "actors/task_learning.hpp"
 #include "plugins/default_preemption/nomination_book.hpp"
 
 namespace troupe::actors {
@@ -55,7 +56,10 @@ using cycle_actor = caf::typed_actor<
     // INTERNAL: an extender call finished on an I/O thread: continue the attempt.
     caf::reacts_to<atom::next, CycleResumePtr>,
     // An unassigned pod with this uid was deleted (or finished): drop its nomination.
-    caf::reacts_to<atom::pod_gone, std::string>>;
+    caf::reacts_to<atom::pod_gone, std::string>,
+    // A pod of a profile that learns its GPU task classes was found bound (INFORMER):
+    // counted while the cycle is not scheduling yet (actors/task_learning.hpp).
+    caf::reacts_to<atom::pod_bound, QueuedPodPtr>>;
 
 struct CycleDeps {
   queue_actor queue;
@@ -85,6 +89,8 @@ struct cycle_actor_state {
   QueuedPodPtr prefetched;
   bool pop_pending = false;  // a pop is on its way to the QUEUE
   bool idle = false;         // no attempt under way: the popped pod goes straight in
+  /// The GPU task classes learned per profile (DeviceShare Fragmentation without taskClasses).
+  TaskLearning task_learning;
 
   static inline const char* name = "scheduling-cycle";
 };

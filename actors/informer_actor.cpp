@@ -187,6 +187,17 @@ void forget_nomination(Self self, const PodIdentity& id) {
   if (id.node_name.empty()) self->send(self->state.deps.cycle, atom::pod_gone_v, id.uid);
 }
 
+/// A bound pod of a profile that learns its GPU task classes: the cycle counts
+/// it while it is not scheduling yet (a restart's initial list, a standby).
+void report_bound_to_cycle(Self self, const PodIdentity& id, const PodInfoPtr& info) {
+  auto framework = self->state.deps.frameworks.find(id.scheduler_name);
+  if (framework == self->state.deps.frameworks.end() || !TaskLearning::learns(*framework->second)) return;
+  auto pod = std::make_shared<QueuedPod>();
+  pod->pod = info;
+  pod->framework = framework->second;
+  self->send(self->state.deps.cycle, atom::pod_bound_v, QueuedPodPtr(std::move(pod)));
+}
+
 void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   PodIdentity id = read_pod_identity(*object);
   if (type == watch::EventType::deleted) {
@@ -216,7 +227,9 @@ void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
         return;
       }
       self->state.bound_pods[id.uid] = id.node_name;
-      self->send(owner(self, id.node_name), atom::pod_bound_v, PodInfoPtr(plugins::PodInfo::make(std::move(*pod))));
+      auto info = plugins::PodInfo::make(std::move(*pod));
+      report_bound_to_cycle(self, id, info);
+      self->send(owner(self, id.node_name), atom::pod_bound_v, PodInfoPtr(std::move(info)));
       return;
     }
     case PodRoute::queue: {

@@ -43,15 +43,20 @@ const char* kSummary =
     "Policies: least-allocated, most-allocated (DeviceShare and NodeResourcesFit scoring strategy);\n"
     "fragmentation (DeviceShare's Fragmentation strategy with troupe's task distribution: memory-aware, rare\n"
     "multi-GPU classes kept) and fgd (the same strategy with the FGD paper's typical tasks), which score with\n"
-    "DeviceShare alone; both take the task sizes from the trace's original pods, as the method does.";
+    "DeviceShare alone and take the task sizes from the trace's original pods, as the method does;\n"
+    "fragmentation-learned (the same strategy without taskClasses: the distribution is learned online from the\n"
+    "pods as they arrive, as a scheduler in production learns it).";
 
 std::vector<FlagSpec> replay_specs() {
   return {
       {"nodes", true, "node list CSV (openb_node_list_gpu_node.csv; CPU-only rows are dropped)"},
       {"pods", true, "pod list CSV (openb_pod_list_<trace>.csv)"},
-      {"policy", true, "least-allocated, most-allocated, fragmentation or fgd (default least-allocated)"},
+      {"policy", true,
+       "least-allocated, most-allocated, fragmentation, fragmentation-learned or fgd (default least-allocated)"},
       {"seeds", true, "seeds: 42-51, 42,45 or 42 (default 42-51)"},
-      {"all-scorers", false, "keep every scorer of the default profile (default: only NodeResourcesFit and DeviceShare)"},
+      {"all-scorers", false,
+       "keep every scorer of the default profile (default: only NodeResourcesFit and DeviceShare, or DeviceShare "
+       "alone for the fragmentation policies)"},
       {"no-reference", false, "do not run the reference simulator beside each seed"},
       {"threads", true, "actor scheduler threads; 0 = one per hardware thread (default 0)"},
       {"timeout", true, "seconds one seed may take (default 600)"},
@@ -66,6 +71,7 @@ struct PolicyChoice {
   std::string strategy;          // DeviceShare scoringStrategy.type
   trace::ReplayPolicy reference;  // the reference simulator's twin
   bool fragmentation = false;    // Fragmentation strategy (DeviceShare scores alone)
+  bool learned = false;          // ... with no taskClasses: learned from the pods seen
 };
 
 Result<PolicyChoice> policy_of(const std::string& policy) {
@@ -75,8 +81,11 @@ Result<PolicyChoice> policy_of(const std::string& policy) {
     return PolicyChoice{"MostAllocated", trace::ReplayPolicy::most_allocated, false};
   if (policy == "fragmentation" || policy == "Fragmentation")
     return PolicyChoice{"Fragmentation", trace::ReplayPolicy::fragmentation, true};
+  if (policy == "fragmentation-learned")
+    return PolicyChoice{"Fragmentation", trace::ReplayPolicy::fragmentation_learned, true, true};
   if (policy == "fgd") return PolicyChoice{"Fragmentation", trace::ReplayPolicy::fgd, true};
-  return Error{"--policy: expected least-allocated, most-allocated, fragmentation or fgd, got '" + policy + "'"};
+  return Error{"--policy: expected least-allocated, most-allocated, fragmentation, fragmentation-learned or fgd, got '" +
+               policy + "'"};
 }
 
 std::string yaml_number(double v) {
@@ -103,23 +112,27 @@ std::string task_classes_yaml(const ds::TaskDistribution& tasks, const std::stri
 }
 
 /// The fragmentation-aware profile: DeviceShare alone scores (the method
-/// runs exactly one scorer) with the Fragmentation strategy, the replay's
-/// seed ordering equal scores.
-std::string fragmentation_config_yaml(const ds::TaskDistribution& tasks, uint64_t seed) {
-  const std::string plugin_config =
-      "    plugins:\n"
-      "      score:\n"
-      "        disabled: [{name: '*'}]\n"
-      "        enabled: [{name: DeviceShare, weight: 1}]\n"
+/// runs exactly one scorer; `all_scorers` keeps the default profile's) with
+/// the Fragmentation strategy, the replay's seed ordering equal scores;
+/// `tasks` null = no taskClasses (learned, with the strategy's default card
+/// waste weight).
+std::string fragmentation_config_yaml(const ds::TaskDistribution* tasks, uint64_t seed, bool all_scorers) {
+  std::string plugin_config =
+      std::string(all_scorers ? ""
+                              : "    plugins:\n"
+                                "      score:\n"
+                                "        disabled: [{name: '*'}]\n"
+                                "        enabled: [{name: DeviceShare, weight: 1}]\n") +
       "    pluginConfig:\n"
       "      - name: DeviceShare\n"
       "        args:\n"
       "          scoringStrategy:\n"
       "            type: Fragmentation\n"
-      "            tieBreakSeed: " + std::to_string(seed) + "\n"
-      // fgd's typical tasks carry 0 (FGD's measure), the strategy's own 0.3.
-      "            cardWasteWeight: " + yaml_number(tasks.card_waste_weight()) + "\n"
-      "            taskClasses:\n" + task_classes_yaml(tasks, "              ");
+      "            tieBreakSeed: " + std::to_string(seed) + "\n";
+  if (tasks == nullptr) return bench_config_yaml(100, plugin_config);
+  // fgd's typical tasks carry 0 (FGD's measure), the strategy's own 0.3.
+  plugin_config += "            cardWasteWeight: " + yaml_number(tasks->card_waste_weight()) + "\n"
+                   "            taskClasses:\n" + task_classes_yaml(*tasks, "              ");
   return bench_config_yaml(100, plugin_config);
 }
 
@@ -264,7 +277,7 @@ struct ReplayInputs {
   std::vector<trace::TraceNode> nodes;  // GPU nodes only
   std::vector<trace::TracePod> pods;
   PolicyChoice policy;
-  /// The Fragmentation strategy's task classes (fragmentation policies only).
+  /// The Fragmentation strategy's configured task classes (fragmentation and fgd).
   std::optional<ds::TaskDistribution> scoring_tasks;
   size_t threads = 0;
   int64_t timeout_seconds = 600;
@@ -280,7 +293,8 @@ Result<SeedResult> replay_seed(const ReplayInputs& in, const ds::TaskDistributio
   result.pods = arrival->pods.size();
 
   actors::BenchHarnessOptions options;
-  options.config_yaml = in.policy.fragmentation ? fragmentation_config_yaml(*in.scoring_tasks, seed)
+  const ds::TaskDistribution* configured = in.scoring_tasks ? &*in.scoring_tasks : nullptr;
+  options.config_yaml = in.policy.fragmentation ? fragmentation_config_yaml(configured, seed, in.all_scorers)
                                                : replay_config_yaml(in.policy.strategy, in.all_scorers);
   options.threads = in.threads;
   options.seed = seed;
@@ -472,7 +486,7 @@ Result<ReplayInputs> read_inputs(const Flags& flags) {
   auto pods = trace::load_trace_pods(flags.get("pods"));
   if (!pods) return Error{pods.message()};
   in.pods = std::move(*pods);
-  if (in.policy.fragmentation) {
+  if (in.policy.fragmentation && !in.policy.learned) {
     // From the trace's original pods (before the replay's shuffle and
     // inflation), as the FGD method builds its typical tasks.
     auto tasks = in.policy.reference == trace::ReplayPolicy::fgd ? trace::typical_tasks(in.pods)

@@ -25,6 +25,12 @@ ScoringStrategy read_strategy(const YAML::Node& strategy, const std::string& pat
                                                          "\"Fragmentation\"");
 }
 
+// Unique per decoded args, never reused in the process (FragmentationArgs::id).
+uint64_t next_fragmentation_args_id() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
 // taskClasses, spreadWeight, cardWasteWeight and tieBreakSeed belong to Fragmentation alone.
 FragmentationArgs read_fragmentation(const YAML::Node& strategy, const std::string& path, bool fragmentation) {
   FragmentationArgs out;
@@ -35,24 +41,23 @@ FragmentationArgs read_fragmentation(const YAML::Node& strategy, const std::stri
         throw FieldError(config::child_path(path, field), "only valid with type Fragmentation");
     return out;
   }
-  if (config::is_absent(classes))
-    throw FieldError(config::child_path(path, "taskClasses"),
-                     "required with type Fragmentation (the task sizes to keep room for)");
-  auto tasks = parse_task_distribution(classes, config::child_path(path, "taskClasses"));
-  // The message already names the field (scoringStrategy.taskClasses[i]...).
-  if (!tasks) throw FieldError("", tasks.message());
-  double card_waste_weight = kDefaultCardWasteWeight;
   if (!config::is_absent(strategy["cardWasteWeight"])) {
-    card_waste_weight = config::read_number(strategy["cardWasteWeight"], config::child_path(path, "cardWasteWeight"));
-    if (!std::isfinite(card_waste_weight) || card_waste_weight < 0 || card_waste_weight > 1)
+    const double weight = config::read_number(strategy["cardWasteWeight"], config::child_path(path, "cardWasteWeight"));
+    if (!std::isfinite(weight) || weight < 0 || weight > 1)
       throw FieldError(config::child_path(path, "cardWasteWeight"),
-                       "must be a number in [0, 1], got " + std::to_string(card_waste_weight));
+                       "must be a number in [0, 1], got " + std::to_string(weight));
+    out.card_waste_weight = weight;
   }
-  if (auto set = tasks->set_card_waste_weight(card_waste_weight); !set)
-    throw FieldError(config::child_path(path, "cardWasteWeight"), set.message());
-  out.tasks = std::make_shared<const TaskDistribution>(std::move(*tasks));
-  static std::atomic<uint64_t> next_id{1};
-  out.id = next_id.fetch_add(1);
+  // No taskClasses: the distribution is learned from the pods seen.
+  if (!config::is_absent(classes)) {
+    auto tasks = parse_task_distribution(classes, config::child_path(path, "taskClasses"));
+    // The message already names the field (scoringStrategy.taskClasses[i]...).
+    if (!tasks) throw FieldError("", tasks.message());
+    if (auto set = tasks->set_card_waste_weight(out.card_waste_weight); !set)
+      throw FieldError(config::child_path(path, "cardWasteWeight"), set.message());
+    out.tasks = std::make_shared<const TaskDistribution>(std::move(*tasks));
+  }
+  out.id = next_fragmentation_args_id();
   if (!config::is_absent(strategy["spreadWeight"])) {
     out.spread_weight = config::read_number(strategy["spreadWeight"], config::child_path(path, "spreadWeight"));
     if (!std::isfinite(out.spread_weight) || out.spread_weight < 0 || out.spread_weight > 1)
@@ -133,6 +138,7 @@ std::vector<WeightedResource> DeviceShareArgs::default_scoring_resources() {
 
 DeviceShareArgs DeviceShareArgs::from_yaml(const YAML::Node& args) {
   DeviceShareArgs out;
+  out.fragmentation.id = next_fragmentation_args_id();  // the default strategy's
   if (config::is_absent(args)) return out;
   config::expect_map(args, "");
   config::reject_unknown_fields(args, "",

@@ -4,12 +4,13 @@
 // with field-named errors:
 //
 //   allocator: ""                              # deprecated, ignored
-//   scoringStrategy:                           # absent: LeastAllocated over
-//     type: LeastAllocated | MostAllocated     #   gpu-memory-ratio, gpu-memory, rdma, fpga (weight 1)
-//           | Fragmentation                    # troupe: fragmentation-aware (fragmentation_scoring.hpp)
+//   scoringStrategy:                           # absent: Fragmentation with learned task classes
+//     type: LeastAllocated | MostAllocated     #   (troupe's default, docs/benchmarks.md; Koordinator's
+//           | Fragmentation                    #   is LeastAllocated over the four resources below)
 //     resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}]   # weight in (0, 100]
-//     taskClasses:                             # Fragmentation only, required: the expected
-//       - {cpu: 3152m, memory: 16Gi, gpuMilli: 810, gpuCount: 1, weight: 1047}   # task sizes
+//     taskClasses:                             # Fragmentation only: the expected task sizes;
+//       - {cpu: 3152m, memory: 16Gi, gpuMilli: 810, gpuCount: 1, weight: 1047}   # absent =
+//                                              #   learned from the pods seen (task_learner.hpp)
 //     spreadWeight: 0                          # Fragmentation: the spread term (0 = off, FGD's score)
 //     cardWasteWeight: 0.3                     # Fragmentation: weight of the expected card waste
 //                                              #   (card_waste.hpp) in [0, 1]; 0 = FGD's measure
@@ -25,7 +26,11 @@
 //                                              # hami.io/vgpu-node, Huawei NPU annotations)
 //
 // As in Koordinator, a scoringStrategy that is present but has no
-// resources scores every device 0, and its type must be one of the two.
+// resources scores every device 0, and its type must be given. Fragmentation
+// (fragmentation_scoring.hpp) is troupe's: it scores nodes and shared cards
+// by the growth of GPU fragmentation; its resources (default: gpu-memory-ratio,
+// gpu-memory, rdma, fpga, weight 1) only rank the devices the allocator still
+// orders (RDMA, FPGA, whole cards), packing as MostAllocated does.
 
 #include <memory>
 #include <string>
@@ -46,17 +51,27 @@ struct GpuModel {
 
 /// The Fragmentation strategy's settings.
 struct FragmentationArgs {
-  std::shared_ptr<const TaskDistribution> tasks;  // set whenever the strategy is Fragmentation
+  /// The configured taskClasses; null = learned online from the pods the
+  /// scheduler sees (the cycle hands the snapshot over in the CycleState).
+  std::shared_ptr<const TaskDistribution> tasks;
+  /// The expected card waste's weight (already applied to `tasks`; a learner
+  /// builds its snapshots with it).
+  double card_waste_weight = kDefaultCardWasteWeight;
   double spread_weight = kDefaultSpreadWeight;
   uint64_t tie_break_seed = 0;
   /// Unique per decoded args (never reused in the process): what the score
   /// memo (fragmentation_cache.hpp) keys on, so a new configuration never
   /// reads an old one's scores.
   uint64_t id = 0;
+
+  bool learned() const { return !tasks; }
 };
 
 struct DeviceShareArgs {
-  ScoringStrategy strategy = ScoringStrategy::least_allocated;
+  /// troupe's default: Fragmentation, the task classes learned from the pods
+  /// seen (it beats LeastAllocated and MostAllocated on every openb trace;
+  /// docs/benchmarks.md). Koordinator's default is LeastAllocated.
+  ScoringStrategy strategy = ScoringStrategy::fragmentation;
   std::vector<WeightedResource> resources = default_scoring_resources();
   FragmentationArgs fragmentation;
   bool disable_numa_alignment = false;

@@ -9,6 +9,7 @@
 #include "plugins/deviceshare/gpu_quick_verdict.hpp"
 #include "plugins/deviceshare/joint_allocator.hpp"
 #include "plugins/deviceshare/reservation_restore.hpp"
+#include "plugins/deviceshare/task_learner.hpp"
 #include "plugins/framework/node_info.hpp"
 #include "plugins/framework/normalize_score.hpp"
 
@@ -54,6 +55,12 @@ DeviceShare::DeviceShare(DeviceShareArgs args, Clock clock, NumaAffinitySource n
   templates_.matched_resources = args_.template_matched_resources;
   for (const auto& m : args_.gpu_share_unsupported_models) unsupported_models_[m.vendor].insert(m.model);
   if (!clock_) clock_ = system_now_nanos;
+  if (args_.strategy == ScoringStrategy::fragmentation && args_.fragmentation.learned()) {
+    auto prior = TaskDistribution::make(prior_task_classes());
+    // The prior's classes and the args' weight are valid by construction (the args validated it).
+    if (prior && prior->set_card_waste_weight(args_.fragmentation.card_waste_weight))
+      prior_ = std::make_shared<const TaskDistribution>(std::move(*prior));
+  }
 }
 
 Result<std::shared_ptr<const Plugin>> DeviceShare::make(const YAML::Node& args) {
@@ -71,6 +78,13 @@ Result<std::shared_ptr<const Plugin>> DeviceShare::make_with_numa_affinity(const
 
 const DeviceShareState* DeviceShare::read_state(const CycleState& state) const {
   return state.read<DeviceShareState>(state_slot());
+}
+
+ScoringTasks DeviceShare::fragmentation_tasks(const CycleState& state) const {
+  if (args_.strategy != ScoringStrategy::fragmentation) return {};
+  if (args_.fragmentation.tasks) return {args_.fragmentation.tasks.get(), 0};
+  if (const auto* learned = state.input<LearnedTasks>()) return {&learned->tasks, learned->id};
+  return {prior_.get(), 0};
 }
 
 AllocateOptions DeviceShare::options_for(const Node* node) const {
@@ -104,7 +118,7 @@ ScoreResult DeviceShare::score(const CycleState& state, const PodInfo& pod, cons
   if (args_.strategy == ScoringStrategy::fragmentation) {
     const DeviceShareState* s = read_state(state);
     return {fragmentation_raw_score(node, devices_of(node), pod, s != nullptr ? s->request.get() : nullptr,
-                                    args_.fragmentation),
+                                    args_.fragmentation, fragmentation_tasks(state)),
             {}};
   }
   return {score_devices(state, node.node(), devices_of(node)), {}};
@@ -125,14 +139,19 @@ PluginStatus DeviceShare::reserve(CycleState& state, const PodInfo& pod, NodeInf
   std::optional<uint64_t> affinity = numa_affinity_ ? numa_affinity_(state) : std::nullopt;
   // A pod that allocated a reservation holding devices takes them first (RestoreReservation).
   if (auto restored = reserve_reserved_devices(*this, state, pod, node, affinity)) return *restored;
-  uint64_t gpu_slots = ~uint64_t{0};
+  NodeDevices* devices = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
   if (args_.strategy == ScoringStrategy::fragmentation) {
     auto chosen = fragmentation_card_mask(node, devices_of(node), pod, read_state(state)->request.get(),
-                                          args_.fragmentation, /*pod_assumed=*/true);
-    if (chosen) gpu_slots = *chosen;
+                                          args_.fragmentation, fragmentation_tasks(state), /*pod_assumed=*/true);
+    if (chosen) {
+      PluginStatus on_chosen = reserve_devices(state, pod, node.node(), devices, affinity, *chosen);
+      if (on_chosen.ok()) return on_chosen;
+      // The measure reads gpu-core alone: the card it chose may lack what else
+      // the pod asks (gpu-memory, NUMA, topology). Filter found a fit, so let
+      // the allocator choose rather than fail the pod.
+    }
   }
-  return reserve_devices(state, pod, node.node(), node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices),
-                         affinity, gpu_slots);
+  return reserve_devices(state, pod, node.node(), devices, affinity);
 }
 
 void DeviceShare::unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {

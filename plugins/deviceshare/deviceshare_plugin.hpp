@@ -11,7 +11,11 @@
 //   Score      the node score of scoring.go, normalised to 0-100 across nodes;
 //              with scoringStrategy Fragmentation the fragmentation-aware
 //              score of fragmentation_scoring.hpp instead (every pod, also
-//              those without devices), and Reserve takes the card it chose.
+//              those without devices), and Reserve takes the card it chose
+//              (or the allocator's, when that card lacks e.g. the gpu-memory).
+//              Without taskClasses the distribution is the snapshot the
+//              cycle shares in the CycleState (LearnedTasks, learned from the
+//              pods seen; actors/task_learning.hpp), else a fixed prior.
 //   Reserve    allocate with the configured scorer and account the result on
 //              the node; Unreserve gives it back exactly.
 //   PreBind    the device-allocated annotation (and, with devicePluginAdaption,
@@ -39,6 +43,7 @@
 #include "plugins/deviceshare/device_allocated.hpp"
 #include "plugins/deviceshare/device_share_request.hpp"
 #include "plugins/deviceshare/deviceshare_args.hpp"
+#include "plugins/deviceshare/fragmentation_scoring.hpp"
 #include "plugins/deviceshare/node_devices.hpp"
 #include "plugins/deviceshare/numa_hints.hpp"
 #include "plugins/framework/plugin.hpp"
@@ -117,6 +122,15 @@ class DeviceShare final : public PreFilterPlugin,
   /// The state PreFilter wrote, or nullptr (no device request).
   const DeviceShareState* read_state(const CycleState& state) const;
 
+  /// The distribution the Fragmentation strategy scores this cycle with: the
+  /// configured taskClasses; else the learned snapshot shared in `state`;
+  /// else the prior (task_learner.hpp: prior_task_classes). Null tasks with
+  /// another strategy.
+  ScoringTasks fragmentation_tasks(const CycleState& state) const;
+  /// The task templates PreFilter reads devices with (what a learner needs
+  /// to count a pod as DeviceShare sees it).
+  const TemplatePolicy& templates() const { return templates_; }
+
  private:
   AllocateOptions options_for(const Node* node) const;
   bool share_unsupported(const Node& node) const;
@@ -124,6 +138,8 @@ class DeviceShare final : public PreFilterPlugin,
   DeviceShareArgs args_;
   DeviceScorer scorer_;
   TemplatePolicy templates_;
+  /// Learned Fragmentation without a snapshot yet: prior_task_classes().
+  std::shared_ptr<const TaskDistribution> prior_;
   std::map<std::string, std::set<std::string>> unsupported_models_;  // vendor -> models
   Clock clock_;
   NumaAffinitySource numa_affinity_;

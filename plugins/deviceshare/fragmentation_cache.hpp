@@ -7,11 +7,12 @@
 // node state, per request shape, and starts over when the state differs.
 //
 // The state key is everything the policy score reads of the node - its free
-// CPU, memory and per-card milli, the card model (as a hash) and the args it
-// was scored under - and the request key is the whole request, so an entry
+// CPU, memory and per-card milli, the card model (as a hash), the args it
+// was scored under and the task distribution (a learned snapshot's id, which
+// is never reused) - and the request key is the whole request, so an entry
 // can never be stale. It also keeps the node's class access vector (which
-// task classes may use its card model) per args, so a miss computes nothing
-// twice. NodeDevices clears it when its Device or Node changes.
+// task classes may use its card model) per args and distribution, so a miss
+// computes nothing twice. NodeDevices clears it when its Device or Node changes.
 //
 // Not thread-safe: a node is scored by the one actor that owns it.
 
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "plugins/deviceshare/fragmentation.hpp"
@@ -29,6 +31,7 @@ namespace troupe::plugins::deviceshare {
 struct FragmentationStateKey {
   static constexpr size_t kMaxCards = 16;
   uint64_t args_id = 0;   // FragmentationArgs::id scored under
+  uint64_t distribution_id = 0;  // ScoringTasks::id: 0 = the args' own, else a learned snapshot
   size_t model_hash = 0;  // std::hash of the card model
   int64_t cpu_free_milli = 0;
   int64_t memory_free_mib = 0;
@@ -36,10 +39,12 @@ struct FragmentationStateKey {
   std::array<int32_t, kMaxCards> card_free{};
 
   /// nullopt for a node with more cards than the key holds (not memoised).
-  static std::optional<FragmentationStateKey> of(uint64_t args_id, size_t model_hash, const NodeGpuFree& node) {
+  static std::optional<FragmentationStateKey> of(uint64_t args_id, uint64_t distribution_id, size_t model_hash,
+                                                 const NodeGpuFree& node) {
     if (node.card_free_milli.size() > kMaxCards) return std::nullopt;
     FragmentationStateKey key;
     key.args_id = args_id;
+    key.distribution_id = distribution_id;
     key.model_hash = model_hash;
     key.cpu_free_milli = node.cpu_free_milli;
     key.memory_free_mib = node.memory_free_mib;
@@ -49,17 +54,19 @@ struct FragmentationStateKey {
   }
 
   friend bool operator==(const FragmentationStateKey& a, const FragmentationStateKey& b) {
-    return a.args_id == b.args_id && a.model_hash == b.model_hash && a.cpu_free_milli == b.cpu_free_milli &&
-           a.memory_free_mib == b.memory_free_mib && a.cards == b.cards && a.card_free == b.card_free;
+    return a.args_id == b.args_id && a.distribution_id == b.distribution_id && a.model_hash == b.model_hash &&
+           a.cpu_free_milli == b.cpu_free_milli && a.memory_free_mib == b.memory_free_mib && a.cards == b.cards &&
+           a.card_free == b.card_free;
   }
   friend bool operator!=(const FragmentationStateKey& a, const FragmentationStateKey& b) { return !(a == b); }
 };
 
 /// What a score decided: the policy score (0..100, -1 = the request does not
-/// fit the cards) and the first chosen card (-1 = none).
+/// fit the cards), the first chosen card (-1 = none), and whether the node has cards.
 struct FragmentationDecision {
   int64_t policy_score = -1;
   int32_t first_card = -1;
+  bool has_cards = false;  // the node has a healthy GPU card
 };
 
 class FragmentationScoreCache {
@@ -83,11 +90,14 @@ class FragmentationScoreCache {
   }
 
   /// TaskDistribution::access_for_model for the node's card model under
-  /// the args `args_id`, computed once per (args, model).
-  const std::vector<uint8_t>& access(uint64_t args_id, const TaskDistribution& tasks, std::string_view model) {
-    if (!access_args_ || *access_args_ != args_id) {
+  /// the args `args_id` and distribution `distribution_id` (which together
+  /// name `tasks`), computed once per (args, distribution, model).
+  const std::vector<uint8_t>& access(uint64_t args_id, uint64_t distribution_id, const TaskDistribution& tasks,
+                                     std::string_view model) {
+    const std::pair<uint64_t, uint64_t> of{args_id, distribution_id};
+    if (!access_of_ || *access_of_ != of) {
       access_ = tasks.access_for_model(model);
-      access_args_ = args_id;
+      access_of_ = of;
     }
     return access_;
   }
@@ -97,7 +107,7 @@ class FragmentationScoreCache {
   void clear() {
     has_state_ = false;
     decisions_.clear();
-    access_args_.reset();
+    access_of_.reset();
     access_.clear();
   }
 
@@ -129,7 +139,7 @@ class FragmentationScoreCache {
   bool has_state_ = false;
   FragmentationStateKey state_;
   std::unordered_map<RequestKey, FragmentationDecision, RequestHash> decisions_;
-  std::optional<uint64_t> access_args_;
+  std::optional<std::pair<uint64_t, uint64_t>> access_of_;  // (args id, distribution id)
   std::vector<uint8_t> access_;
 };
 

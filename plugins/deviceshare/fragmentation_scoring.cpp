@@ -51,9 +51,11 @@ HostFree host_free(const NodeInfo& node, const PodInfo& pod, bool pod_assumed) {
 
 // The memo's state key straight from the slots (no allocation); nullopt with
 // more cards than it holds.
-std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const HostFree& host, uint64_t args_id) {
+std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const HostFree& host, uint64_t args_id,
+                                               uint64_t distribution_id) {
   FragmentationStateKey key;
   key.args_id = args_id;
+  key.distribution_id = distribution_id;
   key.model_hash = devices.card_model_hash();
   key.cpu_free_milli = host.cpu_milli;
   key.memory_free_mib = host.memory_mib;
@@ -68,16 +70,42 @@ std::optional<FragmentationStateKey> state_key(const NodeDevices& devices, const
   return key;
 }
 
+bool has_gpu_cards(const NodeDevices* devices) {
+  if (devices == nullptr || !devices->known()) return false;
+  const auto& slots = devices->devices(DeviceType::gpu).slots;
+  for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i)
+    if (slots[i].has_capacity) return true;
+  return false;
+}
+
+// A CPU-only request changes the measure only where it takes CPU or memory a
+// class needs (the class fits the host before and not after). Elsewhere the
+// before and after states add the same terms in the same order, so the score
+// is exactly the neutral one: most CPU-only pods on most nodes need no
+// evaluation (and no memo entry).
+bool takes_host_from_a_class(const HostFree& before, const GpuRequest& request, const TaskDistribution& tasks) {
+  const int64_t cpu_after = before.cpu_milli - request.cpu_milli;
+  const int64_t memory_after = before.memory_mib - request.memory_mib;
+  for (const auto& c : tasks.classes()) {
+    const bool fits_before = before.cpu_milli >= c.cpu_milli && before.memory_mib >= c.memory_mib;
+    const bool fits_after = cpu_after >= c.cpu_milli && memory_after >= c.memory_mib;
+    if (fits_before != fits_after) return true;
+  }
+  return false;
+}
+
 // The policy's decision on the node, from the node's memo when it has seen
 // this exact state and request before.
 FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
                                const DeviceShareRequest* request, const FragmentationArgs& args,
-                               bool pod_assumed = false) {
+                               const ScoringTasks& tasks, bool pod_assumed = false) {
   const GpuRequest req = fragmentation_request(pod, request);
   const HostFree host = host_free(node, pod, pod_assumed);
+  if (req.gpu_count == 0 && !takes_host_from_a_class(host, req, *tasks.tasks))
+    return FragmentationDecision{fragmentation_score(0, 0), -1, has_gpu_cards(devices)};
   std::optional<FragmentationStateKey> key;
   if (devices != nullptr) {
-    key = state_key(*devices, host, args.id);
+    key = state_key(*devices, host, args.id, tasks.id);
     if (key)
       if (auto hit = devices->fragmentation_cache().find(*key, req)) return *hit;
   }
@@ -86,10 +114,11 @@ FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices,
   fnode.free.memory_free_mib = host.memory_mib;
   std::vector<uint8_t> own_access;
   const std::vector<uint8_t>& access =
-      devices != nullptr ? devices->fragmentation_cache().access(args.id, *args.tasks, devices->card_model())
-                         : (own_access = args.tasks->access_for_model(node_label_model(node)));
+      devices != nullptr ? devices->fragmentation_cache().access(args.id, tasks.id, *tasks.tasks, devices->card_model())
+                         : (own_access = tasks.tasks->access_for_model(node_label_model(node)));
   FragmentationDecision decision;
-  auto placement = best_fragmentation_placement(fnode.free, req, *args.tasks, access);
+  decision.has_cards = !fnode.free.card_free_milli.empty();
+  auto placement = best_fragmentation_placement(fnode.free, req, *tasks.tasks, access);
   if (placement) {
     decision.policy_score = fragmentation_policy_score(*placement, fnode.free, req, args.spread_weight);
     decision.first_card = placement->cards.empty() ? -1 : placement->cards.front();
@@ -127,13 +156,19 @@ GpuRequest fragmentation_request(const PodInfo& pod, const DeviceShareRequest* r
 }
 
 int64_t fragmentation_raw_score(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
-                                const DeviceShareRequest* request, const FragmentationArgs& args) {
-  if (!args.tasks) return 0;
-  const FragmentationDecision decision = evaluate(node, devices, pod, request, args);
+                                const DeviceShareRequest* request, const FragmentationArgs& args,
+                                const ScoringTasks& tasks) {
+  if (tasks.tasks == nullptr) return 0;
+  const FragmentationDecision decision = evaluate(node, devices, pod, request, args, tasks);
   if (decision.policy_score < 0) return 0;
   const int64_t policy = decision.policy_score;
+  // Equal policy scores: a node without cards first (a CPU-only pod there can
+  // strand no GPU; and in a cluster without GPUs every node ties, so the
+  // strategy stays neutral), then the seeded node order. A smaller rank
+  // wins, so it enters inverted: higher raw = preferred (rank 0 ties with a
+  // node without cards, one name in 2^32).
+  if (!decision.has_cards) return (policy << 32) | int64_t{UINT32_MAX};
   const std::string_view name = node.node() != nullptr ? std::string_view(node.node()->meta.name) : std::string_view();
-  // A smaller rank wins, so it enters inverted: higher raw = preferred.
   const int64_t order = static_cast<int64_t>(UINT32_MAX - tie_break_rank(name, args.tie_break_seed));
   return (policy << 32) | order;
 }
@@ -149,10 +184,10 @@ void normalize_fragmentation_scores(std::vector<int64_t>& scores) {
 
 std::optional<uint64_t> fragmentation_card_mask(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
                                                 const DeviceShareRequest* request, const FragmentationArgs& args,
-                                                bool pod_assumed) {
-  if (!args.tasks || request == nullptr || !request->gpu || !request->gpu->shared || request->gpu->count != 1)
+                                                const ScoringTasks& tasks, bool pod_assumed) {
+  if (tasks.tasks == nullptr || request == nullptr || !request->gpu || !request->gpu->shared || request->gpu->count != 1)
     return std::nullopt;
-  const FragmentationDecision decision = evaluate(node, devices, pod, request, args, pod_assumed);
+  const FragmentationDecision decision = evaluate(node, devices, pod, request, args, tasks, pod_assumed);
   if (decision.first_card < 0) return std::nullopt;
   const FragmentationNode chosen_from = fragmentation_node(node, devices);
   return uint64_t{1} << chosen_from.slots[static_cast<size_t>(decision.first_card)];

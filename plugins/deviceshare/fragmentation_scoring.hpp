@@ -9,12 +9,15 @@
 // (no CPU left for GPU tasks), and the measure sees that.
 //
 // Scores: the raw score carries the policy score (0..100) above a 32-bit
-// tie-break order (higher = preferred, from tie_break_rank), so equal policy
-// scores still have a single best node; normalize_fragmentation_scores maps
+// tie-break order (higher = preferred: a node without GPU cards first, then
+// by tie_break_rank), so equal policy scores still have a single best node
+// among GPU nodes; normalize_fragmentation_scores maps
 // them back into 0..100 keeping that best node strictly first. The
-// distribution (args.scoringStrategy.taskClasses) is configured: it is the
-// task-size mix the cluster expects (troupe replay derives it from the
-// trace's pods, as the FGD method does).
+// distribution is either configured (args.scoringStrategy.taskClasses: the
+// task-size mix the cluster expects; troupe replay derives it from the
+// trace's pods, as the FGD method does) or learned from the pods the
+// scheduler sees (task_learner.hpp); DeviceShare resolves which one a cycle
+// scores with (ScoringTasks).
 
 #include <cstdint>
 #include <optional>
@@ -28,6 +31,14 @@
 #include "plugins/framework/pod_info.hpp"
 
 namespace troupe::plugins::deviceshare {
+
+/// The distribution one cycle scores with, and its id in the score memo:
+/// 0 = the args' own (configured taskClasses, or the learned strategy's prior),
+/// else the LearnedTasks snapshot's id (unique in the process).
+struct ScoringTasks {
+  const TaskDistribution* tasks = nullptr;
+  uint64_t id = 0;
+};
 
 /// The node as the measure reads it; card i of `free` is GPU slot slots[i].
 struct FragmentationNode {
@@ -45,9 +56,11 @@ FragmentationNode fragmentation_node(const NodeInfo& node, const NodeDevices* de
 GpuRequest fragmentation_request(const PodInfo& pod, const DeviceShareRequest* request);
 
 /// The raw score of the node (see the header comment); 0 when the request
-/// cannot be placed on the node's cards (Filter rejects such nodes).
+/// cannot be placed on the node's cards (Filter rejects such nodes) or
+/// `tasks` has no distribution.
 int64_t fragmentation_raw_score(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
-                                const DeviceShareRequest* request, const FragmentationArgs& args);
+                                const DeviceShareRequest* request, const FragmentationArgs& args,
+                                const ScoringTasks& tasks);
 
 /// The policy score (0..100) inside a raw score.
 inline int64_t policy_score_of(int64_t raw) { return raw >> 32; }
@@ -64,6 +77,6 @@ void normalize_fragmentation_scores(std::vector<int64_t>& scores);
 /// gives its CPU and memory back first, so the choice is Score's.
 std::optional<uint64_t> fragmentation_card_mask(const NodeInfo& node, const NodeDevices* devices, const PodInfo& pod,
                                                 const DeviceShareRequest* request, const FragmentationArgs& args,
-                                                bool pod_assumed);
+                                                const ScoringTasks& tasks, bool pod_assumed);
 
 }  // namespace troupe::plugins::deviceshare

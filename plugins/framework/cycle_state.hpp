@@ -44,6 +44,38 @@ class CycleState {
     return static_cast<const T*>(slots_[slot].data.get());
   }
 
+  /// Hands every plugin of this cycle an input an actor owns and updates
+  /// between cycles (e.g. the GPU task classes learned from the pods seen so
+  /// far), one per type, immutable once shared. `version` names the content:
+  /// equal versions are equal inputs. Written before PreFilter, like the slots.
+  template <class T>
+  void share_input(std::shared_ptr<const T> input, uint64_t version) {
+    for (auto& in : inputs_)
+      if (*in.type == typeid(T)) {
+        in = Input{std::move(input), &typeid(T), version};
+        return;
+      }
+    inputs_.push_back(Input{std::move(input), &typeid(T), version});
+  }
+
+  /// The shared input of type T, or nullptr.
+  template <class T>
+  const T* input() const {
+    for (const auto& in : inputs_)
+      if (*in.type == typeid(T)) return static_cast<const T*>(in.data.get());
+    return nullptr;
+  }
+
+  /// What the shared inputs are, as one number (0 = none): results a plugin
+  /// computed under other inputs must not be reused (the evaluation cache
+  /// keys pod classes on it).
+  uint64_t inputs_version() const {
+    if (inputs_.size() == 1) return inputs_.front().version;
+    uint64_t v = 0;
+    for (const auto& in : inputs_) v = (v * 0x9e3779b97f4a7c15ULL) ^ in.version;
+    return v;
+  }
+
   /// Filter plugins (by their index in the profile's filter list) whose
   /// PreFilter returned Skip: the Framework does not call their Filter.
   uint64_t skip_filter_mask = 0;
@@ -60,7 +92,13 @@ class CycleState {
     std::shared_ptr<const void> data;
     const std::type_info* type = nullptr;
   };
+  struct Input {
+    std::shared_ptr<const void> data;
+    const std::type_info* type = nullptr;
+    uint64_t version = 0;
+  };
   std::vector<Slot> slots_;
+  std::vector<Input> inputs_;
 };
 
 }  // namespace troupe::plugins

@@ -26,10 +26,28 @@ Pod class_view(const Pod& pod) {
 
 }  // namespace
 
-std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod) {
+namespace {
+
+// The version is mixed in so the cache's seen-once ring tells the classes apart too.
+uint64_t version_mix(uint64_t inputs_version) { return inputs_version * 0x9e3779b97f4a7c15ULL; }
+
+}  // namespace
+
+std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version) {
   auto out = std::make_shared<SchedulingClass>();
-  out->key = encode(class_view(pod));
-  out->hash = std::hash<std::string>{}(out->key);
+  out->key = std::make_shared<const std::string>(encode(class_view(pod)));
+  out->inputs_version = inputs_version;
+  out->hash = std::hash<std::string>{}(*out->key) ^ version_mix(inputs_version);
+  return out;
+}
+
+std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const SchedulingClass> base,
+                                                           uint64_t inputs_version) {
+  if (!base || base->inputs_version == inputs_version) return base;
+  auto out = std::make_shared<SchedulingClass>();
+  out->key = base->key;
+  out->inputs_version = inputs_version;
+  out->hash = base->hash ^ version_mix(base->inputs_version) ^ version_mix(inputs_version);
   return out;
 }
 

@@ -24,12 +24,28 @@ namespace troupe::plugins {
 
 struct SchedulingClass {
   uint64_t hash = 0;
-  std::string key;
+  /// The canonical text, shared by the classes of one pod under other inputs.
+  std::shared_ptr<const std::string> key;
+  /// CycleState::inputs_version of the cycle: plugins read those inputs too
+  /// (e.g. DeviceShare's learned task classes), so a pod scored under other
+  /// inputs is of another class.
+  uint64_t inputs_version = 0;
 
-  bool operator==(const SchedulingClass& other) const { return hash == other.hash && key == other.key; }
+  bool operator==(const SchedulingClass& other) const {
+    return hash == other.hash && inputs_version == other.inputs_version &&
+           (key == other.key || *key == *other.key);
+  }
 };
 
-/// The class of `pod` (a copy of the fields above, encoded as JSON).
-std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod);
+/// The class of `pod` (a copy of the fields above, encoded as JSON) in a
+/// cycle whose CycleState::inputs_version is `inputs_version`.
+std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version = 0);
+
+/// The same pod's class in a cycle whose inputs_version is `inputs_version`:
+/// `base` itself when the version is the same, else a class sharing its key
+/// text. The QUEUE computes a pod's class once (version 0); the cycle learns
+/// the version only when it attempts the pod.
+std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const SchedulingClass> base,
+                                                           uint64_t inputs_version);
 
 }  // namespace troupe::plugins

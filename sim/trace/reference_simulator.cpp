@@ -5,6 +5,7 @@
 
 #include "plugins/deviceshare/fragmentation.hpp"
 #include "plugins/deviceshare/fragmentation_policy.hpp"
+#include "plugins/deviceshare/task_learner.hpp"
 #include "sim/trace/trace_rng.hpp"
 #include "sim/trace/typical_tasks.hpp"
 
@@ -90,8 +91,8 @@ class Simulation {
       node.model = nodes[i].model;
       // The Fragmentation policy breaks ties as the plugin does (a seeded hash
       // of the name), so troupe replay can match it placement for placement.
-      node.rank = options.policy == ReplayPolicy::fragmentation ? ds::tie_break_rank(nodes[i].name, options.seed)
-                                                                 : arrival.node_rank[i];
+      node.rank = fragmentation_aware(options.policy) ? ds::tie_break_rank(nodes[i].name, options.seed)
+                                                       : arrival.node_rank[i];
       nodes_.push_back(std::move(node));
       access_.push_back(tasks.access_for_model(nodes[i].model));
       fragmentation_.push_back(ds::node_fragmentation(gpu_free_view(nodes_.back()), tasks_, access_.back()));
@@ -101,10 +102,12 @@ class Simulation {
     versions_.assign(nodes_.size(), 0);
     if (options.policy == ReplayPolicy::fgd) fgd_.emplace(tasks_, nodes_, 0.0);
     if (options.policy == ReplayPolicy::fragmentation) fgd_.emplace(scoring_tasks, nodes_, ds::kDefaultSpreadWeight);
+    if (options.policy == ReplayPolicy::fragmentation_learned) learner_.emplace(ds::kDefaultCardWasteWeight);
   }
 
   ReplayEvent attempt(const TracePod& pod) {
     arrived_ += pod.total_gpu_milli();
+    if (learner_) learn(pod);
     feasible_.clear();
     for (size_t i = 0; i < nodes_.size(); ++i)
       if (fits(nodes_[i], pod, options_.max_pods_per_node)) feasible_.push_back(i);
@@ -118,6 +121,21 @@ class Simulation {
   }
 
  private:
+  static bool fragmentation_aware(ReplayPolicy policy) {
+    return policy == ReplayPolicy::fragmentation || policy == ReplayPolicy::fragmentation_learned;
+  }
+
+  // As the scheduler's cycle does (actors/task_learning.hpp): the pod is
+  // counted at its attempt, then scored with the learner's current snapshot;
+  // the score cache starts over with each new snapshot.
+  void learn(const TracePod& pod) {
+    learner_->observe(observed_task(pod));
+    const auto& snapshot = learner_->snapshot();
+    if (!snapshot || snapshot == learned_) return;
+    learned_ = snapshot;
+    fgd_.emplace(learned_->tasks, nodes_, ds::kDefaultSpreadWeight);
+  }
+
   int64_t score(size_t i, const TracePod& pod) {
     const SimNode& node = nodes_[i];
     switch (options_.policy) {
@@ -126,7 +144,8 @@ class Simulation {
       case ReplayPolicy::most_allocated: return most_allocated_score(node, pod);
       case ReplayPolicy::least_allocated: return least_allocated_score(node, pod);
       case ReplayPolicy::fgd:
-      case ReplayPolicy::fragmentation: return fgd_->score(i, node, versions_[i], pod);
+      case ReplayPolicy::fragmentation:
+      case ReplayPolicy::fragmentation_learned: return fgd_->score(i, node, versions_[i], pod);
       case ReplayPolicy::random: return 0;
     }
     return 0;
@@ -151,7 +170,8 @@ class Simulation {
     const SimNode& node = nodes_[i];
     switch (options_.policy) {
       case ReplayPolicy::fgd:
-      case ReplayPolicy::fragmentation: return fgd_->cards(i, node, pod);
+      case ReplayPolicy::fragmentation:
+      case ReplayPolicy::fragmentation_learned: return fgd_->cards(i, node, pod);
       case ReplayPolicy::least_allocated: return pick_cards(node, pod, /*tightest=*/false);
       case ReplayPolicy::random: return random_cards(node, pod);
       default: return pick_cards(node, pod, /*tightest=*/true);
@@ -190,6 +210,8 @@ class Simulation {
   std::vector<uint32_t> versions_;
   std::vector<double> fragmentation_;
   std::optional<FgdScores> fgd_;
+  std::optional<ds::TaskLearner> learner_;         // fragmentation_learned only
+  std::shared_ptr<const ds::LearnedTasks> learned_;  // the snapshot fgd_ scores with
   std::vector<size_t> feasible_;
   int64_t arrived_ = 0, allocated_ = 0, idle_ = 0;
   double total_fragmentation_ = 0;

@@ -19,6 +19,7 @@ constexpr std::pair<ReplayPolicy, std::string_view> kNames[] = {
     {ReplayPolicy::least_allocated, "least-allocated"},
     {ReplayPolicy::fgd, "fgd"},
     {ReplayPolicy::fragmentation, "fragmentation"},
+    {ReplayPolicy::fragmentation_learned, "fragmentation-learned"},
 };
 
 bool model_allowed(const SimNode& node, const TracePod& pod) {

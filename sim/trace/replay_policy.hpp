@@ -23,6 +23,7 @@ enum class ReplayPolicy {
   least_allocated,  // Koordinator LeastAllocated (spreading) on CPU and GPU, emptiest card
   fgd,              // fragmentation gradient descent
   fragmentation,    // troupe's Fragmentation strategy (plugins/deviceshare/fragmentation_policy.hpp)
+  fragmentation_learned,  // the same with the distribution learned online (plugins/deviceshare/task_learner.hpp)
 };
 
 std::string_view policy_name(ReplayPolicy policy);

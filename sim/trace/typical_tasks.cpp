@@ -1,6 +1,5 @@
 #include "sim/trace/typical_tasks.hpp"
 
-#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -8,96 +7,52 @@
 
 namespace troupe::sim::trace {
 
-namespace {
+namespace ds = plugins::deviceshare;
 
-using Key = std::tuple<int64_t, int32_t, int32_t, std::string>;  // cpu, milli, count, spec text
-
-struct KeyCount {
-  Key key;
-  std::vector<std::string> models;
-  size_t count = 0;
-  std::vector<int64_t> memory_mib;  // of every pod with the key
-};
-
-plugins::deviceshare::GpuTaskClass class_of(const KeyCount& entry, double weight) {
-  plugins::deviceshare::GpuTaskClass task;
-  task.cpu_milli = std::get<0>(entry.key);
-  task.gpu_milli = std::get<1>(entry.key);
-  task.gpu_count = std::get<2>(entry.key);
-  task.gpu_models = entry.models;
-  task.weight = weight;
-  return task;
-}
-
-// The lower median: a value some pod of the class really asked for.
-int64_t median_memory(std::vector<int64_t> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[(values.size() - 1) / 2];
-}
-
-std::vector<KeyCount> count_keys(const std::vector<TracePod>& trace) {
-  std::map<Key, KeyCount> counts;
+std::vector<ds::ClassTally> count_trace_classes(const std::vector<TracePod>& trace) {
+  using Key = std::tuple<int64_t, int32_t, int32_t, std::string>;  // cpu, milli, count, spec text
+  struct Counted {
+    ds::ClassTally tally;
+    std::vector<int64_t> memory_mib;  // of every pod with the key
+  };
+  std::map<Key, Counted> counts;
   for (const auto& pod : trace) {
-    Key key{pod.cpu_milli, pod.gpu_milli, pod.num_gpu, pod.gpu_spec_text()};
-    auto& entry = counts[key];
-    entry.key = key;
-    entry.models = pod.gpu_spec;
-    ++entry.count;
+    const std::string spec = pod.gpu_spec_text();
+    auto& entry = counts[Key{pod.cpu_milli, pod.gpu_milli, pod.num_gpu, spec}];
+    if (entry.tally.count == 0) {
+      entry.tally.task.cpu_milli = pod.cpu_milli;
+      entry.tally.task.gpu_milli = pod.gpu_milli;
+      entry.tally.task.gpu_count = pod.num_gpu;
+      entry.tally.task.gpu_models = pod.gpu_spec;
+      entry.tally.models_text = spec;
+    }
+    entry.tally.count += 1;
     entry.memory_mib.push_back(pod.memory_mib);
   }
-  std::vector<KeyCount> out;
-  for (auto& [key, entry] : counts) out.push_back(std::move(entry));
-  std::sort(out.begin(), out.end(), [](const KeyCount& a, const KeyCount& b) {
-    if (a.count != b.count) return a.count > b.count;
-    return a.key > b.key;
-  });
+  std::vector<ds::ClassTally> out;
+  out.reserve(counts.size());
+  for (auto& [key, entry] : counts) {
+    entry.tally.task.memory_mib = ds::lower_median(std::move(entry.memory_mib));
+    out.push_back(std::move(entry.tally));
+  }
   return out;
 }
 
-}  // namespace
+ds::ObservedTask observed_task(const TracePod& pod) {
+  return ds::ObservedTask{pod.cpu_milli, pod.memory_mib, pod.gpu_milli, pod.num_gpu, pod.gpu_spec};
+}
 
-Result<plugins::deviceshare::TaskDistribution> typical_tasks(const std::vector<TracePod>& trace, double popularity) {
+Result<ds::TaskDistribution> typical_tasks(const std::vector<TracePod>& trace, double popularity) {
   if (trace.empty()) return Error{"typical tasks: the trace has no pods"};
-  if (!(popularity > 0 && popularity <= 1))
-    return Error{"typical tasks: popularity must be in (0, 1], got " + std::to_string(popularity)};
-  const double needed = popularity * static_cast<double>(trace.size());
-  std::vector<plugins::deviceshare::GpuTaskClass> classes;
-  size_t cumulative = 0;
-  for (const auto& entry : count_keys(trace)) {
-    classes.push_back(class_of(entry, static_cast<double>(entry.count)));
-    cumulative += entry.count;
-    if (static_cast<double>(cumulative) >= needed) break;
-  }
-  auto made = plugins::deviceshare::TaskDistribution::make(std::move(classes));
+  auto made = ds::typical_distribution(count_trace_classes(trace), popularity);
   if (!made) return Error{"typical tasks: " + made.message()};
   return made;
 }
 
-Result<plugins::deviceshare::TaskDistribution> fragmentation_tasks(const std::vector<TracePod>& trace) {
+Result<ds::TaskDistribution> fragmentation_tasks(const std::vector<TracePod>& trace) {
   if (trace.empty()) return Error{"fragmentation tasks: the trace has no pods"};
-  const std::vector<KeyCount> keys = count_keys(trace);
-  const double needed = kTypicalPopularity * static_cast<double>(trace.size());
-  std::vector<plugins::deviceshare::GpuTaskClass> classes;
-  size_t cumulative = 0, popular = 0;
-  while (popular < keys.size() && static_cast<double>(cumulative) < needed) cumulative += keys[popular++].count;
-  // Weights as probabilities: the popular prefix sums to 1 (as typical_tasks),
-  // a rare multi-GPU class gets its share of the whole trace, scaled down.
-  for (size_t i = 0; i < popular; ++i) {
-    auto task = class_of(keys[i], static_cast<double>(keys[i].count) / static_cast<double>(cumulative));
-    task.memory_mib = median_memory(keys[i].memory_mib);
-    classes.push_back(std::move(task));
-  }
-  for (size_t i = popular; i < keys.size(); ++i) {
-    if (std::get<2>(keys[i].key) < 2) continue;
-    auto task = class_of(keys[i], kRareMultiGpuShare * static_cast<double>(keys[i].count) / static_cast<double>(trace.size()));
-    task.memory_mib = median_memory(keys[i].memory_mib);
-    classes.push_back(std::move(task));
-  }
-  auto made = plugins::deviceshare::TaskDistribution::make(std::move(classes));
+  auto made = ds::fragmentation_distribution(count_trace_classes(trace), ds::kDefaultCardWasteWeight);
   if (!made) return Error{"fragmentation tasks: " + made.message()};
-  if (auto set = made->set_card_waste_weight(plugins::deviceshare::kDefaultCardWasteWeight); !set)
-    return Error{"fragmentation tasks: " + set.message()};
   return made;
 }
 

@@ -7,12 +7,16 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <optional>
 #include <random>
+#include <set>
 
 #include "test/actors/default_framework.hpp"
 #include "actors/evaluation_cache.hpp"
 #include "actors/node_partition.hpp"
 #include "model/device.hpp"
+#include "plugins/deviceshare/observed_task.hpp"
+#include "plugins/deviceshare/task_learner.hpp"
 #include "plugins/framework/scheduling_class.hpp"
 #include "plugins/registry.hpp"
 #include "test/plugins/builders.hpp"
@@ -172,6 +176,19 @@ std::shared_ptr<const Node> random_node(std::mt19937_64& rng, const std::string&
   return std::make_shared<const Node>(b.node());
 }
 
+/// A random node with two cards' worth of Koordinator's GPU resources (its Device is two_gpus).
+std::shared_ptr<const Node> random_gpu_node(std::mt19937_64& rng, const std::string& name) {
+  Node node = *random_node(rng, name);
+  for (const auto& [resource, amount] : std::vector<std::pair<std::string, std::string>>{
+           {"koordinator.sh/gpu", "200"}, {"koordinator.sh/gpu-core", "200"},
+           {"koordinator.sh/gpu-memory-ratio", "200"}, {"koordinator.sh/gpu-memory", "32Gi"}}) {
+    auto q = Quantity::parse(amount);
+    REQUIRE(q);
+    node.status.allocatable[resource] = *q;
+  }
+  return std::make_shared<const Node>(std::move(node));
+}
+
 std::shared_ptr<const Device> two_gpus(const std::string& node) {
   std::string cards;
   for (int minor = 0; minor < 2; ++minor) {
@@ -198,7 +215,7 @@ std::shared_ptr<const Reservation> reservation_for(const std::string& node, cons
   return b.ptr();
 }
 
-/// Six shapes, so classes repeat; every pod has its own name and uid.
+/// Six shapes (eight with GPU shares), so classes repeat; every pod has its own name and uid.
 std::shared_ptr<const PodInfo> pod_of_shape(int shape, int index) {
   const std::string name = "pod-" + std::to_string(index);
   PodBuilder b(name);
@@ -211,6 +228,8 @@ std::shared_ptr<const PodInfo> pod_of_shape(int shape, int index) {
     case 4:
       b.container({{"cpu", "250m"}}).toleration(toleration("spot", TolerationOperator::exists, "", TaintEffect::all));
       break;
+    case 6: b.container({{"cpu", "1"}, {"koordinator.sh/gpu", "50"}}); break;
+    case 7: b.container({{"cpu", "2"}, {"memory", "1Gi"}, {"koordinator.sh/gpu", "25"}}); break;
     default:
       b.container({{"cpu", "1"}, {"memory", "1Gi"}})
           .preferred(50, NodeSelectorTerm{{requirement("topology.kubernetes.io/zone", LabelRequirement::Op::in, {"zone-b"})}, {}});
@@ -251,21 +270,29 @@ void require_same(const Round& cached, const Round& fresh) {
 
 /// Two partitions fed the same events; pods are decided by both, with and
 /// without the class, and reserved on both where the fresh path would choose.
+/// With a learner, every pod is counted first and both cycles get its
+/// snapshot, as the cycle actor hands it over (actors/task_learning.hpp).
 class TwinPartitions {
  public:
-  TwinPartitions(std::shared_ptr<const Framework> fw, uint64_t seed) : fw_(std::move(fw)), rng_(seed) {}
+  TwinPartitions(std::shared_ptr<const Framework> fw, uint64_t seed,
+                 std::optional<deviceshare::TaskLearner> learner = std::nullopt)
+      : fw_(std::move(fw)), rng_(seed), learner_(std::move(learner)) {}
 
   void step(int index) {
     const int64_t event = between(rng_, 0, 99);
+    if (event < 6 && gpus()) return upsert_gpu_node(node_name());
     if (event < 6) return upsert(random_node(rng_, node_name()));
     if (event < 8) return both([&](NodePartition& p, const std::string& n) { p.delete_node(n); }, node_name());
     if (event < 11) return both([&](NodePartition& p, const std::string& n) { p.apply_object(NodeObject(two_gpus(n))); }, node_name());
     if (event < 14) return reserve_for_someone(index);
     if (event < 22 && !placed_.empty()) return forget_one();
-    decide_and_place(pod_of_shape(static_cast<int>(between(rng_, 0, 5)), index));
+    decide_and_place(pod_of_shape(static_cast<int>(between(rng_, 0, gpus() ? 7 : 5)), index));
   }
 
   size_t placed() const { return placed_.size(); }
+  /// Distinct snapshots the pods were decided under, and pods decided.
+  size_t snapshots() const { return snapshots_.size(); }
+  size_t decided() const { return decided_; }
 
  private:
   std::string node_name() { return "node-" + std::to_string(between(rng_, 0, 29)); }
@@ -277,6 +304,12 @@ class TwinPartitions {
   void upsert(const std::shared_ptr<const Node>& node) {
     cached_.upsert_node(node);
     fresh_.upsert_node(node);
+  }
+  // With a learner every node has cards: where the distribution matters.
+  bool gpus() const { return learner_.has_value(); }
+  void upsert_gpu_node(const std::string& name) {
+    upsert(random_gpu_node(rng_, name));
+    both([&](NodePartition& p, const std::string& n) { p.apply_object(NodeObject(two_gpus(n))); }, name);
   }
   void reserve_for_someone(int index) {
     // Owned by a pod of a later index: some future pod of a shared class may use it, the others may not.
@@ -295,9 +328,12 @@ class TwinPartitions {
     const int64_t limit = between(rng_, 0, 2) == 0 ? 4 : std::numeric_limits<int64_t>::max();
     auto cached_state = fw_->new_cycle_state();
     auto fresh_state = fw_->new_cycle_state();
+    if (learner_) share_learned(*pod, *cached_state, *fresh_state);
+    ++decided_;
     REQUIRE(fw_->run_pre_filter(*cached_state, *pod).ok());
     REQUIRE(fw_->run_pre_filter(*fresh_state, *pod).ok());
-    const Round cached = run_round(cached_, *fw_, *cached_state, *pod, limit, scheduling_class_of(*pod->pod));
+    const Round cached = run_round(cached_, *fw_, *cached_state, *pod, limit,
+                                   scheduling_class_of(*pod->pod, cached_state->inputs_version()));
     const Round fresh = run_round(fresh_, *fw_, *fresh_state, *pod, limit, nullptr);
     require_same(cached, fresh);
     const auto& scores = fresh.filtered.feasible;
@@ -313,11 +349,23 @@ class TwinPartitions {
     if (reserved_fresh) placed_.emplace_back(pod_identity(*pod));
   }
 
+  void share_learned(const PodInfo& pod, CycleState& cached, CycleState& fresh) {
+    if (auto task = deviceshare::observed_task(pod, deviceshare::TemplatePolicy{})) learner_->observe(*task);
+    const auto& snapshot = learner_->snapshot();
+    REQUIRE(snapshot);
+    cached.share_input(snapshot, snapshot->id);
+    fresh.share_input(snapshot, snapshot->id);
+    snapshots_.insert(snapshot->id);
+  }
+
   std::shared_ptr<const Framework> fw_;
   std::mt19937_64 rng_;
+  std::optional<deviceshare::TaskLearner> learner_;
   NodePartition cached_;
   NodePartition fresh_;
   std::vector<std::string> placed_;
+  std::set<uint64_t> snapshots_;
+  size_t decided_ = 0;
 };
 
 }  // namespace
@@ -332,5 +380,33 @@ TEST_CASE("a partition with the evaluation cache decides exactly as one without 
       twins.step(i);
     }
     CHECK(twins.placed() > 0);
+  }
+}
+
+TEST_CASE("with learned task classes the evaluation cache never reuses another snapshot's scores", "[evaluation-cache]") {
+  // DeviceShare scores every pod with Fragmentation under the snapshot of the
+  // moment; a new snapshot must not be scored with results of the old one.
+  auto config = parse_scheduler_configuration(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+      "  - schedulerName: troupe\n    pluginConfig:\n"
+      "      - {name: DeviceShare, args: {scoringStrategy: {type: Fragmentation}}}\n");
+  REQUIRE(config.ok());
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks.ok());
+  auto fw = std::make_shared<const Framework>(std::move(frameworks->front()));
+  for (uint64_t seed : {11, 12, 13}) {
+    CAPTURE(seed);
+    // Publishes on a 5 % move: snapshots change often early and stay for many pods later.
+    deviceshare::TaskLearnerLimits limits;
+    limits.republish_distance = 0.05;
+    TwinPartitions twins(fw, seed, deviceshare::TaskLearner(0.3, limits));
+    for (int i = 0; i < 600; ++i) {
+      CAPTURE(i);
+      twins.step(i);
+    }
+    CHECK(twins.placed() > 0);
+    // Both cases happened: several snapshots, each deciding several pods.
+    CHECK(twins.snapshots() > 3);
+    CHECK(twins.decided() > 4 * twins.snapshots());
   }
 }

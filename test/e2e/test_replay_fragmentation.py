@@ -6,9 +6,13 @@ simulator's twin policy: both score with the same measure and break equal
 scores by the same seeded node order, so the allocation ratio per seed is
 equal to the reference's. `fgd` (the same strategy with the paper's typical
 tasks) runs through the same path; its reference breaks ties by the method's
-own node permutation, so it is only checked for sane values. With the openb
-data beside the repository, one seed of the default trace must reach the
-figure docs/benchmarks.md reports (95.45 at 100% arrival).
+own node permutation, so it is only checked for sane values.
+`fragmentation-learned` (no taskClasses: the scheduling cycle learns the
+distribution from the pods as they arrive and hands each snapshot to
+DeviceShare) must equal its reference twin, which runs the same learner, per
+seed too. With the openb data beside the repository, one seed of the default
+trace must reach the figures docs/benchmarks.md reports (95.64 and, learned,
+95.59 at 100% arrival).
 """
 import json
 import os
@@ -77,6 +81,15 @@ class FragmentationReplayTest(unittest.TestCase):
                 self.assertAlmostEqual(s["gpu_allocation_ratio_at_100"], s["reference_at_100"], places=2)
                 self.assertAlmostEqual(s["gpu_allocation_ratio_at_130"], s["reference_at_130"], places=2)
 
+    def test_learned_fragmentation_places_as_its_reference_twin(self):
+        out = self.replay("--policy", "fragmentation-learned", "--seeds", "42-46")
+        self.assertEqual(out["policy"], "fragmentation-learned")
+        for s in out["seeds"]:
+            with self.subTest(seed=s["seed"]):
+                self.assertGreater(s["failed"], 0)
+                self.assertAlmostEqual(s["gpu_allocation_ratio_at_100"], s["reference_at_100"], places=2)
+                self.assertAlmostEqual(s["gpu_allocation_ratio_at_130"], s["reference_at_130"], places=2)
+
     def test_fgd_runs_through_the_same_strategy(self):
         out = self.replay("--policy", "fgd", "--seeds", "42-43")
         self.assertEqual(out["policy"], "fgd")
@@ -92,6 +105,15 @@ class FragmentationReplayTest(unittest.TestCase):
                           pods=os.path.join(DATA, "openb_pod_list_default.csv"), timeout=900)
         self.assertAlmostEqual(out["gpu_allocation_ratio_at_100"], 95.64, delta=0.05)
         self.assertAlmostEqual(out["gpu_allocation_ratio_at_100"], out["reference_at_100"], places=2)
+
+    @unittest.skipUnless(os.path.isdir(DATA), "openb data not beside the repository")
+    def test_default_trace_one_seed_learned(self):
+        out = self.replay("--policy", "fragmentation-learned", "--seeds", "42",
+                          nodes=os.path.join(DATA, "openb_node_list_gpu_node.csv"),
+                          pods=os.path.join(DATA, "openb_pod_list_default.csv"), timeout=900)
+        self.assertAlmostEqual(out["gpu_allocation_ratio_at_100"], 95.59, delta=0.05)
+        self.assertAlmostEqual(out["gpu_allocation_ratio_at_100"], out["reference_at_100"], places=2)
+        self.assertAlmostEqual(out["gpu_allocation_ratio_at_130"], out["reference_at_130"], places=2)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 Device objects and pods are created through `troupe apiserver`; the
 scheduler runs as its own process. The expected allocations are worked out
 from Koordinator's rules (../shared/reference/koordinator-api.md §1-3), with
-the plugin's default LeastAllocated scoring. The GPU allocator walks the
+Koordinator's default LeastAllocated scoring, which those tests pin
+(koordinator_config): troupe's own default is the Fragmentation strategy,
+tested by test_default_strategy_fills_the_leftover_of_a_share. The GPU allocator walks the
 topology tree (node → NUMA node → PCIe switch, §3.7): it prefers the scope
 that already hosts allocations (cumulativeNotEmpties, a binpack across
 scopes) and only then the device score, so shared pods fill one switch
@@ -24,6 +26,17 @@ from scheduler_helpers import (DEVICES_PATH, SchedulingTest, all_bound, describe
                                make_node, make_pod, profile, scheduler_config)
 
 SUMMARIES = "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries"
+# Koordinator's default DeviceShare scoring (troupe's default is Fragmentation).
+LEAST_ALLOCATED = {"type": "LeastAllocated", "resources": [
+    {"name": "koordinator.sh/gpu-memory-ratio", "weight": 1}, {"name": "koordinator.sh/gpu-memory", "weight": 1},
+    {"name": "koordinator.sh/rdma", "weight": 1}, {"name": "koordinator.sh/fpga", "weight": 1}]}
+
+
+def koordinator_config(**device_share_args):
+    """The default profile with DeviceShare scoring as Koordinator does by default."""
+    args = dict(device_share_args, scoringStrategy=LEAST_ALLOCATED)
+    return scheduler_config(profiles=[profile(plugin_config=[{"name": "DeviceShare", "args": args}])],
+                            extra={"clientConnection": {"qps": 2000, "burst": 2000}})
 FULL_CARD = {"koordinator.sh/gpu-core": "100", "koordinator.sh/gpu-memory": "80Gi",
              "koordinator.sh/gpu-memory-ratio": "100"}
 
@@ -52,7 +65,7 @@ def over_allocations(pods, gpu_memory=80 * 1024 ** 3):
 
 class DeviceTest(SchedulingTest):
     def test_gpu_share_gets_koordinators_exact_annotation(self):
-        self.start([make_gpu_node("g-0"), make_device("g-0")])
+        self.start([make_gpu_node("g-0"), make_device("g-0")], koordinator_config())
         first = self.place_one(gpu_pod("share-1", core=50, ratio=50))
         self.assertEqual(first["metadata"]["annotations"][DEVICE_ALLOCATED],
                          '{"gpu":[{"minor":0,"resources":{"koordinator.sh/gpu-core":"50",'
@@ -76,6 +89,23 @@ class DeviceTest(SchedulingTest):
         fourth = self.place_one(gpu_pod("share-4", koord_gpu=70))
         self.assertEqual(allocation(fourth)["gpu"][0]["minor"], 2)
 
+    def minor_after_a_big_share(self, config):
+        """Card of a 16 % share placed after an 81 % one on an empty node."""
+        self.start([make_gpu_node("g-0"), make_device("g-0")], config)
+        big = allocation(self.place_one(gpu_pod("big", koord_gpu=81)))
+        self.assertEqual(big["gpu"][0]["minor"], 0)
+        return allocation(self.place_one(gpu_pod("small", koord_gpu=16)))["gpu"][0]["minor"]
+
+    def test_default_strategy_fills_the_leftover_of_a_share(self):
+        # troupe's default: Fragmentation, learning the task sizes from the pods
+        # it sees. The small share closes the big one's leftover (19 -> 3)
+        # rather than breaking a fresh card.
+        self.assertEqual(self.minor_after_a_big_share(None), 0)
+
+    def test_least_allocated_takes_the_emptier_card(self):
+        # Koordinator's default: the emptier card of the switch in use.
+        self.assertEqual(self.minor_after_a_big_share(koordinator_config()), 1)
+
     def test_binpack_with_most_allocated(self):
         config = scheduler_config(profiles=[profile(plugin_config=[{
             "name": "DeviceShare", "args": {"scoringStrategy": {"type": "MostAllocated"}}}])])
@@ -85,7 +115,7 @@ class DeviceTest(SchedulingTest):
         self.assertEqual(minors, [0, 0, 0, 1])
 
     def test_whole_gpus_stay_within_one_pcie_switch(self):
-        self.start([make_gpu_node("g-0"), make_device("g-0")])
+        self.start([make_gpu_node("g-0"), make_device("g-0")], koordinator_config())
         gpus, _ = gpu_layout()
         pcie_of = {minor: pcie for minor, _, pcie in gpus}
         # Four GPUs take a whole NUMA node (both of its switches), the first by id.
@@ -103,7 +133,7 @@ class DeviceTest(SchedulingTest):
         self.assertIn("Insufficient", self.create_unschedulable(gpu_pod("whole-2b", whole=2)))
 
     def test_gpu_rdma_joint_allocation_with_virtual_functions(self):
-        self.start([make_gpu_node("g-0"), make_device("g-0")])
+        self.start([make_gpu_node("g-0"), make_device("g-0")], koordinator_config())
         annotations = {JOINT_ALLOCATE: {"deviceTypes": ["gpu", "rdma"], "requiredScope": "SamePCIe"},
                        ALLOCATE_HINT: {"rdma": {"vfSelector": {}}}}
         pod = self.place_one(gpu_pod("joint-1", whole=1, rdma=1, annotations=annotations))
@@ -122,7 +152,7 @@ class DeviceTest(SchedulingTest):
 
     def test_unhealthy_and_deleted_devices_are_never_used(self):
         node = make_gpu_node("g-0", gpus=2, nics=1)
-        self.start([node, make_device("g-0", numa_nodes=1, switches_per_numa=1, unhealthy=(0,))])
+        self.start([node, make_device("g-0", numa_nodes=1, switches_per_numa=1, unhealthy=(0,))], koordinator_config())
         first = allocation(self.place_one(gpu_pod("s-1", koord_gpu=10)))
         self.assertEqual(first["gpu"][0]["minor"], 1)
         # Card 1 is partly used and card 0 unhealthy: no whole GPU.
@@ -154,8 +184,7 @@ class DeviceTest(SchedulingTest):
         self.place_one(gpu_pod("good", koord_gpu=50))
 
     def test_device_plugin_adaption_writes_minors_timestamp_and_hami_label(self):
-        config = scheduler_config(profiles=[profile(plugin_config=[{
-            "name": "DeviceShare", "args": {"devicePluginAdaption": True}}])])
+        config = koordinator_config(devicePluginAdaption=True)
         node = make_gpu_node("g-0", labels={"koordinator.sh/gpu-isolation-provider": "HAMi-core"})
         self.start([node, make_device("g-0")], config)
         hami = {"koordinator.sh/gpu-isolation-provider": "HAMi-core"}

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "plugins/deviceshare/deviceshare_plugin.hpp"
 #include "plugins/registry.hpp"
 
 using namespace troupe;
@@ -101,6 +102,31 @@ TEST_CASE("config/examples/default.yaml loads and equals the implicit default", 
   }
   CHECK(explicit_config->leader_election.resource_name == "troupe-scheduler");
   REQUIRE(make_frameworks(*explicit_config));
+  // DeviceShare's args spelled out are its defaults: Fragmentation, learning its task classes.
+  auto device_share = [](const Framework& framework) -> const deviceshare::DeviceShare* {
+    for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
+      if (auto* p = dynamic_cast<const deviceshare::DeviceShare*>(framework.plugin_at(slot))) return p;
+    return nullptr;
+  };
+  auto explicit_frameworks = make_frameworks(*explicit_config);
+  auto implicit_frameworks = make_frameworks(*implicit_config);
+  REQUIRE(explicit_frameworks);
+  REQUIRE(implicit_frameworks);
+  const auto* spelled = device_share(explicit_frameworks->front());
+  const auto* implicit = device_share(implicit_frameworks->front());
+  REQUIRE(spelled != nullptr);
+  REQUIRE(implicit != nullptr);
+  CHECK(implicit->args().strategy == deviceshare::ScoringStrategy::fragmentation);
+  CHECK(spelled->args().strategy == implicit->args().strategy);
+  CHECK(spelled->args().fragmentation.learned() == implicit->args().fragmentation.learned());
+  CHECK(spelled->args().fragmentation.card_waste_weight == implicit->args().fragmentation.card_waste_weight);
+  CHECK(spelled->args().fragmentation.spread_weight == implicit->args().fragmentation.spread_weight);
+  CHECK(spelled->args().fragmentation.tie_break_seed == implicit->args().fragmentation.tie_break_seed);
+  REQUIRE(spelled->args().resources.size() == implicit->args().resources.size());
+  for (size_t i = 0; i < implicit->args().resources.size(); ++i) {
+    CHECK(spelled->args().resources[i].name == implicit->args().resources[i].name);
+    CHECK(spelled->args().resources[i].weight == implicit->args().resources[i].weight);
+  }
 }
 
 TEST_CASE("plugin args errors name the pluginConfig entry", "[registry]") {

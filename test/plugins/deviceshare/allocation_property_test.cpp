@@ -146,7 +146,9 @@ TEST_CASE("Random reserve/release never over-allocates and releases exactly", "[
   std::vector<NodeDevices> initial;
   for (const auto& n : nodes) initial.push_back(n.devices);
 
-  DeviceShare least(DeviceShareArgs{});
+  DeviceShareArgs least_args;
+  least_args.strategy = ScoringStrategy::least_allocated;
+  DeviceShare least(least_args);
   DeviceShareArgs most_args;
   most_args.strategy = ScoringStrategy::most_allocated;
   DeviceShare most(most_args);

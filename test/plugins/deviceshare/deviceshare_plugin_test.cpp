@@ -42,7 +42,10 @@ TEST_CASE("DeviceShareArgs defaults and decoding", "[deviceshare][plugin]") {
   auto defaults = DeviceShare::make(YAML::Node());
   REQUIRE(defaults);
   const auto& args = std::dynamic_pointer_cast<const DeviceShare>(*defaults)->args();
-  CHECK(args.strategy == ScoringStrategy::least_allocated);
+  // troupe's default strategy: Fragmentation, learning its task classes (Koordinator's: LeastAllocated).
+  CHECK(args.strategy == ScoringStrategy::fragmentation);
+  CHECK(args.fragmentation.learned());
+  CHECK(args.fragmentation.card_waste_weight == kDefaultCardWasteWeight);
   REQUIRE(args.resources.size() == 4);
   CHECK(args.resources[0].name == "koordinator.sh/gpu-memory-ratio");
   CHECK(args.resources[1].name == "koordinator.sh/gpu-memory");
@@ -194,7 +197,11 @@ TEST_CASE("DeviceShare Filter", "[deviceshare][plugin]") {
 }
 
 TEST_CASE("DeviceShare Score", "[deviceshare][plugin]") {
-  auto least = make_plugin();
+  // Koordinator's default: LeastAllocated over its four resources.
+  auto least = make_plugin(
+      "scoringStrategy: {type: LeastAllocated, resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}, "
+      "{name: koordinator.sh/gpu-memory, weight: 1}, {name: koordinator.sh/rdma, weight: 1}, "
+      "{name: koordinator.sh/fpga, weight: 1}]}");
   auto most = make_plugin("scoringStrategy: {type: MostAllocated, resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}]}");
   NodeDevices empty = canonical_node();
   NodeDevices busy = canonical_node();

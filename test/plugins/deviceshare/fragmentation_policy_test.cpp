@@ -81,7 +81,7 @@ TEST_CASE("fragmentation policy score and tie-break rank", "[deviceshare][fragme
 TEST_CASE("fragmentation score memo", "[deviceshare][fragmentation]") {
   const NodeGpuFree node{8000, {1000, 190}, 4096};
   const GpuRequest request{1000, 160, 1, 512};
-  const auto state = FragmentationStateKey::of(1, 42, node);
+  const auto state = FragmentationStateKey::of(1, 0, 42, node);
   REQUIRE(state);
   FragmentationScoreCache cache;
   CHECK_FALSE(cache.find(*state, request));
@@ -92,12 +92,13 @@ TEST_CASE("fragmentation score memo", "[deviceshare][fragmentation]") {
 
   // Every input is part of the key: the node's state...
   std::vector<FragmentationStateKey> other_states;
-  other_states.push_back(*FragmentationStateKey::of(2, 42, node));
-  other_states.push_back(*FragmentationStateKey::of(1, 43, node));
-  other_states.push_back(*FragmentationStateKey::of(1, 42, NodeGpuFree{8001, {1000, 190}, 4096}));
-  other_states.push_back(*FragmentationStateKey::of(1, 42, NodeGpuFree{8000, {1000, 191}, 4096}));
-  other_states.push_back(*FragmentationStateKey::of(1, 42, NodeGpuFree{8000, {1000, 190, 0}, 4096}));
-  other_states.push_back(*FragmentationStateKey::of(1, 42, NodeGpuFree{8000, {1000, 190}, 4097}));
+  other_states.push_back(*FragmentationStateKey::of(2, 0, 42, node));
+  other_states.push_back(*FragmentationStateKey::of(1, 7, 42, node));  // another task distribution (a learned snapshot)
+  other_states.push_back(*FragmentationStateKey::of(1, 0, 43, node));
+  other_states.push_back(*FragmentationStateKey::of(1, 0, 42, NodeGpuFree{8001, {1000, 190}, 4096}));
+  other_states.push_back(*FragmentationStateKey::of(1, 0, 42, NodeGpuFree{8000, {1000, 191}, 4096}));
+  other_states.push_back(*FragmentationStateKey::of(1, 0, 42, NodeGpuFree{8000, {1000, 190, 0}, 4096}));
+  other_states.push_back(*FragmentationStateKey::of(1, 0, 42, NodeGpuFree{8000, {1000, 190}, 4097}));
   for (size_t i = 0; i < other_states.size(); ++i) {
     INFO("state variant " << i);
     CHECK_FALSE(cache.find(other_states[i], request));
@@ -114,18 +115,22 @@ TEST_CASE("fragmentation score memo", "[deviceshare][fragmentation]") {
   CHECK(cache.find(*state, GpuRequest{250, 100, 1, 0})->policy_score == 50);
   CHECK(cache.find(*state, request)->policy_score == 61);
   // A new state drops the old state's decisions.
-  cache.store(other_states[2], request, {7, 0});
+  cache.store(other_states[3], request, {7, 0});
   CHECK(cache.size() == 1);
   CHECK_FALSE(cache.find(*state, request));
-  CHECK(cache.find(other_states[2], request)->policy_score == 7);
+  CHECK(cache.find(other_states[3], request)->policy_score == 7);
   cache.clear();
-  CHECK_FALSE(cache.find(other_states[2], request));
-  CHECK_FALSE(FragmentationStateKey::of(1, 0, NodeGpuFree{0, std::vector<int32_t>(17, 1000)}));
+  CHECK_FALSE(cache.find(other_states[3], request));
+  CHECK_FALSE(FragmentationStateKey::of(1, 0, 0, NodeGpuFree{0, std::vector<int32_t>(17, 1000)}));
 
-  // The class access vector is computed once per args.
+  // The class access vector is computed once per args and distribution.
   auto tasks = TaskDistribution::make({GpuTaskClass{1000, 500, 1, {"A100"}, 1.0}, GpuTaskClass{1000, 500, 1, {}, 1.0}});
+  auto learned = TaskDistribution::make({GpuTaskClass{1000, 500, 1, {}, 1.0}});
   REQUIRE(tasks);
-  CHECK(cache.access(5, *tasks, "T4") == std::vector<uint8_t>{0, 1});
-  CHECK(cache.access(5, *tasks, "A100") == std::vector<uint8_t>{0, 1});  // same args: kept (NodeDevices clears on a model change)
-  CHECK(cache.access(6, *tasks, "A100") == std::vector<uint8_t>{1, 1});
+  REQUIRE(learned);
+  CHECK(cache.access(5, 0, *tasks, "T4") == std::vector<uint8_t>{0, 1});
+  CHECK(cache.access(5, 0, *tasks, "A100") == std::vector<uint8_t>{0, 1});  // same args: kept (NodeDevices clears on a model change)
+  CHECK(cache.access(6, 0, *tasks, "A100") == std::vector<uint8_t>{1, 1});
+  CHECK(cache.access(6, 9, *learned, "A100") == std::vector<uint8_t>{1});  // a new snapshot: recomputed
+  CHECK(cache.access(6, 0, *tasks, "T4") == std::vector<uint8_t>{0, 1});
 }

@@ -96,14 +96,24 @@ TEST_CASE("Fragmentation args", "[deviceshare][fragmentation]") {
             .fragmentation.tasks->card_waste_weight() == 0);
   CHECK(args.fragmentation.id != 0);
   CHECK(DeviceShareArgs::from_yaml(YAML::Load(kFragmentationArgs)).fragmentation.id != args.fragmentation.id);
+  CHECK_FALSE(args.fragmentation.learned());
+
+  // Without taskClasses the distribution is learned; the card waste weight is kept for the learner.
+  const auto learned = DeviceShareArgs::from_yaml(YAML::Load("scoringStrategy: {type: Fragmentation}"));
+  CHECK(learned.strategy == ScoringStrategy::fragmentation);
+  CHECK(learned.fragmentation.learned());
+  CHECK(learned.fragmentation.card_waste_weight == kDefaultCardWasteWeight);
+  CHECK(learned.fragmentation.id != 0);
+  CHECK(DeviceShareArgs::from_yaml(YAML::Load("scoringStrategy: {type: Fragmentation, cardWasteWeight: 0.1}"))
+            .fragmentation.card_waste_weight == 0.1);
 
   struct Case {
     const char* yaml;
     const char* error;
   };
   const std::vector<Case> cases = {
-      {"scoringStrategy: {type: Fragmentation}",
-       "scoringStrategy.taskClasses: required with type Fragmentation (the task sizes to keep room for)"},
+      {"scoringStrategy: {type: Fragmentation, cardWasteWeight: -0.5}",
+       "scoringStrategy.cardWasteWeight: must be a number in [0, 1], got -0.5"},
       {"scoringStrategy: {type: MostAllocated, taskClasses: []}", "scoringStrategy.taskClasses: only valid with type Fragmentation"},
       {"scoringStrategy: {type: LeastAllocated, tieBreakSeed: 1}", "scoringStrategy.tieBreakSeed: only valid with type Fragmentation"},
       {"scoringStrategy: {type: Fragmentation, taskClasses: []}", "scoringStrategy.taskClasses: task distribution: no task classes"},
@@ -186,7 +196,8 @@ TEST_CASE("Fragmentation puts a small share into the leftover of a big one", "[d
   CHECK(place(*fragmentation, node, share_pod("big", "81")) == std::vector<int32_t>{0});
   CHECK(place(*fragmentation, node, share_pod("small", "16")) == std::vector<int32_t>{0});
 
-  auto spreading = make_plugin("");
+  auto spreading = make_plugin(
+      "scoringStrategy: {type: LeastAllocated, resources: [{name: koordinator.sh/gpu-memory-ratio, weight: 1}]}");
   NodeInfo other = gpu_node("n1", 2);
   CHECK(place(*spreading, other, share_pod("big", "81")) == std::vector<int32_t>{0});
   CHECK(place(*spreading, other, share_pod("small", "16")) == std::vector<int32_t>{1});
@@ -240,6 +251,93 @@ TEST_CASE("Fragmentation tie-break follows the seeded node order", "[deviceshare
     if (tie_break_rank(nodes[i].node()->meta.name, 8) < tie_break_rank(nodes[best_other].node()->meta.name, 8))
       best_other = i;
   CHECK(best_other != best);
+}
+
+TEST_CASE("Fragmentation puts CPU-only pods on nodes without cards when the measure ties",
+          "[deviceshare][fragmentation]") {
+  auto plugin = make_plugin(kFragmentationArgs);
+  auto cpu_node = [](const std::string& name) {
+    NodeInfo info = NodeBuilder(name).allocatable({{"cpu", "32"}, {"memory", "64Gi"}, {"pods", "110"}}).info();
+    attach_node_extensions(info);
+    return info;
+  };
+  const auto pod = PodInfo::make(PodSpecBuilder("cpu").requests({{"cpu", "1"}, {"memory", "1Gi"}}).pod());
+  struct Case {
+    const char* what;
+    std::vector<NodeInfo> nodes;
+    std::vector<size_t> best;  // the nodes that get the top normalised score
+  };
+  const std::vector<Case> cases = {
+      // A big GPU node is as good to the measure (50) as a CPU node: the CPU nodes win.
+      {"a GPU node and CPU nodes", {gpu_node("gpu", 2, "96"), cpu_node("cpu-a"), cpu_node("cpu-b")}, {1, 2}},
+      // No GPU anywhere: every node ties, the strategy prefers none.
+      {"CPU nodes only", {cpu_node("a"), cpu_node("b"), cpu_node("c")}, {0, 1, 2}},
+      // GPU nodes only: the seeded order picks one.
+      {"GPU nodes only", {gpu_node("g1", 2, "96"), gpu_node("g2", 2, "96")},
+       {tie_break_rank("g1", 7) < tie_break_rank("g2", 7) ? size_t{0} : size_t{1}}},
+      // A GPU node whose cards the pod would strand scores below a CPU node.
+      {"a small GPU node", {gpu_node("gpu", 2, "2"), cpu_node("cpu")}, {1}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    std::vector<int64_t> scores;
+    for (const auto& n : c.nodes) scores.push_back(raw_score(*plugin, n, pod));
+    normalize_fragmentation_scores(scores);
+    const int64_t top = *std::max_element(scores.begin(), scores.end());
+    std::vector<size_t> best;
+    for (size_t i = 0; i < scores.size(); ++i)
+      if (scores[i] == top) best.push_back(i);
+    CHECK(best == c.best);
+    CHECK(top == 51);
+  }
+}
+
+TEST_CASE("Fragmentation's card choice yields to the allocator when the card lacks what else the pod asks",
+          "[deviceshare][fragmentation]") {
+  // The measure reads gpu-core alone. Card 0 keeps half its core but only 8Gi
+  // of its 80Gi memory: it is the card the measure prefers for a small share,
+  // but a share that also asks 16Gi of memory cannot have it. Reserve then
+  // takes what the allocator chooses instead of failing the pod.
+  auto plugin = make_plugin(kFragmentationArgs);
+  NodeInfo node = gpu_node("n", 2);
+  auto pod_of = [](const std::string& name, const std::string& core, const std::string& memory) {
+    return PodInfo::make(PodSpecBuilder(name)
+                             .requests({{"cpu", "2"}, {"memory", "1Gi"}, {"koordinator.sh/gpu-core", core},
+                                        {"koordinator.sh/gpu-memory", memory}})
+                             .pod());
+  };
+  CHECK(place(*plugin, node, pod_of("memory-heavy", "50", "72Gi")) == std::vector<int32_t>{0});
+  CHECK(place(*plugin, node, pod_of("fits-card-0", "10", "4Gi")) == std::vector<int32_t>{0});  // the measure's card
+  CHECK(place(*plugin, node, pod_of("needs-memory", "10", "16Gi")) == std::vector<int32_t>{1});
+}
+
+TEST_CASE("Fragmentation scores CPU-only pods exactly as the full measure does", "[deviceshare][fragmentation]") {
+  // A CPU-only pod that takes no class's CPU or memory scores 50 without
+  // evaluating the measure: compare with the measure itself on node states
+  // where classes do and do not lose their host (4 / 2 / 8 CPUs, 16Gi).
+  auto plugin = make_plugin(kFragmentationArgs);
+  const auto args = DeviceShareArgs::from_yaml(YAML::Load(kFragmentationArgs));
+  const char* node_cpus[] = {"3", "5", "9", "12", "40"};
+  const char* node_memory[] = {"10Gi", "17Gi", "64Gi"};
+  const char* pod_cpus[] = {"500m", "1", "2", "4", "7"};
+  const char* pod_memory[] = {"512Mi", "2Gi", "8Gi"};
+  for (const char* nc : node_cpus)
+    for (const char* nm : node_memory)
+      for (const char* pc : pod_cpus)
+        for (const char* pm : pod_memory) {
+          INFO("node " << nc << "/" << nm << " pod " << pc << "/" << pm);
+          NodeInfo node = gpu_node("n", 2, nc, nm);
+          place(*plugin, node, share_pod("big", "81", "500m"));
+          const auto pod = PodInfo::make(PodSpecBuilder("cpu").requests({{"cpu", pc}, {"memory", pm}}).pod());
+          const FragmentationNode view = fragmentation_node(node, node.extension<NodeDevices>(NodeExtensionSlot::kDevices));
+          const GpuRequest request = fragmentation_request(*pod, nullptr);
+          if (view.free.cpu_free_milli < request.cpu_milli) continue;  // Filter rejects the node
+          auto placement = best_fragmentation_placement(view.free, request, *args.fragmentation.tasks,
+                                                        args.fragmentation.tasks->access_for_model(""));
+          REQUIRE(placement);
+          CHECK(policy_score_of(raw_score(*plugin, node, pod)) ==
+                fragmentation_policy_score(*placement, view.free, request, 0));
+        }
 }
 
 TEST_CASE("Fragmentation score memo gives the same decisions as scoring afresh", "[deviceshare][fragmentation]") {

@@ -230,7 +230,7 @@ TEST_CASE("The card model: the Device's label, else the Node's; a change clears 
   Node t4;
   t4.meta.labels[model_key] = "T4";
   Node unlabelled;
-  const FragmentationStateKey state = *FragmentationStateKey::of(1, 0, NodeGpuFree{1000, {1000}, 100});
+  const FragmentationStateKey state = *FragmentationStateKey::of(1, 0, 0, NodeGpuFree{1000, {1000}, 100});
   const GpuRequest request{1000, 500, 1, 0};
 
   struct Case {

@@ -207,6 +207,10 @@ TEST_CASE("reference replay of the default trace ranks FGD above BestFit above R
   const double fragmentation = at100(ReplayPolicy::fragmentation);
   CHECK(fragmentation == Approx(95.64).margin(0.05));
   CHECK(fragmentation > fgd);
+  // The same strategy learning its distribution from the arrivals (task_learner.hpp): 95.59.
+  const double learned = at100(ReplayPolicy::fragmentation_learned);
+  CHECK(learned == Approx(95.59).margin(0.05));
+  CHECK(learned > fgd);
 }
 
 TEST_CASE("replay summary: medians over seeds", "[trace][replay]") {

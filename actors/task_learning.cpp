@@ -1,0 +1,66 @@
+#include "actors/task_learning.hpp"
+
+#include "plugins/deviceshare/deviceshare_plugin.hpp"
+#include "plugins/deviceshare/observed_task.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
+
+namespace troupe::actors {
+
+namespace ds = plugins::deviceshare;
+
+namespace {
+
+// The profile's DeviceShare when it learns its task classes, else null.
+const ds::DeviceShare* learning_device_share(const plugins::Framework& framework) {
+  for (size_t slot = 0; slot < framework.plugin_count(); ++slot) {
+    const auto* plugin = dynamic_cast<const ds::DeviceShare*>(framework.plugin_at(slot));
+    if (plugin != nullptr && plugin->args().strategy == ds::ScoringStrategy::fragmentation &&
+        plugin->args().fragmentation.learned())
+      return plugin;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool TaskLearning::learns(const plugins::Framework& framework) { return learning_device_share(framework) != nullptr; }
+
+TaskLearning::Profile& TaskLearning::profile_of(const std::shared_ptr<const plugins::Framework>& framework) {
+  auto [it, inserted] = profiles_.try_emplace(framework.get());
+  Profile& profile = it->second;
+  if (inserted) {
+    profile.framework = framework;
+    profile.plugin = learning_device_share(*framework);
+    if (profile.plugin != nullptr)
+      profile.learner = std::make_unique<ds::TaskLearner>(profile.plugin->args().fragmentation.card_waste_weight);
+  }
+  return profile;
+}
+
+void TaskLearning::count(Profile& profile, const plugins::PodInfo& pod) {
+  // A Reservation's reserve pod holds room for its owners, which are counted when they come.
+  if (plugins::reservation::is_reserve_pod(pod.meta())) return;
+  // A pod DeviceShare cannot read is rejected at PreFilter: nothing to count.
+  if (auto task = ds::observed_task(pod, profile.plugin->templates())) profile.learner->observe(std::move(*task));
+}
+
+void TaskLearning::on_attempt(const QueuedPod& queued, plugins::CycleState& state) {
+  if (!queued.framework || !queued.pod) return;
+  Profile& profile = profile_of(queued.framework);
+  if (!profile.learner) return;
+  if (queued.attempts == 0) count(profile, *queued.pod);
+  if (const auto& snapshot = profile.learner->snapshot()) state.share_input(snapshot, snapshot->id);
+}
+
+void TaskLearning::on_bound(const QueuedPod& pod, bool scheduling) {
+  if (scheduling || !pod.framework || !pod.pod) return;
+  Profile& profile = profile_of(pod.framework);
+  if (profile.learner) count(profile, *pod.pod);
+}
+
+const ds::TaskLearner* TaskLearning::learner(const plugins::Framework& framework) const {
+  auto it = profiles_.find(&framework);
+  return it == profiles_.end() ? nullptr : it->second.learner.get();
+}
+
+}  // namespace troupe::actors

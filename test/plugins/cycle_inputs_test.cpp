@@ -1,0 +1,73 @@
+// Inputs an actor shares with a cycle's plugins (CycleState::share_input)
+// and their version, which a pod's scheduling class carries so that the
+// evaluation cache never reuses results computed under other inputs.
+#include <catch2/catch.hpp>
+
+#include "plugins/framework/cycle_state.hpp"
+#include "plugins/framework/scheduling_class.hpp"
+#include "test/plugins/builders.hpp"
+
+using namespace troupe;
+using namespace troupe::plugins;
+using troupe::plugins::testing::PodBuilder;
+
+namespace {
+
+struct Mix {
+  int classes = 0;
+};
+struct Other {
+  double weight = 0;
+};
+
+}  // namespace
+
+TEST_CASE("a cycle's shared inputs, one per type, and their version", "[framework][cycle-inputs]") {
+  CycleState state;
+  CHECK(state.input<Mix>() == nullptr);
+  CHECK(state.inputs_version() == 0);
+
+  auto first = std::make_shared<const Mix>(Mix{3});
+  state.share_input(first, 17);
+  REQUIRE(state.input<Mix>() != nullptr);
+  CHECK(state.input<Mix>()->classes == 3);
+  CHECK(state.input<Other>() == nullptr);
+  CHECK(state.inputs_version() == 17);  // one input: its own version
+
+  state.share_input(std::make_shared<const Mix>(Mix{5}), 18);  // replaces the input of that type
+  CHECK(state.input<Mix>()->classes == 5);
+  CHECK(state.inputs_version() == 18);
+  CHECK(first->classes == 3);  // the old one is untouched (immutable, maybe still used elsewhere)
+
+  state.share_input(std::make_shared<const Other>(Other{0.5}), 4);
+  CHECK(state.input<Other>()->weight == 0.5);
+  const uint64_t both = state.inputs_version();
+  CHECK(both != 0);
+  CHECK(both != 18);
+  state.share_input(std::make_shared<const Other>(Other{0.5}), 5);
+  CHECK(state.inputs_version() != both);  // any input's new version is a new combination
+}
+
+TEST_CASE("a scheduling class carries the inputs' version", "[framework][cycle-inputs]") {
+  const Pod pod = PodBuilder("web-1").container({{"cpu", "1"}}).pod();
+  Pod twin = pod;
+  twin.meta.name = "web-2";
+  struct Case {
+    const char* what;
+    uint64_t a, b;
+    bool same;
+  };
+  const std::vector<Case> cases = {
+      {"no inputs", 0, 0, true},
+      {"the same inputs", 7, 7, true},
+      {"other inputs", 7, 8, false},
+      {"inputs against none", 7, 0, false},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    const auto a = scheduling_class_of(pod, c.a);
+    const auto b = scheduling_class_of(twin, c.b);
+    CHECK((*a == *b) == c.same);
+    CHECK((a->hash == b->hash) == c.same);  // the evaluation cache's seen-once ring goes by hash
+  }
+}
