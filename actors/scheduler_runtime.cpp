@@ -146,7 +146,17 @@ Status SchedulerRuntime::Impl::start() {
   auto http = watch::HttpClient::create(options.cluster, http_options);
   if (!http) return Error{"cannot reach the API server: " + http.message()};
   api = std::make_shared<watch::ApiClient>(*http, watch::RateLimits{cfg.client_connection.qps, cfg.client_connection.burst});
-  io = std::make_shared<watch::TaskPool>(static_cast<size_t>(std::max(1, cfg.troupe.bind_concurrency)), "api-writes");
+  // Events wait in the background lane behind bindings and status patches;
+  // half the threads at most write events, so that bindings arriving after a
+  // lull find a free one.
+  watch::LaneLimits lanes;
+  lanes.background_capacity = static_cast<size_t>(cfg.troupe.event_queue_size);
+  lanes.background_in_flight = static_cast<size_t>(std::max(1, cfg.troupe.bind_concurrency / 2));
+  io = std::make_shared<watch::TaskPool>(static_cast<size_t>(std::max(1, cfg.troupe.bind_concurrency)), "api-writes",
+                                         lanes);
+  metrics->add_collector([weak = std::weak_ptr<watch::TaskPool>(io)](MetricsRegistry& r) {
+    if (auto pool = weak.lock()) r.set("troupe_event_queue_length", {}, static_cast<double>(pool->queued(watch::Lane::background)));
+  });
 
   auto frameworks = plugins::make_frameworks(cfg);
   if (!frameworks) return Error{frameworks.message()};
