@@ -9,6 +9,25 @@
 
 namespace troupe::actors {
 
+void EventLane::record(std::shared_ptr<watch::EventWriter> writer, watch::EventSpec event) {
+  auto write = [writer, event] {
+    auto result = writer->record(event);
+    if (!result.ok)
+      spdlog::warn("api-writer could not record {} event for {}/{}: {}", event.reason, event.regarding.ns,
+                   event.regarding.name, result.message);
+  };
+  const auto posted = io_->post_background(std::move(write));
+  if (posted == watch::TaskPool::Posted::queued) return;
+  const char* reason = posted == watch::TaskPool::Posted::full ? "queue_full" : "shutting_down";
+  const uint64_t n = ++dropped_;
+  if (metrics_) metrics_->add("troupe_events_dropped_total", {reason});
+  // One line for the first drop and then one per thousand: a full lane means
+  // thousands of them, and the counter has the exact figure.
+  if (n == 1 || n % 1000 == 0)
+    spdlog::warn("api-writer dropped the {} event for {}/{} ({}; {} dropped so far, see troupe_events_dropped_total)",
+                 event.reason, event.regarding.ns, event.regarding.name, reason, n);
+}
+
 namespace {
 
 WriteOutcome outcome_of(const watch::ApiResult& r) { return {r.ok, r.code, r.message}; }
@@ -36,12 +55,6 @@ watch::ObjectReference pod_reference(const std::string& ns, const std::string& n
   return ref;
 }
 
-void record_event(const std::shared_ptr<watch::EventWriter>& writer, watch::EventSpec event) {
-  auto result = writer->record(event);
-  if (!result.ok)
-    spdlog::warn("api-writer could not record {} event for {}/{}: {}", event.reason, event.regarding.ns,
-                 event.regarding.name, result.message);
-}
 
 using Self = api_writer_actor::stateful_pointer<api_writer_state>;
 
@@ -79,16 +92,17 @@ caf::result<WriteOutcome> start_binding(Self self, const BindJobPtr& job,
   auto promise = self->make_response_promise<WriteOutcome>();
   st.pending.emplace(id, promise);
   auto api = st.deps.api;
-  auto events = st.events_for(job->profile);
+  auto writer = st.events_for(job->profile);
+  auto lane = st.events;
   auto me = caf::actor_cast<api_writer_actor>(self);
   bool queued = st.deps.io->post([=] {
     auto result = bind(*api);
     caf::anon_send(me, atom::bind_result_v, id, outcome_of(result));
     if (result.ok && !job->reservation.empty())
-      record_event(events, {reservation_reference(job->reservation, job->uid), "Normal", "Scheduled", "Binding",
+      lane->record(writer, {reservation_reference(job->reservation, job->uid), "Normal", "Scheduled", "Binding",
                             "Successfully assigned reservation " + job->reservation + " to " + job->node});
     else if (result.ok)
-      record_event(events, {pod_reference(job->ns, job->name, job->uid), "Normal", "Scheduled", "Binding",
+      lane->record(writer, {pod_reference(job->ns, job->name, job->uid), "Normal", "Scheduled", "Binding",
                             "Successfully assigned " + job->ns + "/" + job->name + " to " + job->node});
   });
   if (!queued) {
@@ -109,6 +123,7 @@ std::shared_ptr<watch::EventWriter> api_writer_state::events_for(const std::stri
 api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<api_writer_state> self,
                                            ApiWriterDeps deps) {
   self->state.deps = std::move(deps);
+  self->state.events = std::make_shared<EventLane>(self->state.deps.io, self->state.deps.metrics);
   self->state.actor_metrics = actor_metrics(self->state.deps.metrics, "writer");
   return {
       [=](atom::bind, BindJobPtr job) -> caf::result<WriteOutcome> {
@@ -126,13 +141,14 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
         MessageTimer timer(self->state.actor_metrics, self);
         auto api = self->state.deps.api;
         auto events = self->state.events_for(report->profile);
+        auto lane = self->state.events;
         self->state.deps.io->post([=] {
           if (!report->reservation.empty()) {
             auto written = report_reservation_unschedulable(*api, *report);
             if (!written.ok && written.code != 404)
               spdlog::warn("api-writer could not set Scheduled=False on reservation {}: {}", report->reservation,
                            written.message);
-            record_event(events, {reservation_reference(report->reservation, report->uid), "Warning",
+            lane->record(events, {reservation_reference(report->reservation, report->uid), "Warning",
                                   "FailedScheduling", "Scheduling", report->message});
             return;
           }
@@ -145,7 +161,7 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
               spdlog::warn("api-writer could not set PodScheduled=False on {}/{}: {}", report->ns, report->name,
                            patched.message);
           }
-          record_event(events, {pod_reference(report->ns, report->name, report->uid), "Warning", "FailedScheduling",
+          lane->record(events, {pod_reference(report->ns, report->name, report->uid), "Warning", "FailedScheduling",
                                 "Scheduling", report->message});
         });
       },

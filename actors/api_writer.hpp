@@ -4,7 +4,15 @@
 // records the Scheduled / FailedScheduling events. Every write runs on the
 // watch layer's TaskPool threads, whose size bounds the writes in flight; the
 // actor itself never blocks — the I/O thread reports back by message.
+//
+// Events ride the pool's background lane (watch/lane_queue.hpp): they are
+// written when no Binding or status patch waits, so that a burst of bindings
+// gets the API server to itself and its events follow right after. The lane
+// is bounded (troupe.eventQueueSize); an event that finds it full is dropped,
+// logged and counted in troupe_events_dropped_total, as kube-scheduler's
+// recorder drops under pressure.
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,8 +53,26 @@ struct ApiWriterDeps {
   std::string instance;  // "<hostname>"
 };
 
+/// The event lane: queues events on the I/O pool's background lane and
+/// accounts for those it cannot take. Shared with the I/O threads (a
+/// Binding's Scheduled event is queued by the thread that bound it).
+class EventLane {
+ public:
+  EventLane(std::shared_ptr<watch::TaskPool> io, std::shared_ptr<MetricsRegistry> metrics)
+      : io_(std::move(io)), metrics_(std::move(metrics)) {}
+  /// Records `event` through `writer` once no foreground write waits.
+  void record(std::shared_ptr<watch::EventWriter> writer, watch::EventSpec event);
+  uint64_t dropped() const { return dropped_.load(); }
+
+ private:
+  std::shared_ptr<watch::TaskPool> io_;
+  std::shared_ptr<MetricsRegistry> metrics_;
+  std::atomic<uint64_t> dropped_{0};
+};
+
 struct api_writer_state {
   ApiWriterDeps deps;
+  std::shared_ptr<EventLane> events;
   uint64_t next_id = 1;
   std::map<uint64_t, caf::typed_response_promise<WriteOutcome>> pending;
   std::map<std::string, std::shared_ptr<watch::EventWriter>> event_writers;  // by profile

@@ -198,7 +198,9 @@ void report_bound_to_cycle(Self self, const PodIdentity& id, const PodInfoPtr& i
   self->send(self->state.deps.cycle, atom::pod_bound_v, QueuedPodPtr(std::move(pod)));
 }
 
-void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+void on_pod(Self self, const ObjectEvent& event) {
+  const watch::EventType type = event.type;
+  const watch::ObjectPtr& object = event.object;
   PodIdentity id = read_pod_identity(*object);
   if (type == watch::EventType::deleted) {
     forget_nomination(self, id);
@@ -220,14 +222,14 @@ void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
     case PodRoute::node: {
       if (self->state.pending.count(id.key()) > 0) dequeue(self, id);
       if (self->state.bound_pods.count(id.uid) > 0) return;  // already accounted
-      auto pod = decode_pod(object);
+      const auto& pod = event.pod();  // decoded once for every actor following pods
       if (!pod) {
         // Bound by someone else with a spec we cannot read: nothing to account.
         spdlog::warn("informer cannot account bound pod {}: {}", id.key(), pod.message());
         return;
       }
       self->state.bound_pods[id.uid] = id.node_name;
-      auto info = plugins::PodInfo::make(std::move(*pod));
+      auto info = plugins::PodInfo::make(*pod);
       report_bound_to_cycle(self, id, info);
       self->send(owner(self, id.node_name), atom::pod_bound_v, PodInfoPtr(std::move(info)));
       return;
@@ -237,9 +239,9 @@ void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
       auto known = self->state.pending.find(id.key());
       if (known != self->state.pending.end() && known->second == fingerprint) return;  // status-only update
       self->state.pending[id.key()] = std::move(fingerprint);
-      auto pod = decode_pod(object);
+      const auto& pod = event.pod();
       if (!pod) return report_malformed(self, id, pod.message());
-      auto queued = make_queued_pod(plugins::PodInfo::make(std::move(*pod)), frameworks.at(id.scheduler_name));
+      auto queued = make_queued_pod(plugins::PodInfo::make(*pod), frameworks.at(id.scheduler_name));
       self->send(self->state.deps.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
       return;
     }
@@ -269,7 +271,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (auto& m = self->state.deps.metrics)
           m->add("troupe_watch_events_total", {event->resource, watch::to_string(event->type)});
         if (event->resource == "nodes") return on_node(self, event->type, event->object);
-        if (event->resource == "pods") return on_pod(self, event->type, event->object);
+        if (event->resource == "pods") return on_pod(self, *event);
         if (event->resource == "devices") return on_device(self, event->type, event->object);
         if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
         if (event->resource == "reservations") {

@@ -1,7 +1,8 @@
 #pragma once
 // INFORMER actor: where watch events enter the actor world. Reflector threads
-// anon_send every node and pod event here; the informer decodes each object
-// once and routes it: nodes to the NODE actor owning them, pods bound to a
+// anon_send every node and pod event here (actors/shared_reflectors.hpp); the
+// informer decodes each object once (a pod's decoding is shared with the
+// other actors that follow pods, ObjectEvent::pod()) and routes it: nodes to the NODE actor owning them, pods bound to a
 // node to that node's actor (whoever scheduled them), pending pods of our
 // profiles to the QUEUE, and changes that may help waiting pods to the QUEUE
 // as cluster events. A pod that cannot be decoded is reported on that pod

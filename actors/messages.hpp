@@ -5,11 +5,15 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <caf/all.hpp>
 
+#include "model/pod.hpp"
+#include "model/result.hpp"
 #include "watch/watch_event.hpp"
 
 namespace troupe::actors {
@@ -63,11 +67,27 @@ struct FailureReport {
 };
 using FailureReportPtr = std::shared_ptr<const FailureReport>;
 
-/// A watch event as the informer receives it from a reflector thread.
+/// A watch event as the INFORMER, the MIGRATION and the RESERVATION actors
+/// receive it from a reflector thread (actors/shared_reflectors.hpp): one
+/// ObjectEvent per change, shared by every actor that follows the collection.
 struct ObjectEvent {
+  ObjectEvent(std::string resource_name, watch::EventType event_type, watch::ObjectPtr changed)
+      : resource(std::move(resource_name)), type(event_type), object(std::move(changed)) {}
+  ObjectEvent(const ObjectEvent&) = delete;
+  ObjectEvent& operator=(const ObjectEvent&) = delete;
+
   std::string resource;  // "pods", "nodes", ...
   watch::EventType type = watch::EventType::added;
   watch::ObjectPtr object;
+
+  /// `object` decoded as a Pod (decode_pod), once: the first actor that asks
+  /// decodes it, the others get the same immutable Pod (thread-safe). The
+  /// Pod's `raw` is `object` itself.
+  const Result<std::shared_ptr<const Pod>>& pod() const;
+
+ private:
+  mutable std::once_flag pod_once_;
+  mutable std::optional<Result<std::shared_ptr<const Pod>>> pod_;
 };
 using ObjectEventPtr = std::shared_ptr<const ObjectEvent>;
 

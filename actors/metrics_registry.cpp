@@ -237,6 +237,12 @@ void declare_scheduler_metrics(MetricsRegistry& r) {
   r.declare("troupe_actor_message_duration_seconds", T::histogram,
             "Time the actors of a kind spent handling one message.", {"actor"}, exponential_buckets(0.00001, 2, 20));
   r.declare("troupe_bindings_total", T::counter, "Binding requests by result.", {"result"});
+  r.declare("troupe_events_dropped_total", T::counter,
+            "Events (Scheduled, FailedScheduling) not written because the event lane was full "
+            "(troupe.eventQueueSize): Bindings go first and events are best effort, as kube-scheduler's.",
+            {"reason"});
+  r.declare("troupe_event_queue_length", T::gauge,
+            "Events waiting in the API writer's event lane (written when no Binding waits).", {});
   r.declare("troupe_watch_events_total", T::counter, "Watch events received, by resource and type.",
             {"resource", "type"});
 }

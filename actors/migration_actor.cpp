@@ -445,7 +445,10 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
   st.unsynced.insert(resources.begin(), resources.end());
   return {
       [=](atom::watch_event, const ObjectEventPtr& event) {
-        auto applied = self->state.view.apply(event->resource, event->type, event->object);
+        // Pods come decoded once for every actor that follows them.
+        auto applied = event->resource == kViewPods && event->type != watch::EventType::deleted
+                           ? self->state.view.apply_pod(event->object, event->pod())
+                           : self->state.view.apply(event->resource, event->type, event->object);
         if (!applied) spdlog::warn("migration: ignoring an event: {}", applied.message());
       },
       [=](atom::synced, const std::string& resource) {
@@ -484,14 +487,7 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
   };
 }
 
-struct Collection {
-  const char* resource;
-  const char* path;
-  const char* field_selector;
-  bool optional;  // a CRD that may not be installed
-};
-
-const Collection kCollections[] = {
+const CollectionSpec kCollections[] = {
     {kViewNodes, "/api/v1/nodes", "", false},
     {kViewPods, "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", false},
     {kViewPdbs, "/apis/policy/v1/poddisruptionbudgets", "", true},
@@ -500,32 +496,6 @@ const Collection kCollections[] = {
     {kViewReservations, "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", true},
     {kViewDevices, "/apis/scheduling.koordinator.sh/v1alpha1/devices", "", true},
 };
-
-std::unique_ptr<watch::Reflector> make_reflector(const std::shared_ptr<watch::ApiClient>& api, const Collection& c,
-                                                 caf::actor target) {
-  watch::ReflectorOptions options;
-  options.name = std::string("migration-") + c.resource;
-  options.path = c.path;
-  options.field_selector = c.field_selector;
-  watch::ReflectorCallbacks callbacks;
-  std::string resource = c.resource;
-  callbacks.on_event = [target, resource](watch::EventType type, watch::ObjectPtr object) {
-    caf::anon_send(target, atom::watch_event_v,
-                   ObjectEventPtr(std::make_shared<ObjectEvent>(ObjectEvent{resource, type, std::move(object)})));
-  };
-  callbacks.on_synced = [target, resource] { caf::anon_send(target, atom::synced_v, resource); };
-  callbacks.on_error = [](const std::string&) {};
-  if (c.optional) {
-    // As the scheduler's optional reflectors: a 404 on the list (CRD absent)
-    // counts as an empty synced list, so the controller still starts.
-    auto told = std::make_shared<std::atomic<bool>>(false);
-    callbacks.on_error = [target, resource, told](const std::string& message) {
-      if (message.find("list failed") == std::string::npos || message.find(": 404") == std::string::npos) return;
-      if (!told->exchange(true)) caf::anon_send(target, atom::synced_v, resource);
-    };
-  }
-  return std::make_unique<watch::Reflector>(api, options, callbacks);
-}
 
 }  // namespace
 
@@ -549,14 +519,17 @@ Result<std::unique_ptr<MigrationController>> MigrationController::start(Migratio
   }
   declare_migration_metrics(*deps.metrics);
   std::unique_ptr<MigrationController> controller(new MigrationController());
+  if (deps.reflectors == nullptr) return Error{"migration controller: no reflectors to subscribe to"};
   std::vector<std::string> resources;
-  for (const Collection& c : kCollections) resources.push_back(c.resource);
-  auto api = deps.api;
+  for (const CollectionSpec& c : kCollections) resources.push_back(c.resource);
+  auto* reflectors = deps.reflectors;
   auto* system = deps.system;
   controller->actor_ = system->spawn(migration_actor_fn, std::move(deps), std::move(*settings), resources);
-  for (const Collection& c : kCollections) {
-    controller->reflectors_.push_back(make_reflector(api, c, controller->actor_));
-    controller->reflectors_.back()->start();
+  for (const CollectionSpec& c : kCollections) {
+    if (auto subscribed = reflectors->subscribe(c, controller->actor_); !subscribed) {
+      controller->stop();
+      return Error{subscribed.message()};
+    }
   }
   return controller;
 }
@@ -564,8 +537,6 @@ Result<std::unique_ptr<MigrationController>> MigrationController::start(Migratio
 MigrationController::~MigrationController() { stop(); }
 
 void MigrationController::stop() {
-  for (auto& reflector : reflectors_) reflector->stop();
-  reflectors_.clear();
   if (actor_) caf::anon_send_exit(actor_, caf::exit_reason::user_shutdown);
   actor_ = nullptr;
 }

@@ -2,8 +2,9 @@
 // The migration actor (issue 8): descheduling and PodMigrationJob execution
 // inside `troupe scheduler`, only while it leads.
 //
-//   reflectors (nodes, pods, nodemetrics, podmigrationjobs, reservations,
-//   poddisruptionbudgets) --watch_event--> MIGRATION actor (MigrationView)
+//   shared reflectors (nodes, pods, nodemetrics, podmigrationjobs,
+//   reservations, poddisruptionbudgets, devices; actors/shared_reflectors.hpp)
+//   --watch_event--> MIGRATION actor (MigrationView)
 //   every deschedulingInterval: LowNodeLoad plan -> PodMigrationJobs
 //                               (dryRun: logged and counted only)
 //   every arbitration interval: arbiter admits Pending jobs; each job is
@@ -22,11 +23,11 @@
 #include <caf/all.hpp>
 
 #include "actors/metrics_registry.hpp"
+#include "actors/shared_reflectors.hpp"
 #include "config/descheduler_config.hpp"
 #include "model/pod_migration_job.hpp"
 #include "model/result.hpp"
 #include "watch/api_client.hpp"
-#include "watch/reflector.hpp"
 #include "watch/task_pool.hpp"
 
 namespace troupe::actors {
@@ -43,6 +44,9 @@ struct MigrationDeps {
   /// troupe's own profiles: added to MigrationController's schedulerNames,
   /// so ReservationFirst accepts the pods troupe schedules.
   std::vector<std::string> scheduler_names;
+  /// Where the actor subscribes to its collections (started by the caller
+  /// once everyone subscribed, stopped before stop()).
+  SharedReflectors* reflectors = nullptr;
 };
 
 /// What an I/O task reports back about one job step.
@@ -57,19 +61,18 @@ using JobStepOutcomePtr = std::shared_ptr<const JobStepOutcome>;
 /// Declares the three descheduler metric families (idempotent).
 void declare_migration_metrics(MetricsRegistry& registry);
 
-/// Owns the migration actor and its reflectors.
+/// Owns the migration actor.
 class MigrationController {
  public:
-  /// Spawns the actor and starts the reflectors; errors name the bad setting.
+  /// Spawns the actor and subscribes it to its collections; errors name the bad setting.
   static Result<std::unique_ptr<MigrationController>> start(MigrationDeps deps);
   ~MigrationController();  // stop()
-  /// Stops the reflectors and the actor. Idempotent; call before the actor system goes.
+  /// Stops the actor. Idempotent; call before the actor system goes.
   void stop();
 
  private:
   MigrationController() = default;
   caf::actor actor_;
-  std::vector<std::unique_ptr<watch::Reflector>> reflectors_;
 };
 
 }  // namespace troupe::actors

@@ -62,14 +62,8 @@ Status MigrationView::apply(const std::string& resource, watch::EventType type, 
       return {};
     }
     auto pod = decode_pod(object);
-    if (auto s = decoded(pod, resource, object); !s) return s;
-    // Finished pods hold nothing and will not come back (the reflector's
-    // field selector drops them only from the next list on).
-    if (pod->status.phase == "Succeeded" || pod->status.phase == "Failed") {
-      drop_pod(key);
-      return {};
-    }
-    put_pod(std::make_shared<const Pod>(std::move(*pod)));
+    if (!pod) return apply_pod(object, Error{pod.message()});
+    return apply_pod(object, std::shared_ptr<const Pod>(std::make_shared<const Pod>(std::move(*pod))));
   } else if (resource == kViewNodes) {
     if (gone) return nodes_.erase(key), Status{};
     auto node = decode_node(object);
@@ -104,6 +98,19 @@ Status MigrationView::apply(const std::string& resource, watch::EventType type, 
   } else {
     return Error{"the migration view does not follow " + resource};
   }
+  return {};
+}
+
+Status MigrationView::apply_pod(const watch::ObjectPtr& object, const Result<std::shared_ptr<const Pod>>& pod) {
+  if (auto s = decoded(pod, kViewPods, object); !s) return s;
+  const std::shared_ptr<const Pod>& p = *pod;
+  // Finished pods hold nothing and will not come back (the reflector's
+  // field selector drops them only from the next list on).
+  if (p->status.phase == "Succeeded" || p->status.phase == "Failed") {
+    drop_pod(p->meta.key());
+    return {};
+  }
+  put_pod(p);
   return {};
 }
 

@@ -52,6 +52,9 @@ class MigrationView {
   /// Applies one watch event. An object that does not decode is an error
   /// naming the resource and object; the view is left unchanged then.
   Status apply(const std::string& resource, watch::EventType type, const watch::ObjectPtr& object);
+  /// A pod ADDED or MODIFIED, `object` already decoded as `pod` (the same as
+  /// apply(kViewPods, ...) without decoding again).
+  Status apply_pod(const watch::ObjectPtr& object, const Result<std::shared_ptr<const Pod>>& pod);
 
   /// One input per node (pods bound to it, its NodeMetric or nullptr), in
   /// node-name order; `selector` (when given) keeps only matching nodes.

@@ -157,27 +157,28 @@ void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& ob
   track_queue(self, *r);
 }
 
-void on_pod(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+void on_pod(Self self, const ObjectEvent& event) {
   auto& st = self->state;
+  const watch::ObjectPtr& object = event.object;
   const std::string uid = string_at(*object, "metadata", "uid");
   const rapidjson::Value* annotations = find_path(*object, "metadata", "annotations");
   const bool allocated = annotations && annotations->IsObject() &&
                          annotations->HasMember(rsv::kAnnotationReservationAllocated);
-  if (type == watch::EventType::deleted || !allocated) {
+  if (event.type == watch::EventType::deleted || !allocated) {
     st.owner_pods.erase(uid);
     return;
   }
-  auto pod = decode_pod(object);
+  const auto& pod = event.pod();  // decoded once for every actor following pods
   if (!pod) {
     st.owner_pods.erase(uid);
     return;
   }
-  auto names = rsv::reservation_allocated_of(pod->meta);
+  auto names = rsv::reservation_allocated_of((*pod)->meta);
   if (!names || !*names) {
     st.owner_pods.erase(uid);
     return;
   }
-  st.owner_pods[uid] = OwnerPod{(*names)->uid, std::make_shared<const Pod>(std::move(*pod))};
+  st.owner_pods[uid] = OwnerPod{(*names)->uid, *pod};
 }
 
 void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
@@ -258,7 +259,7 @@ caf::behavior reservation_actor_fn(Self self, ReservationControllerDeps deps, Re
   return {
       [=](atom::watch_event, const ObjectEventPtr& event) {
         if (event->resource == kReservations) return on_reservation(self, event->type, event->object);
-        if (event->resource == kPods) return on_pod(self, event->type, event->object);
+        if (event->resource == kPods) return on_pod(self, *event);
         if (event->resource == kNodes) return on_node(self, event->type, event->object);
       },
       [=](atom::synced, const std::string& resource) {
@@ -285,44 +286,12 @@ caf::behavior reservation_actor_fn(Self self, ReservationControllerDeps deps, Re
   };
 }
 
-struct Collection {
-  const char* resource;
-  const char* path;
-  const char* field_selector;
-  bool optional;  // a CRD that may not be installed
-};
-
-const Collection kCollections[] = {
+const CollectionSpec kCollections[] = {
     {kReservations, "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", true},
     // Finished pods hold nothing (recompute_owners skips them anyway).
     {kPods, "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", false},
     {kNodes, "/api/v1/nodes", "", false},
 };
-
-std::unique_ptr<watch::Reflector> make_reflector(const std::shared_ptr<watch::ApiClient>& api, const Collection& c,
-                                                 caf::actor target) {
-  watch::ReflectorOptions options;
-  options.name = std::string("reservation-") + c.resource;
-  options.path = c.path;
-  options.field_selector = c.field_selector;
-  watch::ReflectorCallbacks callbacks;
-  std::string resource = c.resource;
-  callbacks.on_event = [target, resource](watch::EventType type, watch::ObjectPtr object) {
-    caf::anon_send(target, atom::watch_event_v,
-                   ObjectEventPtr(std::make_shared<ObjectEvent>(ObjectEvent{resource, type, std::move(object)})));
-  };
-  callbacks.on_synced = [target, resource] { caf::anon_send(target, atom::synced_v, resource); };
-  callbacks.on_error = [](const std::string&) {};
-  if (c.optional) {
-    // The CRD may be absent: a 404 on the list counts as an empty synced list.
-    auto told = std::make_shared<std::atomic<bool>>(false);
-    callbacks.on_error = [target, resource, told](const std::string& message) {
-      if (message.find("list failed") == std::string::npos || message.find(": 404") == std::string::npos) return;
-      if (!told->exchange(true)) caf::anon_send(target, atom::synced_v, resource);
-    };
-  }
-  return std::make_unique<watch::Reflector>(api, options, callbacks);
-}
 
 }  // namespace
 
@@ -354,14 +323,17 @@ Result<std::unique_ptr<ReservationController>> ReservationController::start(Rese
   if (!settings) return Error{settings.message()};
   if (deps.metrics) declare_reservation_metrics(*deps.metrics);
   std::unique_ptr<ReservationController> controller(new ReservationController());
+  if (deps.reflectors == nullptr) return Error{"reservation controller: no reflectors to subscribe to"};
   std::vector<std::string> resources;
-  for (const Collection& c : kCollections) resources.push_back(c.resource);
-  auto api = deps.api;
+  for (const CollectionSpec& c : kCollections) resources.push_back(c.resource);
+  auto* reflectors = deps.reflectors;
   auto* system = deps.system;
   controller->actor_ = system->spawn(reservation_actor_fn, std::move(deps), *settings, resources);
-  for (const Collection& c : kCollections) {
-    controller->reflectors_.push_back(make_reflector(api, c, controller->actor_));
-    controller->reflectors_.back()->start();
+  for (const CollectionSpec& c : kCollections) {
+    if (auto subscribed = reflectors->subscribe(c, controller->actor_); !subscribed) {
+      controller->stop();
+      return Error{subscribed.message()};
+    }
   }
   return controller;
 }
@@ -369,8 +341,6 @@ Result<std::unique_ptr<ReservationController>> ReservationController::start(Rese
 ReservationController::~ReservationController() { stop(); }
 
 void ReservationController::stop() {
-  for (auto& reflector : reflectors_) reflector->stop();
-  reflectors_.clear();
   if (actor_) caf::anon_send_exit(actor_, caf::exit_reason::user_shutdown);
   actor_ = nullptr;
 }

@@ -2,7 +2,7 @@
 // The RESERVATION actor (issue 6): Koordinator's reservation controller
 // inside `troupe scheduler`.
 //
-//   reflectors (reservations, pods, nodes) --watch_event--> RESERVATION actor
+//   shared reflectors (reservations, pods, nodes) --watch_event--> RESERVATION actor
 //   a Pending, valid Reservation of one of our profiles -> its reserve pod
 //       (make_reserve_pod) into the QUEUE; the ordinary cycle places it with
 //       every plugin, and the API WRITER binds it by writing the
@@ -33,10 +33,10 @@
 #include "actors/cycle_actor.hpp"
 #include "actors/metrics_registry.hpp"
 #include "actors/queue_actor.hpp"
+#include "actors/shared_reflectors.hpp"
 #include "config/scheduler_config.hpp"
 #include "model/result.hpp"
 #include "watch/api_client.hpp"
-#include "watch/reflector.hpp"
 #include "watch/task_pool.hpp"
 
 namespace troupe::actors {
@@ -55,6 +55,9 @@ struct ReservationControllerDeps {
   /// schedulerName -> the framework of that profile: reserve pods of other
   /// schedulers are not ours.
   std::map<std::string, std::shared_ptr<const plugins::Framework>> frameworks;
+  /// Where the actor subscribes to reservations, pods and nodes (started by
+  /// the caller once everyone subscribed, stopped before stop()).
+  SharedReflectors* reflectors = nullptr;
 };
 
 struct ReservationControllerSettings {
@@ -71,19 +74,18 @@ Result<ReservationControllerSettings> reservation_controller_settings(const conf
 /// Declares troupe_reservations{phase} (idempotent).
 void declare_reservation_metrics(MetricsRegistry& registry);
 
-/// Owns the reservation actor and its reflectors.
+/// Owns the reservation actor.
 class ReservationController {
  public:
   static Result<std::unique_ptr<ReservationController>> start(ReservationControllerDeps deps,
                                                               const config::SchedulerConfiguration& cfg);
   ~ReservationController();  // stop()
-  /// Stops the reflectors and the actor. Idempotent; call before the actor system goes.
+  /// Stops the actor. Idempotent; call before the actor system goes.
   void stop();
 
  private:
   ReservationController() = default;
   caf::actor actor_;
-  std::vector<std::unique_ptr<watch::Reflector>> reflectors_;
 };
 
 }  // namespace troupe::actors

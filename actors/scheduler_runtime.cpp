@@ -18,6 +18,7 @@
 #include "actors/leader_election.hpp"
 #include "actors/migration_actor.hpp"
 #include "actors/reservation_actor.hpp"
+#include "actors/shared_reflectors.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
@@ -104,7 +105,8 @@ struct SchedulerRuntime::Impl {
   std::unique_ptr<caf::actor_system> system;
   std::shared_ptr<watch::ApiClient> api;
   std::shared_ptr<watch::TaskPool> io;
-  std::vector<std::unique_ptr<watch::Reflector>> reflectors;
+  std::unique_ptr<SharedReflectors> shared_reflectors;   // pods, nodes, ...: one list/watch for every actor
+  std::vector<std::unique_ptr<watch::Reflector>> reflectors;  // the PDB store's own
   std::vector<node_actor> nodes;
   queue_actor queue;
   api_writer_actor writer;
@@ -123,11 +125,12 @@ struct SchedulerRuntime::Impl {
   bool stopped = false;
 
   Status start();
-  /// `optional`: a 404 on the list (the CRD is not installed) counts as an
-  /// empty, synced list, so a cluster without it still becomes ready; the
-  /// reflector keeps retrying and picks the objects up once the CRD appears.
-  void start_reflector(const std::string& resource, const std::string& path, const std::string& field_selector,
-                       bool optional = false);
+  /// The INFORMER follows `resource`. `optional`: a 404 on the list (the
+  /// CRD is not installed) counts as an empty, synced list, so a cluster
+  /// without it still becomes ready; the reflector keeps retrying and picks
+  /// the objects up once the CRD appears.
+  Status inform(const std::string& resource, const std::string& path, const std::string& field_selector,
+                bool optional = false);
   HttpReply device_summaries(const std::string& node_name);
   HttpReply cpu_summary(const std::string& node_name, bool available);
   HttpReply reservation_summary(const std::string& node_name);
@@ -146,7 +149,17 @@ Status SchedulerRuntime::Impl::start() {
   auto http = watch::HttpClient::create(options.cluster, http_options);
   if (!http) return Error{"cannot reach the API server: " + http.message()};
   api = std::make_shared<watch::ApiClient>(*http, watch::RateLimits{cfg.client_connection.qps, cfg.client_connection.burst});
-  io = std::make_shared<watch::TaskPool>(static_cast<size_t>(std::max(1, cfg.troupe.bind_concurrency)), "api-writes");
+  // Events wait in the background lane behind bindings and status patches;
+  // half the threads at most write events, so that bindings arriving after a
+  // lull find a free one.
+  watch::LaneLimits lanes;
+  lanes.background_capacity = static_cast<size_t>(cfg.troupe.event_queue_size);
+  lanes.background_in_flight = static_cast<size_t>(std::max(1, cfg.troupe.bind_concurrency / 2));
+  io = std::make_shared<watch::TaskPool>(static_cast<size_t>(std::max(1, cfg.troupe.bind_concurrency)), "api-writes",
+                                         lanes);
+  metrics->add_collector([weak = std::weak_ptr<watch::TaskPool>(io)](MetricsRegistry& r) {
+    if (auto pool = weak.lock()) r.set("troupe_event_queue_length", {}, static_cast<double>(pool->queued(watch::Lane::background)));
+  });
 
   auto frameworks = plugins::make_frameworks(cfg);
   if (!frameworks) return Error{frameworks.message()};
@@ -195,59 +208,45 @@ Status SchedulerRuntime::Impl::start() {
                                           [this](const HttpRequest& r) { return extender->serve(r); });
     if (!served) return served;
   }
-  start_reflector("nodes", "/api/v1/nodes", "");
-  // As kube-scheduler's pod informer: finished pods hold nothing.
-  start_reflector("pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed");
-  start_reflector("devices", "/apis/scheduling.koordinator.sh/v1alpha1/devices", "", /*optional=*/true);
-  start_reflector("noderesourcetopologies", "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies", "",
-                  /*optional=*/true);
-  start_reflector("reservations", "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", /*optional=*/true);
+  // One list and watch per collection, shared by the informer, the
+  // migration actor and the reservation actor (each subscribes below).
+  shared_reflectors = std::make_unique<SharedReflectors>(api);
+  for (auto followed : {inform("nodes", "/api/v1/nodes", ""),
+                        // As kube-scheduler's pod informer: finished pods hold nothing.
+                        inform("pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed"),
+                        inform("devices", "/apis/scheduling.koordinator.sh/v1alpha1/devices", "", /*optional=*/true),
+                        inform("noderesourcetopologies", "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies",
+                               "", /*optional=*/true),
+                        inform("reservations", "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "",
+                               /*optional=*/true)})
+    if (!followed) return followed;
   // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere).
   reflectors.push_back(start_pdb_reflector(api, pdbs));
-  // Descheduling and PodMigrationJobs: its own reflectors, idle unless leading.
+  // Descheduling and PodMigrationJobs: idle unless leading.
   std::vector<std::string> profile_names;
   for (const auto& [name, framework] : by_name) profile_names.push_back(name);
-  auto migration_controller = MigrationController::start(
-      MigrationDeps{system.get(), api, io, metrics, may_schedule, options.descheduler, profile_names});
+  auto migration_controller = MigrationController::start(MigrationDeps{
+      system.get(), api, io, metrics, may_schedule, options.descheduler, profile_names, shared_reflectors.get()});
   if (!migration_controller) return Error{migration_controller.message()};
   migration = std::move(*migration_controller);
   // Reservations: reserve pods into the queue, lifecycle writes while leading.
   auto reservation_controller = ReservationController::start(
-      ReservationControllerDeps{system.get(), api, io, metrics, may_schedule, queue, cycle, by_name}, cfg);
+      ReservationControllerDeps{system.get(), api, io, metrics, may_schedule, queue, cycle, by_name,
+                                shared_reflectors.get()},
+      cfg);
   if (!reservation_controller) return Error{reservation_controller.message()};
   reservations = std::move(*reservation_controller);
+  shared_reflectors->start();
   if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });
   spdlog::info("scheduler started: {} profile(s), {} node partition(s), {} thread(s), identity {}", by_name.size(),
                partitions, threads, options.identity);
   return {};
 }
 
-void SchedulerRuntime::Impl::start_reflector(const std::string& resource, const std::string& path,
-                                             const std::string& field_selector, bool optional) {
-  watch::ReflectorOptions ro;
-  ro.name = resource;
-  ro.path = path;
-  ro.field_selector = field_selector;
-  auto target = informer;
-  watch::ReflectorCallbacks callbacks;
-  callbacks.on_event = [target, resource](watch::EventType type, watch::ObjectPtr object) {
-    caf::anon_send(target, atom::watch_event_v,
-                   ObjectEventPtr(std::make_shared<ObjectEvent>(ObjectEvent{resource, type, std::move(object)})));
-  };
-  callbacks.on_synced = [target, resource] { caf::anon_send(target, atom::synced_v, resource); };
-  if (optional) {
-    auto warned = std::make_shared<std::atomic<bool>>(false);
-    callbacks.on_error = [target, resource, path, warned](const std::string& message) {
-      if (message.find("list failed") == std::string::npos || message.find(": 404") == std::string::npos) return;
-      if (warned->exchange(true)) return;
-      spdlog::warn("{} is not served by the API server (CRD not installed?): treating it as empty", path);
-      caf::anon_send(target, atom::synced_v, resource);
-    };
-  } else {
-    callbacks.on_error = [](const std::string&) {};  // the reflector logs its own problems
-  }
-  reflectors.push_back(std::make_unique<watch::Reflector>(api, ro, callbacks));
-  reflectors.back()->start();
+Status SchedulerRuntime::Impl::inform(const std::string& resource, const std::string& path,
+                                      const std::string& field_selector, bool optional) {
+  return shared_reflectors->subscribe(CollectionSpec{resource, path, field_selector, optional},
+                                      caf::actor_cast<caf::actor>(informer));
 }
 
 void SchedulerRuntime::Impl::run_election() {
@@ -360,6 +359,7 @@ void SchedulerRuntime::Impl::stop() {
   if (stopped) return;
   stopped = true;
   stopping = true;
+  shared_reflectors.reset();  // stops the reflectors and lets go of the actor handles they send to
   for (auto& r : reflectors) r->stop();
   if (migration) migration->stop();
   if (reservations) reservations->stop();

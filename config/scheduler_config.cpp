@@ -284,15 +284,18 @@ Extender parse_extender(const YAML::Node& node, const std::string& path) {
 TroupeSettings parse_troupe(const YAML::Node& node, const std::string& path) {
   TroupeSettings t;
   expect_map(node, path);
-  reject_unknown_fields(node, path, {"bindAddress", "nodePartitions", "workerThreads", "bindConcurrency", "evaluationCache"});
+  reject_unknown_fields(node, path, {"bindAddress", "nodePartitions", "workerThreads", "bindConcurrency", "eventQueueSize",
+                                     "evaluationCache"});
   read_optional(node, path, "bindAddress", t.bind_address);
   read_optional(node, path, "nodePartitions", t.node_partitions);
   read_optional(node, path, "workerThreads", t.worker_threads);
   read_optional(node, path, "bindConcurrency", t.bind_concurrency);
+  read_optional(node, path, "eventQueueSize", t.event_queue_size);
   read_optional(node, path, "evaluationCache", t.evaluation_cache);
   if (t.node_partitions < 0) throw FieldError(child_path(path, "nodePartitions"), "must not be negative");
   if (t.worker_threads < 0) throw FieldError(child_path(path, "workerThreads"), "must not be negative");
   if (t.bind_concurrency <= 0) throw FieldError(child_path(path, "bindConcurrency"), "must be greater than zero");
+  if (t.event_queue_size < 0) throw FieldError(child_path(path, "eventQueueSize"), "must not be negative");
   return t;
 }
 

@@ -124,6 +124,7 @@ struct TroupeSettings {
   int32_t node_partitions = 0;                  // node actors; 0 = one per scheduler thread
   int32_t worker_threads = 0;                   // CAF scheduler threads; 0 = hardware threads
   int32_t bind_concurrency = 16;                // Binding POSTs in flight
+  int32_t event_queue_size = 10000;             // Events waiting behind the bindings at most; more are dropped (counted)
   bool evaluation_cache = true;                 // reuse unchanged nodes' Filter/Score results per pod class
 };
 

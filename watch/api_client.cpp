@@ -60,8 +60,8 @@ ApiResult ApiClient::call(const HttpRequest& request, const RetryPolicy& policy,
       result.attempts = sent;
       return result;
     }
-    const HttpResponse response = http_->request(request, linked.get());
-    result = to_api_result(response);
+    HttpResponse response = http_->request(request, linked.get());
+    result = to_api_result(std::move(response));  // takes the body; the rest of `response` is still read below
     sent += response.resent ? 2 : 1;
     result.attempts = sent;
     const char* why = retry_reason(result, response, policy);

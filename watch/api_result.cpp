@@ -25,28 +25,45 @@ const char* reason_for_code(int code) {
   }
 }
 
-ApiResult to_api_result(const HttpResponse& response) {
-  ApiResult out;
+namespace {
+
+// Everything but the body, which the caller has put into `out.body` already.
+ApiResult finish_result(const HttpResponse& response, ApiResult out) {
   out.code = response.status;
   out.retry_after_seconds = response.retry_after_seconds;
   if (response.status == 0) {
+    out.body.clear();
     out.reason = response.cancelled ? "Cancelled" : "ConnectionError";
     out.message = response.error;
     return out;
   }
   out.ok = response.status >= 200 && response.status < 300;
-  out.body = response.body;
   if (out.ok) return out;
+  const std::string& body = out.body;
 
-  if (auto doc = parse_document(response.body); doc && (*doc)->IsObject() &&
+  if (auto doc = parse_document(body); doc && (*doc)->IsObject() &&
                                                  string_at(**doc, {"kind"}) == "Status") {
     out.reason = string_at(**doc, {"reason"});
     out.message = string_at(**doc, {"message"});
   }
   if (out.reason.empty()) out.reason = reason_for_code(response.status);
   if (out.reason.empty()) out.reason = "HTTP" + std::to_string(response.status);
-  if (out.message.empty()) out.message = response.body.substr(0, 512);
+  if (out.message.empty()) out.message = body.substr(0, 512);
   return out;
+}
+
+}  // namespace
+
+ApiResult to_api_result(const HttpResponse& response) {
+  ApiResult out;
+  if (response.status != 0) out.body = response.body;
+  return finish_result(response, std::move(out));
+}
+
+ApiResult to_api_result(HttpResponse&& response) {
+  ApiResult out;
+  if (response.status != 0) out.body = std::move(response.body);
+  return finish_result(response, std::move(out));
 }
 
 std::string describe(const ApiResult& result, const std::string& method, const std::string& path) {

@@ -25,6 +25,8 @@ struct ApiResult {
 /// gives the reason Kubernetes would have used for the code and the first
 /// 512 bytes of the body as the message.
 ApiResult to_api_result(const HttpResponse& response);
+/// The same, taking the body over instead of copying it (a list page is megabytes).
+ApiResult to_api_result(HttpResponse&& response);
 
 /// Kubernetes' reason for a status code (api-conventions), "" if none.
 const char* reason_for_code(int code);

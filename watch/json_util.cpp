@@ -35,6 +35,27 @@ std::shared_ptr<rapidjson::Document> copy_document(const rapidjson::Value& value
   return doc;
 }
 
+namespace {
+
+// A document over another document's pool: `owner` keeps the pool alive,
+// `document` allocates from it and owns nothing (with a MemoryPoolAllocator,
+// values never free their memory: the pool frees it all at once).
+struct AdoptedDocument {
+  explicit AdoptedDocument(std::shared_ptr<rapidjson::Document> from)
+      : owner(std::move(from)), document(&owner->GetAllocator()) {}
+  std::shared_ptr<rapidjson::Document> owner;
+  rapidjson::Document document;
+};
+
+}  // namespace
+
+std::shared_ptr<rapidjson::Document> adopt_value(const std::shared_ptr<rapidjson::Document>& owner,
+                                                 rapidjson::Value& value) {
+  auto adopted = std::make_shared<AdoptedDocument>(owner);
+  static_cast<rapidjson::Value&>(adopted->document).Swap(value);
+  return std::shared_ptr<rapidjson::Document>(adopted, &adopted->document);
+}
+
 Result<std::shared_ptr<rapidjson::Document>> parse_document(std::string_view text) {
   auto doc = make_document(pool_bytes_for_text(text.size()));
   // Iterative parsing: a hostile or broken server cannot overflow the stack

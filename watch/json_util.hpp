@@ -29,6 +29,16 @@ Result<std::shared_ptr<rapidjson::Document>> parse_document(std::string_view tex
 /// A deep copy of `value` as a document of its own (one item of a list).
 std::shared_ptr<rapidjson::Document> copy_document(const rapidjson::Value& value);
 
+/// `value`, a part of `owner` (one item of a list page), as a document of its
+/// own without copying it: the value is moved out of `owner` (which keeps a
+/// null in its place) and its memory stays in `owner`'s pool, which the new
+/// document shares and keeps alive. Cheaper than copy_document (no string or
+/// node is copied), at the price that the pool lives as long as the longest-
+/// lived value taken from it. Members added to the new document (before it is
+/// shared) come from that pool too, so take values from one thread only.
+std::shared_ptr<rapidjson::Document> adopt_value(const std::shared_ptr<rapidjson::Document>& owner,
+                                                 rapidjson::Value& value);
+
 /// The value at the path of object keys, or nullptr if a step is missing or not an object.
 const rapidjson::Value* find_path(const rapidjson::Value& root, std::initializer_list<const char*> keys);
 

@@ -47,9 +47,12 @@ struct Reflector::WatchResult {
 namespace {
 
 // List items usually lack kind/apiVersion (only the list carries them); watch
-// objects have both. Filling them in gives consumers one shape.
-ObjectPtr make_item(const rapidjson::Value& item, const std::string& kind, const std::string& api_version) {
-  auto doc = copy_document(item);
+// objects have both. Filling them in gives consumers one shape. The item is
+// taken out of the page without a copy (adopt_value): its memory stays in the
+// page's pool, which lives as long as any of the page's items.
+ObjectPtr make_item(const std::shared_ptr<rapidjson::Document>& page, rapidjson::Value& item, const std::string& kind,
+                    const std::string& api_version) {
+  auto doc = adopt_value(page, item);
   auto& alloc = doc->GetAllocator();
   if (!doc->HasMember("kind") && !kind.empty()) doc->AddMember("kind", rapidjson::Value(kind.c_str(), alloc), alloc);
   if (!doc->HasMember("apiVersion") && !api_version.empty())
@@ -190,8 +193,10 @@ Reflector::ListResult Reflector::list_all(const CancelToken* cancel) {
       out.error = "list failed: GET " + request.target + ": " + (parsed ? "response is not a JSON object" : parsed.message());
       return out;
     }
-    const rapidjson::Document& list = **parsed;
-    const rapidjson::Value* items = find_path(list, {"items"});
+    const std::shared_ptr<rapidjson::Document>& page = *parsed;
+    rapidjson::Document& list = *page;
+    const auto items_member = list.FindMember("items");
+    rapidjson::Value* items = items_member == list.MemberEnd() ? nullptr : &items_member->value;
     if (items != nullptr && !items->IsNull() && !items->IsArray()) {
       out.error = "list failed: GET " + request.target + ": \"items\" is not an array";
       return out;
@@ -199,8 +204,9 @@ Reflector::ListResult Reflector::list_all(const CancelToken* cancel) {
     const std::string kind = item_kind(string_at(list, {"kind"}));
     const std::string api_version = string_at(list, {"apiVersion"});
     if (items != nullptr && items->IsArray()) {
-      for (const auto& item : items->GetArray()) {
-        if (item.IsObject()) out.items.push_back(make_item(item, kind, api_version));
+      out.items.reserve(out.items.size() + items->Size());
+      for (auto& item : items->GetArray()) {
+        if (item.IsObject()) out.items.push_back(make_item(page, item, kind, api_version));
       }
     }
     continue_token = string_at(list, {"metadata", "continue"});

@@ -6,7 +6,7 @@
 
 namespace troupe::watch {
 
-TaskPool::TaskPool(std::size_t threads, std::string name) : name_(std::move(name)) {
+TaskPool::TaskPool(std::size_t threads, std::string name, LaneLimits limits) : name_(std::move(name)), queue_(limits) {
   if (threads == 0) threads = 1;
   threads_.reserve(threads);
   for (std::size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
@@ -18,10 +18,20 @@ bool TaskPool::post(std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closing_) return false;
-    queue_.push_back(std::move(task));
+    queue_.push(Lane::foreground, std::move(task), std::chrono::steady_clock::now());
   }
   ready_.notify_one();
   return true;
+}
+
+TaskPool::Posted TaskPool::post_background(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closing_) return Posted::closed;
+    if (!queue_.push(Lane::background, std::move(task), std::chrono::steady_clock::now())) return Posted::full;
+  }
+  ready_.notify_one();
+  return Posted::queued;
 }
 
 void TaskPool::shutdown() {
@@ -42,25 +52,40 @@ void TaskPool::shutdown() {
 
 std::size_t TaskPool::queued() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return queue_.size();
+  return queue_.queued(Lane::foreground) + queue_.queued(Lane::background);
+}
+
+std::size_t TaskPool::queued(Lane lane) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return queue_.queued(lane);
 }
 
 void TaskPool::work() {
   for (;;) {
-    std::function<void()> task;
+    std::optional<std::pair<Lane, std::function<void()>>> next;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      ready_.wait(lock, [this] { return closing_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // closing and drained
-      task = std::move(queue_.front());
-      queue_.pop_front();
+      // A background task may be queued yet not startable (its in-flight
+      // limit): keep waiting for a finished one, also while closing.
+      ready_.wait(lock, [this, &next] {
+        next = queue_.pop(std::chrono::steady_clock::now());
+        return next.has_value() || (closing_ && queue_.empty());
+      });
+      if (!next) return;  // closing and drained
     }
     try {
-      task();
+      next->second();
     } catch (const std::exception& e) {
       spdlog::error("{} task failed: {}", name_, e.what());
     } catch (...) {
       spdlog::error("{} task failed with a non-standard exception", name_);
+    }
+    if (next->first == Lane::background) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        queue_.finished(Lane::background);
+      }
+      ready_.notify_one();  // a background task held back by the in-flight limit may start now
     }
   }
 }

@@ -3,21 +3,26 @@
 // patches, events) off the actors' threads. An actor posts a closure that
 // makes the call and reports back with caf::anon_send; the pool's size bounds
 // how many writes are in flight at once.
+//
+// Two lanes (watch/lane_queue.hpp): post() is the foreground lane, served
+// first; post_background() is the bounded, lower-priority lane for
+// best-effort writes (Events) that must not hold up Bindings.
 
 #include <condition_variable>
 #include <cstddef>
-#include <deque>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "watch/lane_queue.hpp"
+
 namespace troupe::watch {
 
 class TaskPool {
  public:
-  explicit TaskPool(std::size_t threads, std::string name = "io-pool");
+  explicit TaskPool(std::size_t threads, std::string name = "io-pool", LaneLimits limits = {});
   ~TaskPool();  // shutdown(): runs what is queued, then joins
   TaskPool(const TaskPool&) = delete;
   TaskPool& operator=(const TaskPool&) = delete;
@@ -26,10 +31,18 @@ class TaskPool {
   /// task is logged and does not stop the thread.
   bool post(std::function<void()> task);
 
+  enum class Posted { queued, full, closed };
+  /// Queues `task` in the background lane: it runs when no foreground task
+  /// waits (or once it waited LaneLimits::background_max_wait). `full`: the
+  /// lane holds background_capacity tasks already and `task` was not taken.
+  Posted post_background(std::function<void()> task);
+
   /// Stops accepting tasks, finishes the queued ones, joins the threads.
   void shutdown();
 
+  /// Tasks waiting to start, both lanes.
   std::size_t queued() const;
+  std::size_t queued(Lane lane) const;
   std::size_t threads() const { return threads_.size(); }
 
  private:
@@ -38,7 +51,7 @@ class TaskPool {
   std::string name_;
   mutable std::mutex mutex_;
   std::condition_variable ready_;
-  std::deque<std::function<void()>> queue_;
+  LaneQueue<std::function<void()>> queue_;
   bool closing_ = false;
   std::vector<std::thread> threads_;
 };

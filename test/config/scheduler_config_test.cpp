@@ -99,7 +99,7 @@ extenders:
   httpTimeout: 5s
   nodeCacheCapable: true
   managedResources: [{name: koordinator.sh/gpu-core, ignoredByScheduler: true}]
-troupe: {bindAddress: "127.0.0.1:9000", nodePartitions: 4, workerThreads: 2, bindConcurrency: 8, evaluationCache: false}
+troupe: {bindAddress: "127.0.0.1:9000", nodePartitions: 4, workerThreads: 2, bindConcurrency: 8, eventQueueSize: 500, evaluationCache: false}
 profiles:
 - schedulerName: a
   percentageOfNodesToScore: 70
@@ -129,6 +129,7 @@ profiles:
   CHECK(config.troupe.node_partitions == 4);
   CHECK(config.troupe.worker_threads == 2);
   CHECK(config.troupe.bind_concurrency == 8);
+  CHECK(config.troupe.event_queue_size == 500);
   CHECK_FALSE(config.troupe.evaluation_cache);
   CHECK(parse_ok("").troupe.evaluation_cache);
   REQUIRE(config.profiles.size() == 1);
@@ -299,6 +300,7 @@ TEST_CASE("configuration errors name the field", "[config][errors]") {
        "extenders[1].bindVerb: only one extender can implement bind, found 2"},
       {"extenders: [{filterVerb: f}]\n", "extenders[0].urlPrefix: Required value"},
       {"troupe: {bindConcurrency: 0}\n", "troupe.bindConcurrency: must be greater than zero"},
+      {"troupe: {eventQueueSize: -1}\n", "troupe.eventQueueSize: must not be negative"},
       {"troupe: {evaluationCache: sometimes}\n", "troupe.evaluationCache: must be true or false, got \"sometimes\""},
       {"schedulerName: x\n", "schedulerName: unknown field"},
   };

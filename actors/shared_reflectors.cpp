@@ -1,0 +1,76 @@
+#include "actors/shared_reflectors.hpp"
+
+#include <atomic>
+
+#include <spdlog/spdlog.h>
+
+#include "actors/atoms.hpp"
+#include "actors/messages.hpp"
+
+namespace troupe::actors {
+
+SharedReflectors::SharedReflectors(std::shared_ptr<watch::ApiClient> api) : api_(std::move(api)) {}
+
+SharedReflectors::~SharedReflectors() { stop(); }
+
+Status SharedReflectors::subscribe(const CollectionSpec& spec, caf::actor subscriber) {
+  if (started_) return Error{"shared reflectors: subscribing to " + spec.resource + " after start"};
+  auto [it, added] = collections_.try_emplace(spec.resource);
+  Collection& c = it->second;
+  if (added) {
+    c.spec = spec;
+    c.subscribers = std::make_shared<std::vector<caf::actor>>();
+  } else if (c.spec.path != spec.path || c.spec.field_selector != spec.field_selector ||
+             c.spec.optional != spec.optional) {
+    return Error{"shared reflectors: two subscriptions to " + spec.resource + " disagree (" + c.spec.path + "?" +
+                 c.spec.field_selector + " against " + spec.path + "?" + spec.field_selector + ")"};
+  }
+  c.subscribers->push_back(std::move(subscriber));
+  return {};
+}
+
+std::size_t SharedReflectors::subscribers(const std::string& resource) const {
+  auto it = collections_.find(resource);
+  return it == collections_.end() ? 0 : it->second.subscribers->size();
+}
+
+void SharedReflectors::start() {
+  if (started_) return;
+  started_ = true;
+  for (auto& [resource, c] : collections_) {
+    watch::ReflectorOptions options;
+    options.name = resource;
+    options.path = c.spec.path;
+    options.field_selector = c.spec.field_selector;
+    // The list is fixed from here on: the callbacks share it without a lock.
+    std::shared_ptr<const std::vector<caf::actor>> targets = c.subscribers;
+    watch::ReflectorCallbacks callbacks;
+    callbacks.on_event = [targets, name = resource](watch::EventType type, watch::ObjectPtr object) {
+      auto event = std::make_shared<const ObjectEvent>(name, type, std::move(object));
+      for (const caf::actor& target : *targets) caf::anon_send(target, atom::watch_event_v, event);
+    };
+    callbacks.on_synced = [targets, name = resource] {
+      for (const caf::actor& target : *targets) caf::anon_send(target, atom::synced_v, name);
+    };
+    if (c.spec.optional) {
+      auto told = std::make_shared<std::atomic<bool>>(false);
+      callbacks.on_error = [targets, name = resource, path = c.spec.path, told](const std::string& message) {
+        if (message.find("list failed") == std::string::npos || message.find(": 404") == std::string::npos) return;
+        if (told->exchange(true)) return;
+        spdlog::warn("{} is not served by the API server (CRD not installed?): treating it as empty", path);
+        for (const caf::actor& target : *targets) caf::anon_send(target, atom::synced_v, name);
+      };
+    } else {
+      callbacks.on_error = [](const std::string&) {};  // the reflector logs its own problems
+    }
+    c.reflector = std::make_unique<watch::Reflector>(api_, options, callbacks);
+    c.reflector->start();
+  }
+}
+
+void SharedReflectors::stop() {
+  for (auto& [resource, c] : collections_)
+    if (c.reflector) c.reflector->stop();
+}
+
+}  // namespace troupe::actors

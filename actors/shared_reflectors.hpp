@@ -1,0 +1,74 @@
+#pragma once
+// SharedReflectors: one list and one watch per collection for the whole
+// scheduler. The INFORMER, the MIGRATION actor and the RESERVATION actor all
+// follow pods and nodes (and some of them reservations and devices); with a
+// reflector each, every pod was listed three times at start, streamed three
+// times by the API server, parsed three times and decoded up to three times.
+// Here each collection has one reflector, and each of its events goes to
+// every subscriber as the same ObjectEventPtr, whose Pod is decoded once by
+// the first actor that asks (ObjectEvent::pod()).
+//
+// Subscribers get (atom::watch_event, ObjectEventPtr) for every change and
+// (atom::synced, resource) after every complete list — or once, for an
+// `optional` collection whose list answers 404 (a CRD not installed), so
+// that a cluster without it still becomes ready (the reflector keeps retrying
+// and delivers the objects once the CRD appears).
+//
+// Threading: subscribe() before start(); start() and stop() from one thread.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "model/result.hpp"
+#include "watch/api_client.hpp"
+#include "watch/reflector.hpp"
+
+namespace troupe::actors {
+
+/// A collection to follow. Subscriptions to one resource must agree on the rest.
+struct CollectionSpec {
+  std::string resource;        // the name subscribers see in ObjectEvent::resource, e.g. "pods"
+  std::string path;            // e.g. "/api/v1/pods"
+  std::string field_selector;  // e.g. "status.phase!=Succeeded,status.phase!=Failed"
+  bool optional = false;       // a CRD that may not be installed
+};
+
+class SharedReflectors {
+ public:
+  explicit SharedReflectors(std::shared_ptr<watch::ApiClient> api);
+  ~SharedReflectors();  // stop()
+  SharedReflectors(const SharedReflectors&) = delete;
+  SharedReflectors& operator=(const SharedReflectors&) = delete;
+
+  /// Adds `subscriber` to the collection's reflector (made on first use).
+  /// Errors: after start(), or a spec that disagrees with an earlier
+  /// subscription to the same resource (path, selector or optional).
+  Status subscribe(const CollectionSpec& spec, caf::actor subscriber);
+
+  /// Starts every reflector (once).
+  void start();
+  /// Stops every reflector (joins their threads). Idempotent.
+  void stop();
+
+  /// Reflectors (one per collection subscribed to).
+  std::size_t size() const { return collections_.size(); }
+  /// Subscribers of one resource (0 when nobody follows it).
+  std::size_t subscribers(const std::string& resource) const;
+
+ private:
+  struct Collection {
+    CollectionSpec spec;
+    std::shared_ptr<std::vector<caf::actor>> subscribers;
+    std::unique_ptr<watch::Reflector> reflector;
+  };
+
+  std::shared_ptr<watch::ApiClient> api_;
+  std::map<std::string, Collection> collections_;
+  bool started_ = false;
+};
+
+}  // namespace troupe::actors

@@ -1,0 +1,203 @@
+// SharedReflectors and ObjectEvent::pod(): one list/watch per collection,
+// every subscriber gets the same event (and the same decoded Pod), against
+// the embedded API server over real HTTP on loopback.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/atoms.hpp"
+#include "actors/messages.hpp"
+#include "actors/shared_reflectors.hpp"
+#include "model/json.hpp"
+#include "sim/api_server.hpp"
+#include "watch/api_client.hpp"
+#include "watch/http_client.hpp"
+#include "watch/json_util.hpp"
+#include "watch/object_writes.hpp"
+
+using namespace troupe;
+using namespace troupe::actors;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct TestSystemConfig : caf::actor_system_config {
+  TestSystemConfig() {
+    add_message_types<caf::id_block::troupe_atoms>();
+    set("scheduler.max-threads", 2);
+    set("logger.verbosity", caf::atom("quiet"));
+  }
+};
+
+// What one subscriber received, in order.
+struct Seen {
+  std::mutex mutex;
+  std::vector<ObjectEventPtr> events;
+  std::vector<std::string> synced;
+
+  std::vector<ObjectEventPtr> of(const std::string& resource) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<ObjectEventPtr> out;
+    for (const auto& e : events)
+      if (e->resource == resource) out.push_back(e);
+    return out;
+  }
+  std::size_t synced_count(const std::string& resource) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return static_cast<std::size_t>(std::count(synced.begin(), synced.end(), resource));
+  }
+};
+
+caf::behavior collector(caf::event_based_actor*, std::shared_ptr<Seen> seen) {
+  return {
+      [seen](atom::watch_event, const ObjectEventPtr& event) {
+        std::lock_guard<std::mutex> lock(seen->mutex);
+        seen->events.push_back(event);
+      },
+      [seen](atom::synced, const std::string& resource) {
+        std::lock_guard<std::mutex> lock(seen->mutex);
+        seen->synced.push_back(resource);
+      },
+  };
+}
+
+bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout = 20s) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return condition();
+}
+
+std::string pod_json(const std::string& name, const std::string& node = "") {
+  std::string spec = R"("containers":[{"name":"c","image":"x","resources":{"requests":{"cpu":"100m"}}}])";
+  if (!node.empty()) spec += R"(,"nodeName":")" + node + "\"";
+  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name + R"(","namespace":"default"},"spec":{)" +
+         spec + "}}";
+}
+
+std::string name_of(const ObjectEventPtr& event) { return watch::string_at(*event->object, {"metadata", "name"}); }
+
+}  // namespace
+
+TEST_CASE("shared reflectors: one list and watch, the same event and Pod for every subscriber",
+          "[shared_reflectors]") {
+  sim::ApiServer server;
+  REQUIRE(server.start());
+  watch::ClusterConfig cluster;
+  cluster.server = server.url();
+  auto http = watch::HttpClient::create(cluster);
+  REQUIRE(http);
+  auto api = std::make_shared<watch::ApiClient>(*http);
+  for (const char* name : {"a", "b"})
+    REQUIRE(watch::create_object(*api, "/api/v1/namespaces/default/pods", pod_json(name)).ok);
+  REQUIRE(watch::create_object(*api, "/api/v1/nodes",
+                               R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"}})")
+              .ok);
+
+  TestSystemConfig config;
+  caf::actor_system system{config};
+  auto informer_seen = std::make_shared<Seen>();
+  auto migration_seen = std::make_shared<Seen>();
+  auto informer = system.spawn(collector, informer_seen);
+  auto migration = system.spawn(collector, migration_seen);
+
+  const CollectionSpec pods{"pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", false};
+  const CollectionSpec nodes{"nodes", "/api/v1/nodes", "", false};
+  const CollectionSpec absent{"widgets", "/apis/example.com/v1/widgets", "", true};
+  {
+    SharedReflectors reflectors(api);
+    REQUIRE(reflectors.subscribe(pods, informer));
+    REQUIRE(reflectors.subscribe(pods, migration));
+    REQUIRE(reflectors.subscribe(nodes, informer));
+    REQUIRE(reflectors.subscribe(absent, migration));
+    CHECK(reflectors.size() == 3);
+    CHECK(reflectors.subscribers("pods") == 2);
+    CHECK(reflectors.subscribers("nodes") == 1);
+    CHECK(reflectors.subscribers("devices") == 0);
+
+    SECTION("subscriptions to one resource must agree") {
+      auto other = pods;
+      other.field_selector = "";
+      auto refused = reflectors.subscribe(other, informer);
+      REQUIRE_FALSE(refused);
+      CHECK_THAT(refused.message(), Catch::Contains("two subscriptions to pods disagree"));
+      other = pods;
+      other.optional = true;
+      CHECK_FALSE(reflectors.subscribe(other, informer));
+    }
+
+    SECTION("every subscriber gets the same events, synced, and the same decoded Pod") {
+      reflectors.start();
+      CHECK_FALSE(reflectors.subscribe(nodes, migration));  // too late: the list is under way
+      REQUIRE(eventually([&] {
+        return informer_seen->synced_count("pods") == 1 && migration_seen->synced_count("pods") == 1 &&
+               informer_seen->synced_count("nodes") == 1 && migration_seen->synced_count("widgets") == 1;
+      }));
+      CHECK(informer_seen->synced_count("widgets") == 0);  // only its subscribers hear of a collection
+      CHECK(migration_seen->synced_count("nodes") == 0);
+      CHECK(migration_seen->of("nodes").empty());
+      CHECK(informer_seen->of("nodes").size() == 1);
+
+      // A change after the list reaches both subscribers too.
+      REQUIRE(watch::create_object(*api, "/api/v1/namespaces/default/pods", pod_json("c", "n1")).ok);
+      REQUIRE(eventually([&] { return informer_seen->of("pods").size() == 3 && migration_seen->of("pods").size() == 3; }));
+      const auto mine = informer_seen->of("pods");
+      const auto theirs = migration_seen->of("pods");
+      std::vector<std::string> names;
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        CHECK(mine[i].get() == theirs[i].get());  // one ObjectEvent, not a copy per subscriber
+        names.push_back(name_of(mine[i]));
+        const auto& pod = mine[i]->pod();
+        REQUIRE(pod);
+        CHECK((*pod)->meta.name == names.back());
+        CHECK((*pod)->raw == mine[i]->object);   // the Pod views the event's own document
+        CHECK(theirs[i]->pod()->get() == pod->get());  // decoded once, shared
+      }
+      CHECK(names == std::vector<std::string>{"a", "b", "c"});
+      CHECK((*mine[2]->pod())->spec.node_name == "n1");
+      CHECK(mine[2]->type == watch::EventType::added);
+    }
+  }
+  caf::anon_send_exit(informer, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(migration, caf::exit_reason::user_shutdown);
+  server.stop();
+}
+
+TEST_CASE("object event: the Pod is decoded once, whoever asks first, and errors are shared too",
+          "[shared_reflectors]") {
+  auto parsed = parse_json(pod_json("p", "n7"));
+  REQUIRE(parsed);
+  const ObjectEvent good("pods", watch::EventType::modified, watch::ObjectPtr(std::move(*parsed)));
+  std::vector<std::shared_ptr<const Pod>> seen(8);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    threads.emplace_back([&, i] {
+      const auto& pod = good.pod();
+      if (pod) seen[i] = *pod;
+    });
+  for (auto& t : threads) t.join();
+  REQUIRE(seen[0]);
+  for (const auto& pod : seen) CHECK(pod.get() == seen[0].get());
+  CHECK(seen[0]->meta.name == "p");
+  CHECK(seen[0]->spec.node_name == "n7");
+
+  auto bad_doc = parse_json(
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"q","namespace":"default"},)"
+      R"("spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"lots"}}}]}})");
+  REQUIRE(bad_doc);
+  const ObjectEvent bad("pods", watch::EventType::added, watch::ObjectPtr(std::move(*bad_doc)));
+  const auto& first = bad.pod();
+  REQUIRE_FALSE(first);
+  CHECK_THAT(first.message(), Catch::Contains("cpu"));
+  CHECK(&bad.pod() == &first);  // the same result, not a second attempt
+}
