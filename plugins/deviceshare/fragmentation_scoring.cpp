@@ -74,7 +74,7 @@ bool has_gpu_cards(const NodeDevices* devices) {
   if (devices == nullptr || !devices->known()) return false;
   const auto& slots = devices->devices(DeviceType::gpu).slots;
   for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i)
-    if (slots[i].has_capacity) return true;
+    if (slots[i].has_capacity()) return true;
   return false;
 }
 
