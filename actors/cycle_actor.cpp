@@ -19,6 +19,12 @@ namespace {
 using Self = cycle_actor::stateful_pointer<cycle_actor_state>;
 using Clock = std::chrono::steady_clock;
 
+// The round and Reserve wait for the NODE actors without a timeout: they are
+// in-process, answer every message (CAF answers for an actor that is gone),
+// and a timed request costs a clock entry and a wake-up of the clock thread
+// per message — about 7 % of the CPU per pod (perf, cpu mix on 5,000 nodes).
+constexpr auto kNodeReply = caf::infinite;
+// Fetching node objects for extenders waits on HTTP-bound work: it keeps a timeout.
 constexpr auto kNodeTimeout = std::chrono::seconds(30);
 constexpr auto kBindTimeout = std::chrono::minutes(5);
 
@@ -222,7 +228,7 @@ void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
 /// Reserve fails (the node changed since the round), the next pod saw the
 /// node without this one, which is what the node then holds.
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
-  self->request(owner(self, node), kNodeTimeout, atom::reserve_v, CycleRequestPtr(a->request), node)
+  self->request(owner(self, node), kNodeReply, atom::reserve_v, CycleRequestPtr(a->request), node)
       .then(
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
@@ -382,7 +388,7 @@ void attempt(Self self, QueuedPodPtr queued) {
 
   a->phase_started = Clock::now();
   fan_out<FilterOutcomePtr>(
-      self, self->state.deps.nodes, kNodeTimeout,
+      self, self->state.deps.nodes, kNodeReply,
       [=](std::vector<FilterOutcomePtr> parts) { on_round(self, a, parts); },
       [=](caf::error err) {
         a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::error,

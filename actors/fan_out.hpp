@@ -13,9 +13,9 @@ namespace troupe::actors {
 
 /// Calls `done(results)` once, with the replies in worker order, or
 /// `fail(error)` once with the first error. An empty worker list completes
-/// immediately.
-template <class T, class Self, class Handle, class Done, class Fail, class... Ts>
-void fan_out(Self* self, const std::vector<Handle>& workers, caf::timespan timeout, Done done, Fail fail,
+/// immediately. `timeout` may be caf::infinite (no clock entry per request).
+template <class T, class Self, class Handle, class Timeout, class Done, class Fail, class... Ts>
+void fan_out(Self* self, const std::vector<Handle>& workers, Timeout timeout, Done done, Fail fail,
              Ts... xs) {
   struct Pending {
     std::vector<T> results;
