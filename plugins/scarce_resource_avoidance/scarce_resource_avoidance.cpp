@@ -23,23 +23,37 @@ Result<std::shared_ptr<const Plugin>> ScarceResourceAvoidance::make(const YAML::
   return build_plugin<ScarceResourceAvoidanceArgs, ScarceResourceAvoidance>(args, ScarceResourceAvoidanceArgs::from_yaml);
 }
 
-bool ScarceResourceAvoidance::scarce(std::string_view resource) const {
-  return std::find(args_.resources.begin(), args_.resources.end(), resource) != args_.resources.end();
+ScarceResourceAvoidance::ScarceResourceAvoidance(ScarceResourceAvoidanceArgs args) : args_(std::move(args)) {
+  scarce_names_.assign(args_.resources.begin(), args_.resources.end());
+}
+
+bool ScarceResourceAvoidance::scarce(ResourceName resource) const {
+  return std::find(scarce_names_.begin(), scarce_names_.end(), resource) != scarce_names_.end();
 }
 
 ScoreResult ScarceResourceAvoidance::score(const CycleState&, const PodInfo& pod, const NodeInfo& node) const {
+  ScoreResult result;
+  // Without scarce resources I is empty on every node: the score is 100
+  // without reading the node (its resource list is the one cold cache line
+  // this plugin would touch: a quarter of the CPU per pod of the cpu mix on
+  // 5,000 nodes, with the default profile's empty list).
+  if (scarce_names_.empty()) {
+    result.score = kMaxNodeScore;
+    return result;
+  }
   const ResourceVector& alloc = node.allocatable();
   const ResourceVector& want = pod.requests;
   int64_t unrequested = 0;  // |D|
   int64_t scarce_unrequested = 0;  // |I|
-  auto consider = [&](std::string_view name, int64_t node_amount, int64_t pod_amount) {
+  auto consider = [&](ResourceName name, int64_t node_amount, int64_t pod_amount) {
     if (node_amount <= 0 || pod_amount > 0) return;
     ++unrequested;
-    if (!args_.resources.empty() && scarce(name)) ++scarce_unrequested;
+    if (scarce(name)) ++scarce_unrequested;
   };
-  consider("cpu", alloc.milli_cpu, want.milli_cpu);
-  consider("memory", alloc.memory, want.memory);
-  consider("ephemeral-storage", alloc.ephemeral_storage, want.ephemeral_storage);
+  static const ResourceName kCpu("cpu"), kMemory("memory"), kEphemeralStorage("ephemeral-storage");
+  consider(kCpu, alloc.milli_cpu, want.milli_cpu);
+  consider(kMemory, alloc.memory, want.memory);
+  consider(kEphemeralStorage, alloc.ephemeral_storage, want.ephemeral_storage);
   // Both scalar lists are sorted by name: one merge walk instead of a
   // binary search of the pod's list per node resource (this runs per node).
   auto wanted = want.scalars.begin();
@@ -48,7 +62,6 @@ ScoreResult ScarceResourceAvoidance::score(const CycleState&, const PodInfo& pod
     const bool requested_here = wanted != want.scalars.end() && wanted->first == name;
     consider(name, amount, requested_here ? wanted->second : 0);
   }
-  ScoreResult result;
   if (unrequested == 0 || scarce_unrequested == 0) {
     result.score = kMaxNodeScore;
   } else {

@@ -10,6 +10,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "model/resource_name.hpp"
 #include "model/result.hpp"
 #include "plugins/framework/plugin.hpp"
 #include "plugins/names.hpp"
@@ -26,16 +27,17 @@ class ScarceResourceAvoidance final : public ScorePlugin {
  public:
   static constexpr const char* kName = names::kScarceResourceAvoidance;
 
-  explicit ScarceResourceAvoidance(ScarceResourceAvoidanceArgs args) : args_(std::move(args)) {}
+  explicit ScarceResourceAvoidance(ScarceResourceAvoidanceArgs args);
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
 
   std::string_view name() const override { return kName; }
   ScoreResult score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
 
  private:
-  bool scarce(std::string_view resource) const;
+  bool scarce(ResourceName resource) const;
 
   ScarceResourceAvoidanceArgs args_;
+  std::vector<ResourceName> scarce_names_;  // args_.resources, interned: compared by pointer
 };
 
 }  // namespace troupe::plugins

@@ -91,10 +91,13 @@ TEST_CASE("ScarceResourceAvoidance keeps other pods off scarce-resource nodes", 
       {"both scarce requested: I empty",
        {{"cpu", "1"}, {"example.com/fpga", "1"}, {"nvidia.com/gpu", "1"}}, &both, 100},
   };
+  // Without scarce resources (the default profile's args) I is always empty.
+  auto none = make<ScarceResourceAvoidance>("{}");
   for (const auto& c : cases) {
     INFO(c.name);
     auto pod = PodBuilder("x").container(c.requests).info();
     CHECK(plugin->score(CycleState(), *pod, *c.node).score == c.expected);
+    CHECK(none->score(CycleState(), *pod, *c.node).score == kMaxNodeScore);
   }
   auto bad = ScarceResourceAvoidance::make(YAML::Load("{resources: nvidia.com/gpu}"));
   REQUIRE_FALSE(bad);
