@@ -162,20 +162,22 @@ def binding_ceiling(url, ns, pods, nodes, connections, with_events):
 # watching bindings
 
 
-class BindingWatcher:
-    """Watches a namespace's pods from a resourceVersion and records the time
-    each pod first shows a nodeName."""
+class FirstSeenWatcher:
+    """Watches a collection from a resourceVersion and records the time each
+    name is first reported by `name_of(object)` (None: not yet), until
+    `expected` names were seen."""
 
-    def __init__(self, url, ns, resource_version, expected):
+    def __init__(self, url, path, resource_version, expected, name_of):
         self.expected = expected
-        self.bound_at = {}
+        self.name_of = name_of
+        self.seen_at = {}
         self.done = threading.Event()
         self.error = None
         self.conn = connect(url, timeout=900)
-        self.conn.request("GET", "/api/v1/namespaces/%s/pods?watch=1&resourceVersion=%s" % (ns, resource_version))
+        self.conn.request("GET", "%s?watch=1&resourceVersion=%s" % (path, resource_version))
         self.response = self.conn.getresponse()
         if self.response.status != 200:
-            raise RuntimeError("watch -> %d" % self.response.status)
+            raise RuntimeError("watch %s -> %d" % (path, self.response.status))
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
@@ -185,48 +187,8 @@ class BindingWatcher:
                 event = json.loads(line)
                 if event["type"] == "ERROR":
                     raise RuntimeError("watch ERROR: %s" % event["object"])
-                obj = event["object"]
-                name = obj["metadata"]["name"]
-                if obj.get("spec", {}).get("nodeName") and name not in self.bound_at:
-                    self.bound_at[name] = time.monotonic()
-                    if len(self.bound_at) >= self.expected:
-                        self.done.set()
-                        return
-        except Exception as e:  # noqa: BLE001 - reported by the caller
-            self.error = e
-            self.done.set()
-
-    def close(self):
-        self.conn.close()
-
-
-class ScheduledEventWatcher:
-    """Watches a namespace's events.k8s.io/v1 Events from a resourceVersion and
-    records when each pod's first Scheduled event appeared."""
-
-    def __init__(self, url, ns, resource_version, expected):
-        self.expected = expected
-        self.seen_at = {}
-        self.done = threading.Event()
-        self.error = None
-        self.conn = connect(url, timeout=900)
-        self.conn.request("GET", "/apis/events.k8s.io/v1/namespaces/%s/events?watch=1&resourceVersion=%s"
-                          % (ns, resource_version))
-        self.response = self.conn.getresponse()
-        if self.response.status != 200:
-            raise RuntimeError("event watch -> %d" % self.response.status)
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self):
-        try:
-            for line in self.response:
-                event = json.loads(line)
-                if event["type"] == "ERROR":
-                    raise RuntimeError("event watch ERROR: %s" % event["object"])
-                obj = event["object"]
-                name = (obj.get("regarding") or {}).get("name")
-                if obj.get("reason") == "Scheduled" and name and name not in self.seen_at:
+                name = self.name_of(event["object"])
+                if name and name not in self.seen_at:
                     self.seen_at[name] = time.monotonic()
                     if len(self.seen_at) >= self.expected:
                         self.done.set()
@@ -237,6 +199,22 @@ class ScheduledEventWatcher:
 
     def close(self):
         self.conn.close()
+
+
+def binding_watcher(url, ns, resource_version, expected):
+    """When each pod of the namespace first shows a nodeName."""
+    def bound_name(pod):
+        return pod["metadata"]["name"] if pod.get("spec", {}).get("nodeName") else None
+    return FirstSeenWatcher(url, "/api/v1/namespaces/%s/pods" % ns, resource_version, expected, bound_name)
+
+
+def scheduled_event_watcher(url, ns, resource_version, expected):
+    """When each pod's first Scheduled event (events.k8s.io/v1) appeared."""
+    def scheduled_name(event):
+        name = (event.get("regarding") or {}).get("name")
+        return name if event.get("reason") == "Scheduled" else None
+    return FirstSeenWatcher(url, "/apis/events.k8s.io/v1/namespaces/%s/events" % ns, resource_version, expected,
+                            scheduled_name)
 
 
 # --------------------------------------------------------------------------
@@ -290,12 +268,12 @@ def one_run(args, log):
         conn.request("GET", "/api/v1/namespaces/bench/pods?limit=1")
         rv = json.loads(conn.getresponse().read())["metadata"]["resourceVersion"]
         conn.close()
-        watcher = BindingWatcher(url, "bench", rv, args.pods)
+        watcher = binding_watcher(url, "bench", rv, args.pods)
         conn = connect(url)
         conn.request("GET", "/apis/events.k8s.io/v1/namespaces/bench/events?limit=1")
         event_rv = json.loads(conn.getresponse().read())["metadata"]["resourceVersion"]
         conn.close()
-        event_watcher = ScheduledEventWatcher(url, "bench", event_rv, args.pods)
+        event_watcher = scheduled_event_watcher(url, "bench", event_rv, args.pods)
 
         config = scheduler_config(troupe={"bindConcurrency": args.bind_concurrency},
                                   extra={"clientConnection": {"qps": args.qps, "burst": args.burst}})
@@ -304,14 +282,14 @@ def one_run(args, log):
         started = time.monotonic()
         scheduler.start()
         if not watcher.done.wait(args.timeout):
-            raise RuntimeError("only %d of %d pods bound after %d s" % (len(watcher.bound_at), args.pods,
+            raise RuntimeError("only %d of %d pods bound after %d s" % (len(watcher.seen_at), args.pods,
                                                                        args.timeout))
         if watcher.error:
             raise watcher.error
         ended = time.monotonic()
         sched_cpu = cpu_seconds(scheduler.pid())  # everything since the process started
         api_cpu = cpu_seconds(server.process.pid) - api_cpu0
-        times = sorted(watcher.bound_at.values())
+        times = sorted(watcher.seen_at.values())
         first, last = times[0], times[-1]
         result.update({
             "first_bound_s": first - started,

@@ -8,6 +8,7 @@
 #include "plugins/node_extensions.hpp"
 #include "test/plugins/builders.hpp"
 #include "test/plugins/deviceshare/device_test_support.hpp"
+#include "test/plugins/deviceshare/place_support.hpp"
 
 using namespace troupe;
 using namespace troupe::plugins;
@@ -54,29 +55,6 @@ std::shared_ptr<const PodInfo> share_pod(const std::string& name, const std::str
                                          const std::string& cpu = "2") {
   return PodInfo::make(
       PodSpecBuilder(name).requests({{"cpu", cpu}, {"memory", "1Gi"}, {"koordinator.sh/gpu", percent}}).pod());
-}
-
-// The framework's order: PreFilter, assume the pod on the node, Reserve.
-// Returns the GPU minors the pod got.
-std::vector<int32_t> place(const DeviceShare& plugin, NodeInfo& node, const std::shared_ptr<const PodInfo>& pod) {
-  CycleState state;
-  PreFilterResult pre;
-  REQUIRE(plugin.pre_filter(state, *pod, pre).ok());
-  REQUIRE(node.add_pod(pod));
-  REQUIRE(plugin.reserve(state, *pod, node).ok());
-  std::vector<int32_t> minors;
-  const DeviceShareState* s = plugin.read_state(state);
-  if (s != nullptr && s->allocated && s->allocated->count("gpu") != 0)
-    for (const auto& a : s->allocated->at("gpu")) minors.push_back(a.minor);
-  return minors;
-}
-
-int64_t raw_score(const DeviceShare& plugin, const NodeInfo& node, const std::shared_ptr<const PodInfo>& pod) {
-  CycleState state;
-  PreFilterResult pre;
-  const PluginStatus status = plugin.pre_filter(state, *pod, pre);
-  REQUIRE((status.ok() || status.is_skip()));
-  return plugin.score(state, *pod, node).score;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "plugins/node_extensions.hpp"
 #include "test/plugins/builders.hpp"
 #include "test/plugins/deviceshare/device_test_support.hpp"
+#include "test/plugins/deviceshare/place_support.hpp"
 
 using namespace troupe;
 using namespace troupe::plugins;
@@ -64,28 +65,16 @@ CycleState cycle_with(const Snapshot& snapshot) {
   return state;
 }
 
+// raw_score and place (place_support.hpp) in a cycle holding `snapshot`;
+// without one, the testing:: versions run in an empty cycle.
 int64_t raw_score(const DeviceShare& plugin, const NodeInfo& node, const std::shared_ptr<const PodInfo>& pod,
-                  const Snapshot& snapshot = nullptr) {
-  CycleState state = cycle_with(snapshot);
-  PreFilterResult pre;
-  const PluginStatus status = plugin.pre_filter(state, *pod, pre);
-  REQUIRE((status.ok() || status.is_skip()));
-  return plugin.score(state, *pod, node).score;
+                  const Snapshot& snapshot) {
+  return deviceshare::testing::raw_score(plugin, node, pod, cycle_with(snapshot));
 }
 
-/// PreFilter, assume, Reserve; the GPU minors the pod got.
 std::vector<int32_t> place(const DeviceShare& plugin, NodeInfo& node, const std::shared_ptr<const PodInfo>& pod,
-                           const Snapshot& snapshot = nullptr) {
-  CycleState state = cycle_with(snapshot);
-  PreFilterResult pre;
-  REQUIRE(plugin.pre_filter(state, *pod, pre).ok());
-  REQUIRE(node.add_pod(pod));
-  REQUIRE(plugin.reserve(state, *pod, node).ok());
-  std::vector<int32_t> minors;
-  const DeviceShareState* s = plugin.read_state(state);
-  if (s != nullptr && s->allocated && s->allocated->count("gpu") != 0)
-    for (const auto& a : s->allocated->at("gpu")) minors.push_back(a.minor);
-  return minors;
+                           const Snapshot& snapshot) {
+  return deviceshare::testing::place(plugin, node, pod, cycle_with(snapshot));
 }
 
 // Mostly 810 shares, some 160 and 470: the mix the openb traces have.
