@@ -71,3 +71,31 @@ TEST_CASE("a scheduling class carries the inputs' version", "[framework][cycle-i
     CHECK((a->hash == b->hash) == c.same);  // the evaluation cache's seen-once ring goes by hash
   }
 }
+
+TEST_CASE("a queued pod's class moved to the cycle's inputs", "[framework][cycle-inputs]") {
+  // The QUEUE computes a pod's class once (version 0); the cycle moves it to
+  // its inputs' version: the result must equal the class computed afresh.
+  const Pod pod = PodBuilder("web-1").container({{"cpu", "1"}}).pod();
+  struct Case {
+    const char* what;
+    uint64_t from, to;
+  };
+  const std::vector<Case> cases = {
+      {"no inputs: the same class", 0, 0},
+      {"learned inputs", 0, 17},
+      {"other inputs", 17, 18},
+      {"back to none", 17, 0},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    const auto base = scheduling_class_of(pod, c.from);
+    const auto moved = with_inputs_version(base, c.to);
+    const auto fresh = scheduling_class_of(pod, c.to);
+    CHECK(*moved == *fresh);
+    CHECK(moved->hash == fresh->hash);
+    CHECK(moved->inputs_version == c.to);
+    CHECK((moved == base) == (c.from == c.to));  // the same object when nothing moves
+    CHECK(moved->key == base->key);              // the key text is shared, not copied
+  }
+  CHECK(with_inputs_version(nullptr, 3) == nullptr);
+}
