@@ -78,6 +78,13 @@ class LaneQueue {
     if (lane == Lane::background && background_running_ > 0) --background_running_;
   }
 
+  /// Drops the background tasks not started yet; how many.
+  std::size_t drop_background() {
+    const std::size_t dropped = background_.size();
+    background_.clear();
+    return dropped;
+  }
+
   std::size_t queued(Lane lane) const { return lane == Lane::foreground ? foreground_.size() : background_.size(); }
   std::size_t background_running() const { return background_running_; }
   bool empty() const { return foreground_.empty() && background_.empty(); }

@@ -35,11 +35,16 @@ TaskPool::Posted TaskPool::post_background(std::function<void()> task) {
 }
 
 void TaskPool::shutdown() {
+  std::size_t dropped = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closing_) return;  // the first caller joins
     closing_ = true;
+    // Best-effort work (Events) is not worth a slow exit: a full lane written
+    // at the client's rate limit would hold the process for minutes.
+    dropped = queue_.drop_background();
   }
+  if (dropped > 0) spdlog::warn("{}: {} background tasks (events) dropped at shutdown", name_, dropped);
   ready_.notify_all();
   for (auto& thread : threads_) {
     if (thread.get_id() == std::this_thread::get_id()) {

@@ -23,7 +23,7 @@ namespace troupe::watch {
 class TaskPool {
  public:
   explicit TaskPool(std::size_t threads, std::string name = "io-pool", LaneLimits limits = {});
-  ~TaskPool();  // shutdown(): runs what is queued, then joins
+  ~TaskPool();  // shutdown()
   TaskPool(const TaskPool&) = delete;
   TaskPool& operator=(const TaskPool&) = delete;
 
@@ -37,7 +37,8 @@ class TaskPool {
   /// lane holds background_capacity tasks already and `task` was not taken.
   Posted post_background(std::function<void()> task);
 
-  /// Stops accepting tasks, finishes the queued ones, joins the threads.
+  /// Stops accepting tasks, finishes the queued foreground tasks, drops the
+  /// background ones not started yet (logged), joins the threads.
   void shutdown();
 
   /// Tasks waiting to start, both lanes.

@@ -138,9 +138,50 @@ TEST_CASE("task pool: background tasks wait while foreground work is queued", "[
     open = true;
   }
   opened.notify_all();
-  pool.shutdown();  // drains both lanes
+  const auto written = [&] {
+    std::lock_guard<std::mutex> lock(mutex);
+    return order.size();
+  };
+  for (int waited = 0; written() < 5 && waited < 5000; ++waited) std::this_thread::sleep_for(1ms);
+  pool.shutdown();
   CHECK(order == std::vector<std::string>{"binding 1", "binding 2", "event 1", "event 2", "event 3"});
   CHECK(pool.post_background(note("late")) == TaskPool::Posted::closed);
+}
+
+TEST_CASE("task pool: shutdown finishes the foreground lane and drops the background one", "[lane_queue][task_pool]") {
+  // A full event lane written at the client's rate limit would hold the exit
+  // for minutes: events not started yet are dropped, bindings still run.
+  TaskPool pool(1, "test-lanes");
+  std::mutex mutex;
+  std::condition_variable opened;
+  bool open = false;
+  std::atomic<bool> gate_running{false};
+  std::vector<std::string> order;
+  auto note = [&](std::string what) {
+    return [&, what] {
+      std::lock_guard<std::mutex> lock(mutex);
+      order.push_back(what);
+    };
+  };
+  REQUIRE(pool.post([&] {
+    gate_running = true;
+    std::unique_lock<std::mutex> lock(mutex);
+    opened.wait(lock, [&] { return open; });
+  }));
+  while (!gate_running.load()) std::this_thread::sleep_for(1ms);
+  CHECK(pool.post_background(note("event 1")) == TaskPool::Posted::queued);
+  CHECK(pool.post(note("binding")));
+  CHECK(pool.post_background(note("event 2")) == TaskPool::Posted::queued);
+  std::thread stopping([&] { pool.shutdown(); });  // joins once the gate opens
+  while (pool.post_background(note("late")) != TaskPool::Posted::closed) std::this_thread::sleep_for(1ms);
+  CHECK(pool.queued(Lane::background) == 0);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = true;
+  }
+  opened.notify_all();
+  stopping.join();
+  CHECK(order == std::vector<std::string>{"binding"});
 }
 
 TEST_CASE("task pool: the background in-flight limit leaves threads for foreground work", "[lane_queue][task_pool]") {
