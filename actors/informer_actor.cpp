@@ -187,9 +187,19 @@ void forget_nomination(Self self, const PodIdentity& id) {
   if (id.node_name.empty()) self->send(self->state.deps.cycle, atom::pod_gone_v, id.uid);
 }
 
+/// Whether the cycle schedules: every resource synced and, with leader
+/// election, this replica leads (the cycle got or is getting `start`).
+bool cycle_schedules(const informer_state& st) {
+  const bool synced = st.deps.ready && st.deps.ready->load();
+  return synced && (!st.deps.may_schedule || st.deps.may_schedule->load());
+}
+
 /// A bound pod of a profile that learns its GPU task classes: the cycle counts
 /// it while it is not scheduling yet (a restart's initial list, a standby).
+/// Once it schedules, the pods bound are its own, counted at their attempt:
+/// nothing is sent.
 void report_bound_to_cycle(Self self, const PodIdentity& id, const PodInfoPtr& info) {
+  if (cycle_schedules(self->state)) return;
   auto framework = self->state.deps.frameworks.find(id.scheduler_name);
   if (framework == self->state.deps.frameworks.end() || !TaskLearning::learns(*framework->second)) return;
   auto pod = std::make_shared<QueuedPod>();
@@ -274,10 +284,8 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "pods") return on_pod(self, *event);
         if (event->resource == "devices") return on_device(self, event->type, event->object);
         if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
-        if (event->resource == "reservations") {
-          if (self->state.deps.reservation_actor) caf::anon_send(self->state.deps.reservation_actor, atom::watch_event_v, event);
-          return on_reservation(self, event->type, event->object);
-        }
+        // The reservation controller follows reservations itself (SharedReflectors).
+        if (event->resource == "reservations") return on_reservation(self, event->type, event->object);
       },
       [=](atom::synced, const std::string& resource) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -47,9 +47,6 @@ struct InformerDeps {
   std::shared_ptr<std::atomic<bool>> ready;
   /// False while waiting to be leader: sync, but do not start the cycle.
   std::shared_ptr<std::atomic<bool>> may_schedule;
-  /// The reservation controller (issue 6 part B): when set, every
-  /// Reservation watch event is forwarded to it as (watch_event, ObjectEventPtr).
-  caf::actor reservation_actor;
 };
 
 struct informer_state {
