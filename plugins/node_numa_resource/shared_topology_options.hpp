@@ -17,9 +17,13 @@ namespace troupe::plugins::numa {
 /// while any node holds it (process-wide, thread-safe).
 std::shared_ptr<const TopologyOptions> shared_topology_options(const NodeResourceTopology& nrt);
 
-/// The NRT's annotations, topology policies, attributes and zones (everything
-/// build_topology_options can read; names and other metadata left out) in
-/// an unambiguous text form: equal keys give equal options.
+/// What build_topology_options reads of the NRT, in an unambiguous text
+/// form: the five annotations it decodes (cpu-topology by its shared parsed
+/// topology), the topology policies, and each NUMA zone's name and
+/// allocatable. Equal keys give equal options; fields it does not read (other
+/// annotations such as koordlet's per-node cpu-shared-pools, costs,
+/// attributes, capacity) do not split nodes apart. Keep it in step with
+/// build_topology_options.
 std::string topology_options_key(const NodeResourceTopology& nrt);
 
 }  // namespace troupe::plugins::numa

@@ -28,6 +28,20 @@ TEST_CASE("NRTs that differ only in their names share one TopologyOptions", "[nu
       {"a topology policy", [](NodeResourceTopology& n) { n.topology_policies = {"SingleNUMANodePodLevel"}; }, false},
       {"a zone's allocatable", [](NodeResourceTopology& n) { n.zones[1].resources[1].allocatable = *Quantity::parse("4Gi"); }, false},
       {"a zone's name", [](NodeResourceTopology& n) { n.zones[1].name = "node-7"; }, false},
+      {"kubelet's pod CPU allocations",
+       [](NodeResourceTopology& n) {
+         n.meta.annotations["node.koordinator.sh/pod-cpu-allocs"] = R"([{"namespace":"a","name":"b","uid":"u","cpuset":"2"}])";
+       },
+       false},
+      {"the cpu-topology text", [](NodeResourceTopology& n) { n.meta.annotations["node.koordinator.sh/cpu-topology"] = "{"; },
+       false},
+      // What build_topology_options does not read keeps nodes together: koordlet
+      // writes cpu-shared-pools per node, and zone costs or capacity change nothing.
+      {"koordlet's cpu-shared-pools",
+       [](NodeResourceTopology& n) { n.meta.annotations["node.koordinator.sh/cpu-shared-pools"] = R"([{"socket":0}])"; },
+       true},
+      {"a zone's capacity", [](NodeResourceTopology& n) { n.zones[1].resources[1].capacity = *Quantity::parse("9Gi"); }, true},
+      {"a zone's available", [](NodeResourceTopology& n) { n.zones[1].resources[1].available = *Quantity::parse("1Gi"); }, true},
   };
   const auto base = make_nrt(2, 1, 4);
   const auto shared_base = shared_topology_options(*base);
