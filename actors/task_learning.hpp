@@ -16,7 +16,10 @@
 //    the informer's initial list after a restart, or, on a standby replica,
 //    whatever the leader places. A restarted scheduler thus starts from the
 //    cluster's current workload, not from nothing. Once the cycle schedules,
-//    the pods that get bound are its own, already counted at their attempt.
+//    the bound pods are mostly its own, already counted at their attempt;
+//    not counted are pods of the profile that someone else binds then (a
+//    leader that lost its lease binding its last pods, a manual nodeName),
+//    and bound pods still in flight when `start` overtakes them at failover.
 // Pods of other schedulers (DaemonSets, system pods) are not counted: they
 // are not tasks this profile places, and would swamp the mix with tiny
 // CPU-only classes. Nor are a Reservation's reserve pods: their owners are

@@ -69,7 +69,7 @@ class DeviceSlot {
   const VfHolders& used_vfs() const;
   bool vf_taken(std::string_view bus_id) const { return use_ != nullptr && use_->used_vfs.count(bus_id) != 0; }
 
-  /// Counts whether the capacity counts (the Device was deleted or came back).
+  /// Sets whether the capacity counts (false once the Device is deleted, true when it comes back).
   void set_capacity_counted(bool counted);
   /// Accounts one allocation of `amounts` and `vf_bus_ids` on the device.
   void add(const DeviceAmounts& amounts, const std::vector<std::string>& vf_bus_ids);

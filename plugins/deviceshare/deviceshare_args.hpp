@@ -28,9 +28,12 @@
 // As in Koordinator, a scoringStrategy that is present but has no
 // resources scores every device 0, and its type must be given. Fragmentation
 // (fragmentation_scoring.hpp) is troupe's: it scores nodes and shared cards
-// by the growth of GPU fragmentation; its resources (default: gpu-memory-ratio,
-// gpu-memory, rdma, fpga, weight 1) only rank the devices the allocator still
-// orders (RDMA, FPGA, whole cards), packing as MostAllocated does.
+// by the growth of GPU fragmentation; its resources only rank the devices the
+// allocator still orders (RDMA, FPGA, whole cards), packing as MostAllocated
+// does. They follow the same rule as the other types: without a
+// scoringStrategy they are gpu-memory-ratio, gpu-memory, rdma and fpga
+// (weight 1); a scoringStrategy without resources has none, and then those
+// devices are taken in the allocator's own order.
 
 #include <memory>
 #include <string>

