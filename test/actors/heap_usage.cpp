@@ -8,7 +8,9 @@
 
 // The replaced operators count blocks only; sizes come from mallinfo2, so the
 // allocator's behaviour (and the bytes measured) is exactly the production one.
-// libstdc++'s array, sized and nothrow forms call these two.
+// The array, sized and nothrow forms are replaced too: libstdc++'s own call
+// these two, but a sanitizer runtime brings its own, which must not free
+// what this malloc'ed (or the other way round).
 namespace {
 std::atomic<int64_t> live_blocks{0};
 }  // namespace
@@ -25,6 +27,21 @@ void operator delete(void* p) noexcept {
   live_blocks.fetch_sub(1, std::memory_order_relaxed);
   std::free(p);
 }
+
+void* operator new[](std::size_t size) { return ::operator new(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return ::operator new(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept { return ::operator new(size, tag); }
+void operator delete[](void* p) noexcept { ::operator delete(p); }
+void operator delete(void* p, std::size_t) noexcept { ::operator delete(p); }
+void operator delete[](void* p, std::size_t) noexcept { ::operator delete(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { ::operator delete(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { ::operator delete(p); }
 
 namespace troupe::actors::testing {
 
