@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -103,28 +104,58 @@ TEST_CASE("lane queue: foreground first, background when nothing else waits, bou
   }
 }
 
+namespace {
+
+// A TaskPool whose threads are held by a gate task until open(), so that what
+// a test posts queues up first; note(what) is a task that records its name.
+class GatedPool {
+ public:
+  explicit GatedPool(TaskPool& pool) {
+    REQUIRE(pool.post([this] {
+      running_ = true;
+      std::unique_lock<std::mutex> lock(mutex_);
+      opened_.wait(lock, [this] { return open_; });
+    }));
+    while (!running_.load()) std::this_thread::sleep_for(1ms);
+  }
+
+  std::function<void()> note(std::string what) {
+    return [this, what] {
+      std::lock_guard<std::mutex> lock(mutex_);
+      order_.push_back(what);
+    };
+  }
+
+  void open() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      open_ = true;
+    }
+    opened_.notify_all();
+  }
+
+  std::vector<std::string> order() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return order_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  bool open_ = false;
+  std::atomic<bool> running_{false};
+  std::vector<std::string> order_;
+};
+
+}  // namespace
+
 TEST_CASE("task pool: background tasks wait while foreground work is queued", "[lane_queue][task_pool]") {
   // One thread, held by a gate, so that everything below queues up first.
   LaneLimits l;
   l.background_capacity = 3;
   TaskPool pool(1, "test-lanes", l);
-  std::mutex mutex;
-  std::condition_variable opened;
-  bool open = false;
-  std::atomic<bool> gate_running{false};
-  std::vector<std::string> order;
-  auto note = [&](std::string what) {
-    return [&, what] {
-      std::lock_guard<std::mutex> lock(mutex);
-      order.push_back(what);
-    };
-  };
-  REQUIRE(pool.post([&] {
-    gate_running = true;
-    std::unique_lock<std::mutex> lock(mutex);
-    opened.wait(lock, [&] { return open; });
-  }));
-  while (!gate_running.load()) std::this_thread::sleep_for(1ms);
+  GatedPool gated(pool);
+  auto note = [&](std::string what) { return gated.note(std::move(what)); };
   CHECK(pool.post_background(note("event 1")) == TaskPool::Posted::queued);
   CHECK(pool.post(note("binding 1")));
   CHECK(pool.post_background(note("event 2")) == TaskPool::Posted::queued);
@@ -133,18 +164,10 @@ TEST_CASE("task pool: background tasks wait while foreground work is queued", "[
   CHECK(pool.post(note("binding 2")));
   CHECK(pool.queued(Lane::background) == 3);
   CHECK(pool.queued() == 5);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    open = true;
-  }
-  opened.notify_all();
-  const auto written = [&] {
-    std::lock_guard<std::mutex> lock(mutex);
-    return order.size();
-  };
-  for (int waited = 0; written() < 5 && waited < 5000; ++waited) std::this_thread::sleep_for(1ms);
+  gated.open();
+  for (int waited = 0; gated.order().size() < 5 && waited < 5000; ++waited) std::this_thread::sleep_for(1ms);
   pool.shutdown();
-  CHECK(order == std::vector<std::string>{"binding 1", "binding 2", "event 1", "event 2", "event 3"});
+  CHECK(gated.order() == std::vector<std::string>{"binding 1", "binding 2", "event 1", "event 2", "event 3"});
   CHECK(pool.post_background(note("late")) == TaskPool::Posted::closed);
 }
 
@@ -152,36 +175,17 @@ TEST_CASE("task pool: shutdown finishes the foreground lane and drops the backgr
   // A full event lane written at the client's rate limit would hold the exit
   // for minutes: events not started yet are dropped, bindings still run.
   TaskPool pool(1, "test-lanes");
-  std::mutex mutex;
-  std::condition_variable opened;
-  bool open = false;
-  std::atomic<bool> gate_running{false};
-  std::vector<std::string> order;
-  auto note = [&](std::string what) {
-    return [&, what] {
-      std::lock_guard<std::mutex> lock(mutex);
-      order.push_back(what);
-    };
-  };
-  REQUIRE(pool.post([&] {
-    gate_running = true;
-    std::unique_lock<std::mutex> lock(mutex);
-    opened.wait(lock, [&] { return open; });
-  }));
-  while (!gate_running.load()) std::this_thread::sleep_for(1ms);
+  GatedPool gated(pool);
+  auto note = [&](std::string what) { return gated.note(std::move(what)); };
   CHECK(pool.post_background(note("event 1")) == TaskPool::Posted::queued);
   CHECK(pool.post(note("binding")));
   CHECK(pool.post_background(note("event 2")) == TaskPool::Posted::queued);
   std::thread stopping([&] { pool.shutdown(); });  // joins once the gate opens
   while (pool.post_background(note("late")) != TaskPool::Posted::closed) std::this_thread::sleep_for(1ms);
   CHECK(pool.queued(Lane::background) == 0);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    open = true;
-  }
-  opened.notify_all();
+  gated.open();
   stopping.join();
-  CHECK(order == std::vector<std::string>{"binding"});
+  CHECK(gated.order() == std::vector<std::string>{"binding"});
 }
 
 TEST_CASE("task pool: the background in-flight limit leaves threads for foreground work", "[lane_queue][task_pool]") {
