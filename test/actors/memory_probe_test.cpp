@@ -159,6 +159,11 @@ TEST_CASE("memory per node by owner", "[.memory]") {
 }
 
 TEST_CASE("node-scoped objects are not kept whole by the partition") {
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer replaces malloc: glibc's mallinfo2 sees none of it.
+  WARN("not measured in the AddressSanitizer build");
+  return;
+#endif
   // Enough nodes that malloc's per-thread cache of freed chunks (a few KB that
   // mallinfo2 counts as in use) stays below the bound.
   const Breakdown b = probe(500);

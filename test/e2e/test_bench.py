@@ -48,7 +48,8 @@ class BenchTest(unittest.TestCase):
         self.assertGreater(r["pods_per_second"], 0)
         self.assertLessEqual(r["latency_p50_ms"], r["latency_p99_ms"])
         self.assertGreater(r["peak_rss_bytes"], 0)
-        self.assertGreater(r["heap_bytes_per_node"], 0)  # the loaded nodes live on the heap
+        if not os.environ.get("TROUPE_SANITIZED"):  # ASan's malloc is not glibc's: mallinfo2 sees none of it
+            self.assertGreater(r["heap_bytes_per_node"], 0)  # the loaded nodes live on the heap
         # Scheduling real pods costs CPU; per pod it is the total over the pods.
         self.assertGreater(r["cpu_seconds"], 0)
         expected = 1000 * r["cpu_seconds"] / pods  # both printed with 6 significant digits
