@@ -173,12 +173,30 @@ void dequeue(Self self, const PodIdentity& id) {
   self->send(self->state.deps.queue, atom::dequeue_v, id.key());
 }
 
-void forget_bound(Self self, const std::string& uid) {
+/// The pod is gone (deleted, or finished): the node actor holding it lets it go.
+/// `final_state_unknown`: a deletion a re-list found (its state may be stale).
+void forget_bound(Self self, const PodIdentity& id, bool ours, bool final_state_unknown) {
   auto& bound = self->state.bound_pods;
-  auto it = bound.find(uid);
-  if (it == bound.end()) return;
-  self->send(owner(self, it->second), atom::pod_gone_v, uid);
-  bound.erase(it);
+  auto it = bound.find(id.uid);
+  if (it != bound.end()) {
+    self->send(owner(self, it->second), atom::pod_gone_v, id.uid);
+    bound.erase(it);
+    cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
+    return;
+  }
+  // Never seen bound, yet a node actor may hold it: the cycle reserved and
+  // bound it, and the watch was cut before the binding came through. A pod
+  // that finished meanwhile shows its node; its owner alone is told (no
+  // cluster event: a restart's list holds many finished pods, none of them ours).
+  if (!id.node_name.empty()) {
+    self->send(owner(self, id.node_name), atom::pod_gone_v, id.uid);
+    return;
+  }
+  // A deletion a re-list found shows the last state seen, unbound; which node
+  // holds the pod is unknown, so every node actor is told (those without it
+  // ignore it), as kube-scheduler cleans up a DeletedFinalStateUnknown pod.
+  if (!ours || !final_state_unknown) return;
+  for (const node_actor& node : self->state.deps.nodes) self->send(node, atom::pod_gone_v, id.uid);
   cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
 }
 
@@ -212,14 +230,15 @@ void on_pod(Self self, const ObjectEvent& event) {
   const watch::EventType type = event.type;
   const watch::ObjectPtr& object = event.object;
   PodIdentity id = read_pod_identity(*object);
+  auto& frameworks = self->state.deps.frameworks;
+  const bool of_ours = frameworks.count(id.scheduler_name) > 0;
   if (type == watch::EventType::deleted) {
     forget_nomination(self, id);
     dequeue(self, id);
-    forget_bound(self, id.uid);
+    forget_bound(self, id, of_ours, event.final_state_unknown);
     self->state.reported.erase(id.key());
     return;
   }
-  auto& frameworks = self->state.deps.frameworks;
   std::set<std::string> ours;
   for (const auto& [name, _] : frameworks) ours.insert(name);
   switch (route_pod(id, ours)) {
@@ -227,7 +246,7 @@ void on_pod(Self self, const ObjectEvent& event) {
     case PodRoute::forget:
       forget_nomination(self, id);
       dequeue(self, id);
-      forget_bound(self, id.uid);
+      forget_bound(self, id, of_ours, false);
       return;
     case PodRoute::node: {
       if (self->state.pending.count(id.key()) > 0) dequeue(self, id);

@@ -14,6 +14,7 @@
 
 #include "model/pod.hpp"
 #include "model/result.hpp"
+#include "watch/object_store.hpp"
 #include "watch/watch_event.hpp"
 
 namespace troupe::actors {
@@ -71,14 +72,20 @@ using FailureReportPtr = std::shared_ptr<const FailureReport>;
 /// receive it from a reflector thread (actors/shared_reflectors.hpp): one
 /// ObjectEvent per change, shared by every actor that follows the collection.
 struct ObjectEvent {
-  ObjectEvent(std::string resource_name, watch::EventType event_type, watch::ObjectPtr changed)
-      : resource(std::move(resource_name)), type(event_type), object(std::move(changed)) {}
+  ObjectEvent(std::string resource_name, const watch::Change& change)
+      : resource(std::move(resource_name)),
+        type(change.type),
+        object(change.object),
+        final_state_unknown(change.final_state_unknown) {}
   ObjectEvent(const ObjectEvent&) = delete;
   ObjectEvent& operator=(const ObjectEvent&) = delete;
 
   std::string resource;  // "pods", "nodes", ...
   watch::EventType type = watch::EventType::added;
   watch::ObjectPtr object;
+  /// A deletion a re-list found: `object` is the last state seen, maybe stale
+  /// (watch::Change::final_state_unknown).
+  bool final_state_unknown = false;
 
   /// `object` decoded as a Pod (decode_pod), once: the first actor that asks
   /// decodes it, the others get the same immutable Pod (thread-safe). The

@@ -44,7 +44,7 @@ std::unique_ptr<watch::Reflector> start_pdb_reflector(std::shared_ptr<watch::Api
   options.name = "poddisruptionbudgets";
   options.path = "/apis/policy/v1/poddisruptionbudgets";
   watch::ReflectorCallbacks callbacks;
-  callbacks.on_event = [store](watch::EventType type, watch::ObjectPtr object) { store->apply(type, object); };
+  callbacks.on_event = [store](const watch::Change& change) { store->apply(change.type, change.object); };
   callbacks.on_synced = [] {};
   callbacks.on_error = [](const std::string&) {};  // the reflector logs its own problems
   auto reflector = std::make_unique<watch::Reflector>(std::move(api), options, callbacks);

@@ -45,8 +45,8 @@ void SharedReflectors::start() {
     // The list is fixed from here on: the callbacks share it without a lock.
     std::shared_ptr<const std::vector<caf::actor>> targets = c.subscribers;
     watch::ReflectorCallbacks callbacks;
-    callbacks.on_event = [targets, name = resource](watch::EventType type, watch::ObjectPtr object) {
-      auto event = std::make_shared<const ObjectEvent>(name, type, std::move(object));
+    callbacks.on_event = [targets, name = resource](const watch::Change& change) {
+      auto event = std::make_shared<const ObjectEvent>(name, change);
       for (const caf::actor& target : *targets) caf::anon_send(target, atom::watch_event_v, event);
     };
     callbacks.on_synced = [targets, name = resource] {

@@ -49,7 +49,7 @@ std::vector<Change> ObjectStore::replace(const std::vector<ObjectPtr>& items) {
     if (now == fresh.end() || uid_of(*now->second) != uid_of(*old)) deleted_keys.push_back(key);
   }
   std::sort(deleted_keys.begin(), deleted_keys.end());  // a stable order, whatever the hash map did
-  for (const auto& key : deleted_keys) deletions.push_back({EventType::deleted, objects_.at(key)});
+  for (const auto& key : deleted_keys) deletions.push_back({EventType::deleted, objects_.at(key), true});
   for (const auto& key : order) {
     const ObjectPtr& item = fresh.at(key);
     const auto old = objects_.find(key);

@@ -17,7 +17,11 @@ namespace troupe::watch {
 
 struct Change {
   EventType type;
-  ObjectPtr object;  // for deletions: the last state this store saw
+  ObjectPtr object;  // for deletions: the final state, or the last state this store saw
+  /// A deletion a re-list found: `object` is the last state seen, which may be
+  /// stale (client-go's DeletedFinalStateUnknown). A pod bound after that state
+  /// still shows no node, so consumers must not trust its nodeName.
+  bool final_state_unknown = false;
 };
 
 class ObjectStore {

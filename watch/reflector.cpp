@@ -133,8 +133,8 @@ void Reflector::report(const std::string& message) {
   if (callbacks_.on_error) callbacks_.on_error(message);
 }
 
-void Reflector::deliver(EventType type, const ObjectPtr& object) {
-  if (callbacks_.on_event) callbacks_.on_event(type, object);
+void Reflector::deliver(const Change& change) {
+  if (callbacks_.on_event) callbacks_.on_event(change);
 }
 
 std::string Reflector::list_target(const std::string& continue_token) const {
@@ -262,7 +262,7 @@ bool Reflector::handle_line(std::string_view line, WatchResult& result) {
         return true;
       }
       set_resource_version(resource_version_of(*shared));
-      deliver(type, shared);
+      deliver(Change{type, std::move(shared)});
       return true;
     }
   }
@@ -356,7 +356,7 @@ void Reflector::run(const CancelToken* cancel) {
         continue;
       }
       const std::vector<Change> changes = store_.replace(list.items);
-      for (const Change& change : changes) deliver(change.type, change.object);
+      for (const Change& change : changes) deliver(change);
       set_resource_version(list.resource_version);
       spdlog::info("reflector {}: listed {} objects at resourceVersion {} ({} changes delivered)", options_.name,
                    list.items.size(), list.resource_version, changes.size());

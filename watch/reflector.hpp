@@ -36,9 +36,9 @@
 namespace troupe::watch {
 
 struct ReflectorCallbacks {
-  /// Every change, live or synthesised by a re-list. `object` is immutable and
-  /// may be kept; DELETED carries the last state known.
-  std::function<void(EventType type, ObjectPtr object)> on_event;
+  /// Every change, live or synthesised by a re-list. `change.object` is
+  /// immutable and may be kept; DELETED carries the last state known.
+  std::function<void(const Change& change)> on_event;
   /// After the first complete list and after every re-list has been delivered.
   std::function<void()> on_synced;
   /// Problems worth a log line (the reflector also logs them and recovers by itself).
@@ -94,7 +94,7 @@ class Reflector {
   ListResult list_all(const CancelToken* cancel);
   WatchResult watch_once(const CancelToken* cancel);
   bool handle_line(std::string_view line, WatchResult& result);
-  void deliver(EventType type, const ObjectPtr& object);
+  void deliver(const Change& change);
   void report(const std::string& message);
   void touch();
   void set_resource_version(const std::string& rv);

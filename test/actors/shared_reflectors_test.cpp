@@ -177,7 +177,7 @@ TEST_CASE("object event: the Pod is decoded once, whoever asks first, and errors
           "[shared_reflectors]") {
   auto parsed = parse_json(pod_json("p", "n7"));
   REQUIRE(parsed);
-  const ObjectEvent good("pods", watch::EventType::modified, watch::ObjectPtr(std::move(*parsed)));
+  const ObjectEvent good("pods", watch::Change{watch::EventType::modified, watch::ObjectPtr(std::move(*parsed))});
   std::vector<std::shared_ptr<const Pod>> seen(8);
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < seen.size(); ++i)
@@ -195,7 +195,7 @@ TEST_CASE("object event: the Pod is decoded once, whoever asks first, and errors
       R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"q","namespace":"default"},)"
       R"("spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"lots"}}}]}})");
   REQUIRE(bad_doc);
-  const ObjectEvent bad("pods", watch::EventType::added, watch::ObjectPtr(std::move(*bad_doc)));
+  const ObjectEvent bad("pods", watch::Change{watch::EventType::added, watch::ObjectPtr(std::move(*bad_doc))});
   const auto& first = bad.pod();
   REQUIRE_FALSE(first);
   CHECK_THAT(first.message(), Catch::Contains("cpu"));

@@ -23,7 +23,7 @@ std::string summary(const std::vector<Change>& changes) {
   std::string out;
   for (const auto& c : changes) {
     if (!out.empty()) out += " ";
-    out += std::string(to_string(c.type)) + ":" + ObjectStore::key_of(*c.object) + "@" +
+    out += std::string(to_string(c.type)) + (c.final_state_unknown ? "?" : "") + ":" + ObjectStore::key_of(*c.object) + "@" +
            resource_version_of(*c.object);
   }
   return out;
@@ -92,18 +92,18 @@ TEST_CASE("object store: re-list diff", "[object_store]") {
        "ADDED:ns/b@1 ADDED:ns/a@2"},
       {"nothing changed", {obj("ns", "a", "1")}, {obj("ns", "a", "1")}, ""},
       {"changed resourceVersion", {obj("ns", "a", "1")}, {obj("ns", "a", "7")}, "MODIFIED:ns/a@7"},
-      {"vanished objects are deleted with their last state, sorted by key",
+      {"vanished objects are deleted with their last state (maybe stale: DELETED?), sorted by key",
        {obj("ns", "z", "3"), obj("ns", "a", "1"), obj("", "n", "2")},
        {},
-       "DELETED:n@2 DELETED:ns/a@1 DELETED:ns/z@3"},
+       "DELETED?:n@2 DELETED?:ns/a@1 DELETED?:ns/z@3"},
       {"re-created under a new uid: delete then add",
        {obj("ns", "a", "1", "old")},
        {obj("ns", "a", "9", "new")},
-       "DELETED:ns/a@1 ADDED:ns/a@9"},
+       "DELETED?:ns/a@1 ADDED:ns/a@9"},
       {"mixed: deletions first",
        {obj("ns", "keep", "1"), obj("ns", "gone", "2"), obj("ns", "change", "3")},
        {obj("ns", "new", "10"), obj("ns", "change", "11"), obj("ns", "keep", "1")},
-       "DELETED:ns/gone@2 ADDED:ns/new@10 MODIFIED:ns/change@11"},
+       "DELETED?:ns/gone@2 ADDED:ns/new@10 MODIFIED:ns/change@11"},
       {"same name in two namespaces are distinct", {obj("a", "x", "1")}, {obj("a", "x", "1"), obj("b", "x", "1")},
        "ADDED:b/x@1"},
       {"items without a name are skipped", {}, {*parse_document(R"({"metadata":{"resourceVersion":"1"}})")}, ""},

@@ -112,16 +112,19 @@ class Cluster {
   FakeApiServer server_;  // last: stopped before the scripts go away
 };
 
-// Records what the reflector delivers, as "ADDED default/a@5" lines.
+// Records what the reflector delivers, as "ADDED default/a@5" lines ("DELETED?"
+// for a deletion a re-list found, whose final state is unknown).
 class Recorder {
  public:
   ReflectorCallbacks callbacks() {
     ReflectorCallbacks cb;
-    cb.on_event = [this](EventType type, ObjectPtr object) {
+    cb.on_event = [this](const Change& change) {
       std::lock_guard<std::mutex> lock(mutex_);
-      events_.push_back(std::string(to_string(type)) + " " + string_at(*object, {"metadata", "namespace"}) + "/" +
-                        string_at(*object, {"metadata", "name"}) + "@" + resource_version_of(*object));
-      kinds_.push_back(string_at(*object, {"kind"}));
+      const rapidjson::Value& object = *change.object;
+      events_.push_back(std::string(to_string(change.type)) + (change.final_state_unknown ? "?" : "") + " " +
+                        string_at(object, {"metadata", "namespace"}) + "/" + string_at(object, {"metadata", "name"}) +
+                        "@" + resource_version_of(object));
+      kinds_.push_back(string_at(object, {"kind"}));
     };
     cb.on_synced = [this] {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -274,7 +277,7 @@ TEST_CASE("reflector: 410 Expired re-lists and diffs against what it had", "[ref
   CHECK(recorder.events() == Events{"ADDED default/a@1", "ADDED default/b@2", "ADDED default/c@3", "SYNCED",
                                     "MODIFIED default/b@11",
                                     // re-list: a vanished, c changed, d is new, b is already current
-                                    "DELETED default/a@1", "MODIFIED default/c@15", "ADDED default/d@16", "SYNCED"});
+                                    "DELETED? default/a@1", "MODIFIED default/c@15", "ADDED default/d@16", "SYNCED"});
   CHECK(cluster.lists().size() == 2);
 }
 
@@ -449,7 +452,7 @@ TEST_CASE("reflector: stop is prompt while a watch is open, and a restart diffs"
   reflector.start();
   REQUIRE(eventually([&] { return recorder.has(6); }));
   reflector.stop();
-  CHECK(recorder.events() == Events{"ADDED default/a@1", "ADDED default/b@2", "SYNCED", "DELETED default/b@2",
+  CHECK(recorder.events() == Events{"ADDED default/a@1", "ADDED default/b@2", "SYNCED", "DELETED? default/b@2",
                                     "ADDED default/c@3", "SYNCED"});
 }
 
