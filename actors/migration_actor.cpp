@@ -9,6 +9,7 @@
 #include "actors/messages.hpp"
 #include "actors/migration_settings.hpp"
 #include "actors/migration_view.hpp"
+#include "actors/preemption_pdbs.hpp"
 #include "watch/json_util.hpp"
 #include "plugins/descheduler/arbiter.hpp"
 #include "plugins/descheduler/evictor_filter.hpp"
@@ -490,7 +491,7 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
 const CollectionSpec kCollections[] = {
     {kViewNodes, "/api/v1/nodes", "", false},
     {kViewPods, "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", false},
-    {kViewPdbs, "/apis/policy/v1/poddisruptionbudgets", "", true},
+    {kViewPdbs, kPdbPath, "", true},  // shared with preemption's PdbStore
     {kViewNodeMetrics, "/apis/slo.koordinator.sh/v1alpha1/nodemetrics", "", true},
     {kViewJobs, "/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs", "", true},
     {kViewReservations, "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "", true},

@@ -38,18 +38,4 @@ size_t PdbStore::size() const {
   return by_key_.size();
 }
 
-std::unique_ptr<watch::Reflector> start_pdb_reflector(std::shared_ptr<watch::ApiClient> api,
-                                                      std::shared_ptr<PdbStore> store) {
-  watch::ReflectorOptions options;
-  options.name = "poddisruptionbudgets";
-  options.path = "/apis/policy/v1/poddisruptionbudgets";
-  watch::ReflectorCallbacks callbacks;
-  callbacks.on_event = [store](const watch::Change& change) { store->apply(change.type, change.object); };
-  callbacks.on_synced = [] {};
-  callbacks.on_error = [](const std::string&) {};  // the reflector logs its own problems
-  auto reflector = std::make_unique<watch::Reflector>(std::move(api), options, callbacks);
-  reflector->start();
-  return reflector;
-}
-
 }  // namespace troupe::actors

@@ -1,8 +1,9 @@
 #pragma once
 // The PodDisruptionBudgets (policy/v1) preemption honours, kept up to date by
-// their own reflector. Read only when a pod fits nowhere, so it is a plain
-// mutex-guarded map with a cached snapshot rather than actor state: the cycle
-// takes the snapshot and hands it to every node partition.
+// a sink of the shared reflectors (the reflector's thread applies each change).
+// Read only when a pod fits nowhere, so it is a plain mutex-guarded map with a
+// cached snapshot rather than actor state: the cycle takes the snapshot and
+// hands it to every node partition.
 
 #include <map>
 #include <memory>
@@ -12,8 +13,7 @@
 
 #include "actors/metrics_registry.hpp"
 #include "model/pod_disruption_budget.hpp"
-#include "watch/api_client.hpp"
-#include "watch/reflector.hpp"
+#include "watch/watch_event.hpp"
 
 namespace troupe::actors {
 
@@ -35,8 +35,8 @@ class PdbStore {
   mutable std::shared_ptr<const std::vector<PodDisruptionBudget>> snapshot_;
 };
 
-/// A started reflector over /apis/policy/v1/poddisruptionbudgets feeding `store`.
-std::unique_ptr<watch::Reflector> start_pdb_reflector(std::shared_ptr<watch::ApiClient> api,
-                                                      std::shared_ptr<PdbStore> store);
+/// The collection the store follows (as the descheduler's view does).
+inline constexpr const char* kPdbCollection = "poddisruptionbudgets";
+inline constexpr const char* kPdbPath = "/apis/policy/v1/poddisruptionbudgets";
 
 }  // namespace troupe::actors

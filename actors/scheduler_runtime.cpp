@@ -106,7 +106,6 @@ struct SchedulerRuntime::Impl {
   std::shared_ptr<watch::ApiClient> api;
   std::shared_ptr<watch::TaskPool> io;
   std::unique_ptr<SharedReflectors> shared_reflectors;   // pods, nodes, ...: one list/watch for every actor
-  std::vector<std::unique_ptr<watch::Reflector>> reflectors;  // the PDB store's own
   std::vector<node_actor> nodes;
   queue_actor queue;
   api_writer_actor writer;
@@ -220,8 +219,12 @@ Status SchedulerRuntime::Impl::start() {
                         inform("reservations", "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "",
                                /*optional=*/true)})
     if (!followed) return followed;
-  // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere).
-  reflectors.push_back(start_pdb_reflector(api, pdbs));
+  // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere),
+  // from the list and watch the descheduler's view follows too.
+  auto pdbs_followed = shared_reflectors->subscribe(
+      CollectionSpec{kPdbCollection, kPdbPath, "", /*optional=*/true},
+      [pdbs](const watch::Change& change) { pdbs->apply(change.type, change.object); });
+  if (!pdbs_followed) return pdbs_followed;
   // Descheduling and PodMigrationJobs: idle unless leading.
   std::vector<std::string> profile_names;
   for (const auto& [name, framework] : by_name) profile_names.push_back(name);
@@ -360,7 +363,6 @@ void SchedulerRuntime::Impl::stop() {
   stopped = true;
   stopping = true;
   shared_reflectors.reset();  // stops the reflectors and lets go of the actor handles they send to
-  for (auto& r : reflectors) r->stop();
   if (migration) migration->stop();
   if (reservations) reservations->stop();
   if (election_thread.joinable()) election_thread.join();

@@ -13,25 +13,39 @@ SharedReflectors::SharedReflectors(std::shared_ptr<watch::ApiClient> api) : api_
 
 SharedReflectors::~SharedReflectors() { stop(); }
 
-Status SharedReflectors::subscribe(const CollectionSpec& spec, caf::actor subscriber) {
+Result<SharedReflectors::Collection*> SharedReflectors::collection(const CollectionSpec& spec) {
   if (started_) return Error{"shared reflectors: subscribing to " + spec.resource + " after start"};
   auto [it, added] = collections_.try_emplace(spec.resource);
   Collection& c = it->second;
   if (added) {
     c.spec = spec;
     c.subscribers = std::make_shared<std::vector<caf::actor>>();
+    c.sinks = std::make_shared<std::vector<Sink>>();
   } else if (c.spec.path != spec.path || c.spec.field_selector != spec.field_selector ||
              c.spec.optional != spec.optional) {
     return Error{"shared reflectors: two subscriptions to " + spec.resource + " disagree (" + c.spec.path + "?" +
                  c.spec.field_selector + " against " + spec.path + "?" + spec.field_selector + ")"};
   }
-  c.subscribers->push_back(std::move(subscriber));
+  return &c;
+}
+
+Status SharedReflectors::subscribe(const CollectionSpec& spec, caf::actor subscriber) {
+  auto c = collection(spec);
+  if (!c) return Error{c.message()};
+  (*c)->subscribers->push_back(std::move(subscriber));
+  return {};
+}
+
+Status SharedReflectors::subscribe(const CollectionSpec& spec, Sink sink) {
+  auto c = collection(spec);
+  if (!c) return Error{c.message()};
+  (*c)->sinks->push_back(std::move(sink));
   return {};
 }
 
 std::size_t SharedReflectors::subscribers(const std::string& resource) const {
   auto it = collections_.find(resource);
-  return it == collections_.end() ? 0 : it->second.subscribers->size();
+  return it == collections_.end() ? 0 : it->second.subscribers->size() + it->second.sinks->size();
 }
 
 void SharedReflectors::start() {
@@ -44,8 +58,11 @@ void SharedReflectors::start() {
     options.field_selector = c.spec.field_selector;
     // The list is fixed from here on: the callbacks share it without a lock.
     std::shared_ptr<const std::vector<caf::actor>> targets = c.subscribers;
+    std::shared_ptr<const std::vector<Sink>> sinks = c.sinks;
     watch::ReflectorCallbacks callbacks;
-    callbacks.on_event = [targets, name = resource](const watch::Change& change) {
+    callbacks.on_event = [targets, sinks, name = resource](const watch::Change& change) {
+      for (const Sink& sink : *sinks) sink(change);
+      if (targets->empty()) return;
       auto event = std::make_shared<const ObjectEvent>(name, change);
       for (const caf::actor& target : *targets) caf::anon_send(target, atom::watch_event_v, event);
     };

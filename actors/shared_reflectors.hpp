@@ -12,10 +12,13 @@
 // (atom::synced, resource) after every complete list — or once, for an
 // `optional` collection whose list answers 404 (a CRD not installed), so
 // that a cluster without it still becomes ready (the reflector keeps retrying
-// and delivers the objects once the CRD appears).
+// and delivers the objects once the CRD appears). A sink (a plain function,
+// for a mutex-guarded store such as preemption's PdbStore) gets every change
+// on the reflector's thread, before the actors do.
 //
 // Threading: subscribe() before start(); start() and stop() from one thread.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -48,6 +51,10 @@ class SharedReflectors {
   /// Errors: after start(), or a spec that disagrees with an earlier
   /// subscription to the same resource (path, selector or optional).
   Status subscribe(const CollectionSpec& spec, caf::actor subscriber);
+  /// A function that gets every change of the collection, called on the
+  /// reflector's thread: thread-safe and quick. Errors as subscribe().
+  using Sink = std::function<void(const watch::Change& change)>;
+  Status subscribe(const CollectionSpec& spec, Sink sink);
 
   /// Starts every reflector (once).
   void start();
@@ -63,8 +70,13 @@ class SharedReflectors {
   struct Collection {
     CollectionSpec spec;
     std::shared_ptr<std::vector<caf::actor>> subscribers;
+    std::shared_ptr<std::vector<Sink>> sinks;
     std::unique_ptr<watch::Reflector> reflector;
   };
+
+  /// The collection of `spec.resource`, made on first use; an error after
+  /// start() or when `spec` disagrees with an earlier subscription.
+  Result<Collection*> collection(const CollectionSpec& spec);
 
   std::shared_ptr<watch::ApiClient> api_;
   std::map<std::string, Collection> collections_;

@@ -114,14 +114,22 @@ TEST_CASE("shared reflectors: one list and watch, the same event and Pod for eve
   const CollectionSpec pods{"pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", false};
   const CollectionSpec nodes{"nodes", "/api/v1/nodes", "", false};
   const CollectionSpec absent{"widgets", "/apis/example.com/v1/widgets", "", true};
+  // A sink (as preemption's PdbStore): every change, on the reflector's thread.
+  std::mutex sunk_mutex;
+  std::vector<watch::ObjectPtr> sunk;
+  auto sink = [&](const watch::Change& change) {
+    std::lock_guard<std::mutex> lock(sunk_mutex);
+    sunk.push_back(change.object);
+  };
   {
     SharedReflectors reflectors(api);
     REQUIRE(reflectors.subscribe(pods, informer));
     REQUIRE(reflectors.subscribe(pods, migration));
+    REQUIRE(reflectors.subscribe(pods, sink));
     REQUIRE(reflectors.subscribe(nodes, informer));
     REQUIRE(reflectors.subscribe(absent, migration));
     CHECK(reflectors.size() == 3);
-    CHECK(reflectors.subscribers("pods") == 2);
+    CHECK(reflectors.subscribers("pods") == 3);
     CHECK(reflectors.subscribers("nodes") == 1);
     CHECK(reflectors.subscribers("devices") == 0);
 
@@ -134,6 +142,7 @@ TEST_CASE("shared reflectors: one list and watch, the same event and Pod for eve
       other = pods;
       other.optional = true;
       CHECK_FALSE(reflectors.subscribe(other, informer));
+      CHECK_FALSE(reflectors.subscribe(other, sink));
     }
 
     SECTION("every subscriber gets the same events, synced, and the same decoded Pod") {
@@ -164,6 +173,9 @@ TEST_CASE("shared reflectors: one list and watch, the same event and Pod for eve
         CHECK(theirs[i]->pod()->get() == pod->get());  // decoded once, shared
       }
       CHECK(names == std::vector<std::string>{"a", "b", "c"});
+      std::lock_guard<std::mutex> lock(sunk_mutex);
+      REQUIRE(sunk.size() == mine.size());
+      for (std::size_t i = 0; i < mine.size(); ++i) CHECK(sunk[i] == mine[i]->object);  // the same documents
       CHECK((*mine[2]->pod())->spec.node_name == "n1");
       CHECK(mine[2]->type == watch::EventType::added);
     }
