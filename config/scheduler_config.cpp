@@ -295,8 +295,7 @@ TroupeSettings parse_troupe(const YAML::Node& node, const std::string& path) {
   if (t.node_partitions < 0) throw FieldError(child_path(path, "nodePartitions"), "must not be negative");
   if (t.worker_threads < 0) throw FieldError(child_path(path, "workerThreads"), "must not be negative");
   if (t.bind_concurrency <= 0) throw FieldError(child_path(path, "bindConcurrency"), "must be greater than zero");
-  // 0 would drop every event: events cannot be turned off (nor can they in kube-scheduler).
-  if (t.event_queue_size <= 0) throw FieldError(child_path(path, "eventQueueSize"), "must be greater than zero");
+  if (t.event_queue_size < 0) throw FieldError(child_path(path, "eventQueueSize"), "must not be negative");
   return t;
 }
 

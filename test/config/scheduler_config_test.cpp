@@ -300,8 +300,7 @@ TEST_CASE("configuration errors name the field", "[config][errors]") {
        "extenders[1].bindVerb: only one extender can implement bind, found 2"},
       {"extenders: [{filterVerb: f}]\n", "extenders[0].urlPrefix: Required value"},
       {"troupe: {bindConcurrency: 0}\n", "troupe.bindConcurrency: must be greater than zero"},
-      {"troupe: {eventQueueSize: -1}\n", "troupe.eventQueueSize: must be greater than zero"},
-      {"troupe: {eventQueueSize: 0}\n", "troupe.eventQueueSize: must be greater than zero"},
+      {"troupe: {eventQueueSize: -1}\n", "troupe.eventQueueSize: must not be negative"},
       {"troupe: {evaluationCache: sometimes}\n", "troupe.evaluationCache: must be true or false, got \"sometimes\""},
       {"schedulerName: x\n", "schedulerName: unknown field"},
   };
