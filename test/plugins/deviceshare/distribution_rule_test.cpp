@@ -95,6 +95,46 @@ TEST_CASE("fragmentation distribution: memory, rare multi-GPU classes, card wast
   CHECK(decayed->classes()[0].weight == Approx(0.75));
 }
 
+TEST_CASE("fragmentation distribution: GPU classes kept when CPU-only pods fill the prefix",
+          "[deviceshare][distribution-rule]") {
+  // 190 of 200 tasks are CPU-only: the top 95 % holds no GPU class. The next
+  // GPU classes join the prefix until it covers 90 % of the 10 GPU tasks.
+  const std::vector<ClassTally> tallies = {
+      tally(2000, 0, 0, 150, 1024), tally(4000, 0, 0, 40, 2048), tally(4000, 500, 1, 5, 4096),
+      tally(8000, 1000, 1, 4, 8192), tally(1000, 160, 1, 1, 512),
+  };
+  auto tasks = fragmentation_distribution(tallies, 0);
+  REQUIRE(tasks.ok());
+  const auto& k = tasks->classes();
+  REQUIRE(k.size() == 4);  // 5 + 4 of 10 GPU tasks covered: the 160-milli class stays out
+  CHECK(k[0].weight == Approx(150.0 / 199));
+  CHECK(k[1].weight == Approx(40.0 / 199));
+  CHECK(k[2].gpu_milli == 500);
+  CHECK(k[2].weight == Approx(5.0 / 199));
+  CHECK(k[3].gpu_milli == 1000);
+  CHECK(k[3].weight == Approx(4.0 / 199));
+  CHECK(k[3].memory_mib == 8192);
+
+  struct Case {
+    const char* what;
+    std::vector<ClassTally> tallies;
+    size_t classes;
+  };
+  const std::vector<Case> cases = {
+      {"only CPU-only tasks: nothing to add", {tally(2000, 0, 0, 99), tally(4000, 0, 0, 1)}, 1},
+      {"the prefix already covers the GPU tasks", {tally(4000, 500, 1, 96), tally(2000, 0, 0, 4)}, 1},
+      {"one GPU task among many: it joins", {tally(2000, 0, 0, 99), tally(4000, 1000, 1, 1)}, 2},
+      {"a left-out multi-GPU class joins the prefix rather than the rare ones",
+       {tally(2000, 0, 0, 99), tally(64000, 1000, 8, 1)}, 2},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    auto made = fragmentation_distribution(c.tallies, 0);
+    REQUIRE(made.ok());
+    CHECK(made->size() == c.classes);
+  }
+}
+
 TEST_CASE("distribution rule: errors", "[deviceshare][distribution-rule]") {
   struct Case {
     const char* what;
