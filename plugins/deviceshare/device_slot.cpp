@@ -80,6 +80,12 @@ void DeviceSlot::remove(const DeviceAmounts& amounts, const std::vector<std::str
   refresh();
 }
 
+void DeviceSlot::take_use(DeviceSlot& old) {
+  use_ = std::move(old.use_);
+  refresh();
+  old.refresh();
+}
+
 void DeviceSlot::refresh() {
   has_capacity_ = !total().is_zero();
   if (use_) {

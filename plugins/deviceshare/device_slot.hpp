@@ -75,9 +75,20 @@ class DeviceSlot {
   void add(const DeviceAmounts& amounts, const std::vector<std::string>& vf_bus_ids);
   /// Exactly undoes one add() with the same arguments.
   void remove(const DeviceAmounts& amounts, const std::vector<std::string>& vf_bus_ids);
+  /// Takes over what pods use of `old` (the same minor in the layout before a
+  /// Device update); `old` is left unused.
+  void take_use(DeviceSlot& old);
+
+  /// Where the node's packed device ids (NodeDevices) hold this device's id:
+  /// its offset and length, so a slot stores no string of its own.
+  void set_id_span(uint32_t at, uint32_t size) {
+    id_at_ = at;
+    id_size_ = size;
+  }
+  uint32_t id_at() const { return id_at_; }
+  uint32_t id_size() const { return id_size_; }
 
  private:
-  friend class NodeDevices;
   // What pods use of the device; only while allocations > 0.
   struct Use {
     DeviceAmounts used;

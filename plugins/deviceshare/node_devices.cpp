@@ -123,8 +123,7 @@ void NodeDevices::rebuild_slots(const Device& device) {
     const auto& infos = layout_->devices[t];
     for (size_t i = 0; i < infos.size(); ++i) {
       DeviceSlot slot(&infos[i], infos[i].health);
-      slot.id_at_ = id_at;
-      slot.id_size_ = static_cast<uint32_t>(ids[t][i].size());
+      slot.set_id_span(id_at, static_cast<uint32_t>(ids[t][i].size()));
       id_at += static_cast<uint32_t>(ids[t][i].size());
       rebuilt.push_back(std::move(slot));
     }
@@ -134,8 +133,7 @@ void NodeDevices::rebuild_slots(const Device& device) {
       auto it = std::lower_bound(rebuilt.begin(), rebuilt.end(), old.minor,
                                  [](const DeviceSlot& s, int32_t m) { return s.minor < m; });
       if (it == rebuilt.end() || it->minor != old.minor) it = rebuilt.insert(it, DeviceSlot::phantom(old.minor));
-      it->use_ = std::move(old.use_);
-      it->refresh();
+      it->take_use(old);
     }
     rebuilt.shrink_to_fit();
     types_[t].slots = std::move(rebuilt);

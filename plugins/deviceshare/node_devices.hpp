@@ -133,7 +133,7 @@ class NodeDevices final : public NodeExtension {
   const std::string& gpu_vendor() const;
   /// The device's id (DeviceInfo.id) in the last Device; "" for a minor only pods mention.
   std::string_view device_id(const DeviceSlot& slot) const {
-    return std::string_view(ids_).substr(slot.id_at_, slot.id_size_);
+    return std::string_view(ids_).substr(slot.id_at(), slot.id_size());
   }
 
   const TypeDevices& devices(DeviceType type) const { return types_[type_index(type)]; }

@@ -140,3 +140,21 @@ TEST_CASE("DeviceSlot: copies are independent; capacity can stop and start count
   CHECK(phantom.vfs().empty());
   CHECK_FALSE(phantom.has_capacity());
 }
+
+TEST_CASE("DeviceSlot: a rebuilt slot takes over what pods use of the old one", "[deviceshare][slot]") {
+  DeviceSlot old(&card(), true);
+  old.add(amounts({{"koordinator.sh/gpu-core", "30"}, {"koordinator.sh/gpu-memory", "20Gi"}}), {"0000:1f:00.2"});
+  DeviceSlot rebuilt(&card(), true);
+  rebuilt.set_id_span(7, 5);
+  rebuilt.take_use(old);
+  CHECK(rebuilt.allocations() == 1);
+  CHECK(text(rebuilt.used()) == "{koordinator.sh/gpu-core: 30, koordinator.sh/gpu-memory: 20Gi}");
+  CHECK(text(rebuilt.free()) == "{koordinator.sh/gpu-core: 70, koordinator.sh/gpu-memory: 60Gi}");
+  CHECK(rebuilt.vf_taken("0000:1f:00.2"));
+  CHECK((rebuilt.id_at() == 7 && rebuilt.id_size() == 5));
+  // The old slot is left idle, its summaries refreshed.
+  CHECK(old.allocations() == 0);
+  CHECK(text(old.free()) == text(old.total()));
+  CHECK(old.has_free());
+  CHECK_FALSE(old.vf_taken("0000:1f:00.2"));
+}
