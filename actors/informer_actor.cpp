@@ -187,7 +187,8 @@ void forget_bound(Self self, const PodIdentity& id, bool ours, bool final_state_
   // Never seen bound, yet a node actor may hold it: the cycle reserved and
   // bound it, and the watch was cut before the binding came through. A pod
   // that finished meanwhile shows its node; its owner alone is told (no
-  // cluster event: a restart's list holds many finished pods, none of them ours).
+  // cluster event: a restart's list holds many finished pods, which no node
+  // actor holds).
   if (!id.node_name.empty()) {
     self->send(owner(self, id.node_name), atom::pod_gone_v, id.uid);
     return;

@@ -7,6 +7,8 @@
 // profiles to the QUEUE, and changes that may help waiting pods to the QUEUE
 // as cluster events. A pod that cannot be decoded is reported on that pod
 // alone (PodScheduled=False + FailedScheduling) and never reaches a plugin.
+// A pod of ours a re-list finds deleted, last seen unbound, may have been
+// bound by the cycle meanwhile: every node actor is told to let it go.
 
 #include <map>
 #include <memory>
