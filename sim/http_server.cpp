@@ -272,7 +272,7 @@ struct HttpServer::Impl {
       : options(std::move(opts)),
         ctx{handler, store, options.token, options.max_body_bytes},
         ioc(static_cast<int>(std::max<size_t>(options.threads, 1))),
-        acceptor(ioc) {}
+        acceptor(asio::make_strand(ioc)) {}
 
   void accept() {
     acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
@@ -297,6 +297,8 @@ struct HttpServer::Impl {
   std::unique_ptr<ssl::context> tls_context;
   SessionContext ctx;
   asio::io_context ioc;
+  // On a strand: its accept handlers and stop()'s close never run at once on
+  // two io threads (the close nulled the descriptor under a re-armed accept).
   tcp::acceptor acceptor;
   std::vector<std::thread> threads;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
@@ -343,7 +345,7 @@ void HttpServer::stop() {
   s.stopped = true;
   // Let watch streams end with their terminating chunk before the loop stops.
   s.ctx.store.finish_watches();
-  asio::post(s.ioc, [&s] {
+  asio::post(s.acceptor.get_executor(), [&s] {
     beast::error_code ignored;
     s.acceptor.close(ignored);
   });
