@@ -18,21 +18,15 @@
 #include "actors/informer_actor.hpp"
 #include "actors/partitioning.hpp"
 #include "default_framework.hpp"
+#include "test_actor_system.hpp"
 #include "watch/json_util.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
 using namespace std::chrono_literals;
+using troupe::actors::testing::TestSystemConfig;
 
 namespace {
-
-struct TestSystemConfig : caf::actor_system_config {
-  TestSystemConfig() {
-    add_message_types<caf::id_block::troupe_atoms>();
-    set("scheduler.max-threads", 2);
-    set("logger.verbosity", caf::atom("quiet"));
-  }
-};
 
 /// What one recorder received, in order, as short lines.
 struct Log {

@@ -22,20 +22,14 @@
 #include "watch/http_client.hpp"
 #include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
+#include "test_actor_system.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
 using namespace std::chrono_literals;
+using troupe::actors::testing::TestSystemConfig;
 
 namespace {
-
-struct TestSystemConfig : caf::actor_system_config {
-  TestSystemConfig() {
-    add_message_types<caf::id_block::troupe_atoms>();
-    set("scheduler.max-threads", 2);
-    set("logger.verbosity", caf::atom("quiet"));
-  }
-};
 
 // What one subscriber received, in order.
 struct Seen {
