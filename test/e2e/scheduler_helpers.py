@@ -530,6 +530,13 @@ class Scheduler:
     def alive(self):
         return self.process is not None and self.process.poll() is None
 
+    def wait_logged(self, text, timeout=10):
+        """Waits until the process has written `text`: its log reaches the file
+        through a pipe and a reader thread, so it may lag what the process
+        already shows elsewhere (its metrics, the API server's objects)."""
+        return wait_for(lambda: text in self.stderr(), timeout,
+                        lambda: "%r in the log:\n%s" % (text, self.stderr()[-3000:]))
+
     def stderr(self):
         """Everything the process wrote (stdout and stderr)."""
         try:

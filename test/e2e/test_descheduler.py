@@ -366,7 +366,7 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         self.cluster.wait(lambda: metric_sum(scheduler.metrics(), "troupe_descheduler_evictions_total",
                                              plugin="LowNodeLoad", result="dry-run") >= 2, 30,
                           "dry run reported nothing")
-        self.assertIn("dry run: LowNodeLoad would migrate pod default/web-", scheduler.stderr())
+        scheduler.wait_logged("dry run: LowNodeLoad would migrate pod default/web-")
         self.assertEqual(jobs(self.client), [])
         self.assertEqual(sorted(p["metadata"]["name"] for p in self.client.pods()),
                          ["web-%d" % i for i in range(5)])
@@ -542,7 +542,7 @@ class GpuDefragmentationTest(DeschedulerFixture, unittest.TestCase):
         self.cluster.wait(lambda: metric_sum(scheduler.metrics(), "troupe_descheduler_evictions_total",
                                              plugin="GPUDefragmentation", result="dry-run") >= 1, 30,
                           "dry run reported nothing")
-        self.assertIn("dry run: GPUDefragmentation would migrate pod default/s-g", scheduler.stderr())
+        scheduler.wait_logged("dry run: GPUDefragmentation would migrate pod default/s-g")
         self.assertEqual(jobs(self.client), [])
         self.assertEqual(sorted(p["metadata"]["name"] for p in self.client.pods() if p["spec"].get("nodeName")),
                          sorted(self.shared))

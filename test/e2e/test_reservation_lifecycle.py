@@ -227,8 +227,8 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
         self.wait_phase("led", "Available")
         self.wait_phase("led", "Failed", timeout=20)
         # Both see it and queue it; only the leader binds it and writes its expiry.
-        self.assertIn("reservation led: queued for scheduling", second.stderr())
-        self.assertIn("reservation led: wrote status (the reservation outlived its ttl)", first.stderr())
+        second.wait_logged("reservation led: queued for scheduling")
+        first.wait_logged("reservation led: wrote status (the reservation outlived its ttl)")
         self.assertNotIn("reservation led: wrote", second.stderr())
         self.assertNotIn("became leader", second.stderr())
 

@@ -75,7 +75,7 @@ class EventLaneTest(unittest.TestCase):
                 scheduler.metrics(), "troupe_events_dropped_total"))
         self.assertEqual(metric_sum(m, "troupe_events_dropped_total", reason="queue_full"), 30)
         self.assertEqual(scheduled_events(self.client), {})
-        self.assertIn("dropped the Scheduled event", scheduler.stderr())
+        scheduler.wait_logged("dropped the Scheduled event")
 
     def test_written_and_dropped_events_add_up_to_the_pods_bound(self):
         config = scheduler_config(profiles=[profile()], troupe={"eventQueueSize": 2},

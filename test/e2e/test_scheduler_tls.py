@@ -87,7 +87,7 @@ class TlsTokenTest(unittest.TestCase):
             self.assertEqual(scheduler.get("/readyz")[0], 500)
             time.sleep(0.2)
         self.assertIsNone(self.client.pod("p0")["spec"].get("nodeName"))
-        self.assertIn("401", scheduler.stderr())
+        scheduler.wait_logged("401")
 
 
 if __name__ == "__main__":

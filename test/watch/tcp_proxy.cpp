@@ -54,8 +54,12 @@ void TcpProxy::close_all() {
 }
 
 void TcpProxy::sever() {
+  // Under the lock the accept loop registers connections with: a connection
+  // accepted before the sever is either registered (and cut here) or sees
+  // severed_ when it registers (and is closed there), never left running.
+  std::lock_guard<std::mutex> lock(mutex_);
   severed_ = true;
-  close_all();
+  for (const int fd : fds_) ::shutdown(fd, SHUT_RDWR);
 }
 
 void TcpProxy::resume() { severed_ = false; }
@@ -78,8 +82,13 @@ void TcpProxy::accept_loop() {
       ::close(client);
       continue;
     }
-    ++connections_;
     std::lock_guard<std::mutex> lock(mutex_);
+    if (severed_) {  // severed while connecting upstream
+      ::close(upstream);
+      ::close(client);
+      continue;
+    }
+    ++connections_;
     fds_.insert(client);
     fds_.insert(upstream);
     auto pair = std::make_shared<Pair>();
