@@ -370,7 +370,8 @@ void attempt(Self self, QueuedPodPtr queued) {
   self->state.task_learning.on_attempt(*queued, *request->state);  // actors/task_learning.hpp
   if (self->state.deps.evaluation_cache)
     request->scheduling_class =
-        plugins::with_inputs_version(queued->scheduling_class, request->state->inputs_version());
+        plugins::with_inputs_version(queued->scheduling_class, request->state->inputs_version(),
+                                     request->state->filter_inputs_version());
   a->request = request;
   release_nomination(self, *request->pod);
 

@@ -48,6 +48,11 @@ void ClassEvaluations::remember_verdict(size_t at, uint64_t generation, const pl
   verdict_generation_[at] = generation;
 }
 
+void ClassEvaluations::rebase(std::shared_ptr<const plugins::SchedulingClass> cls) {
+  class_ = std::move(cls);
+  std::fill(score_generation_.begin(), score_generation_.end(), kUnknown);
+}
+
 bool ClassEvaluations::scores(size_t at, uint64_t generation, plugins::NodeScore& out) const {
   if (at >= score_generation_.size() || score_generation_[at] != generation) return false;
   const int64_t* entry = &scores_[at * stride_];
@@ -70,6 +75,11 @@ ClassEvaluations* EvaluationCache::of(const plugins::Framework& framework,
                                       const std::shared_ptr<const plugins::SchedulingClass>& cls, size_t nodes) {
   auto it = std::find_if(classes_.begin(), classes_.end(),
                          [&](const ClassEvaluations& c) { return c.is_for(framework, *cls); });
+  if (it == classes_.end()) {
+    it = std::find_if(classes_.begin(), classes_.end(),
+                      [&](const ClassEvaluations& c) { return c.verdicts_hold_for(framework, *cls); });
+    if (it != classes_.end()) it->rebase(cls);
+  }
   if (it != classes_.end()) {
     classes_.splice(classes_.begin(), classes_, it);
     return &classes_.front();

@@ -36,6 +36,12 @@ class ClassEvaluations {
   bool is_for(const plugins::Framework& framework, const plugins::SchedulingClass& cls) const {
     return framework_ == &framework && *class_ == cls;
   }
+  /// The same pod of the same profile under inputs no Filter reads.
+  bool verdicts_hold_for(const plugins::Framework& framework, const plugins::SchedulingClass& cls) const {
+    return framework_ == &framework && class_->same_filter_inputs(cls);
+  }
+  /// Becomes `cls`'s entries: the verdicts stay, the scores go (they read the inputs).
+  void rebase(std::shared_ptr<const plugins::SchedulingClass> cls);
 
   /// Node `at`'s Filter verdict when it was evaluated at `generation`
   /// (success for a feasible node); nullptr when not known.
@@ -74,7 +80,8 @@ class EvaluationCache {
 
   /// The entries of the class; created empty for `nodes` nodes the second
   /// time a class is asked for (a pod unlike any other costs no table);
-  /// nullptr the first time.
+  /// nullptr the first time. A class that differs from a cached one only in
+  /// inputs no Filter reads (a new learned snapshot) takes over its verdicts.
   ClassEvaluations* of(const plugins::Framework& framework, const std::shared_ptr<const plugins::SchedulingClass>& cls,
                        size_t nodes);
   /// The node order changed: entries are indexed by it, so all go.

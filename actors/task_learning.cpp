@@ -49,7 +49,7 @@ void TaskLearning::on_attempt(const QueuedPod& queued, plugins::CycleState& stat
   Profile& profile = profile_of(queued.framework);
   if (!profile.learner) return;
   if (queued.attempts == 0) count(profile, *queued.pod);
-  if (const auto& snapshot = profile.learner->snapshot()) state.share_input(snapshot, snapshot->id);
+  if (const auto& snapshot = profile.learner->snapshot()) state.share_input(snapshot, snapshot->id, /*read_by_filter=*/false);
 }
 
 void TaskLearning::on_bound(const QueuedPod& pod, bool scheduling) {

@@ -47,15 +47,18 @@ class CycleState {
   /// Hands every plugin of this cycle an input an actor owns and updates
   /// between cycles (e.g. the GPU task classes learned from the pods seen so
   /// far), one per type, immutable once shared. `version` names the content:
-  /// equal versions are equal inputs. Written before PreFilter, like the slots.
+  /// equal versions are equal inputs. `read_by_filter`: false when no Filter
+  /// plugin reads it (the learned task classes: Score and Reserve do), so
+  /// Filter verdicts computed under another version of it still hold.
+  /// Written before PreFilter, like the slots.
   template <class T>
-  void share_input(std::shared_ptr<const T> input, uint64_t version) {
+  void share_input(std::shared_ptr<const T> input, uint64_t version, bool read_by_filter = true) {
     for (auto& in : inputs_)
       if (*in.type == typeid(T)) {
-        in = Input{std::move(input), &typeid(T), version};
+        in = Input{std::move(input), &typeid(T), version, read_by_filter};
         return;
       }
-    inputs_.push_back(Input{std::move(input), &typeid(T), version});
+    inputs_.push_back(Input{std::move(input), &typeid(T), version, read_by_filter});
   }
 
   /// The shared input of type T, or nullptr.
@@ -69,12 +72,10 @@ class CycleState {
   /// What the shared inputs are, as one number (0 = none): results a plugin
   /// computed under other inputs must not be reused (the evaluation cache
   /// keys pod classes on it).
-  uint64_t inputs_version() const {
-    if (inputs_.size() == 1) return inputs_.front().version;
-    uint64_t v = 0;
-    for (const auto& in : inputs_) v = (v * 0x9e3779b97f4a7c15ULL) ^ in.version;
-    return v;
-  }
+  uint64_t inputs_version() const { return combined_version(false); }
+  /// The same, of the inputs Filter plugins read: Filter verdicts computed
+  /// under another inputs_version but this filter_inputs_version still hold.
+  uint64_t filter_inputs_version() const { return combined_version(true); }
 
   /// Filter plugins (by their index in the profile's filter list) whose
   /// PreFilter returned Skip: the Framework does not call their Filter.
@@ -96,7 +97,21 @@ class CycleState {
     std::shared_ptr<const void> data;
     const std::type_info* type = nullptr;
     uint64_t version = 0;
+    bool read_by_filter = true;
   };
+
+  uint64_t combined_version(bool filter_only) const {
+    const Input* only = nullptr;
+    size_t count = 0;
+    uint64_t v = 0;
+    for (const auto& in : inputs_) {
+      if (filter_only && !in.read_by_filter) continue;
+      only = &in;
+      ++count;
+      v = (v * 0x9e3779b97f4a7c15ULL) ^ in.version;
+    }
+    return count == 1 ? only->version : v;
+  }
   std::vector<Slot> slots_;
   std::vector<Input> inputs_;
 };

@@ -30,19 +30,32 @@ uint64_t version_mix(uint64_t inputs_version) { return inputs_version * 0x9e3779
 }  // namespace
 
 std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version) {
+  return scheduling_class_of(pod, inputs_version, inputs_version);
+}
+
+std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version,
+                                                           uint64_t filter_inputs_version) {
   auto out = std::make_shared<SchedulingClass>();
   out->key = std::make_shared<const std::string>(encode(class_view(pod)));
   out->inputs_version = inputs_version;
+  out->filter_inputs_version = filter_inputs_version;
   out->hash = std::hash<std::string>{}(*out->key) ^ version_mix(inputs_version);
   return out;
 }
 
 std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const SchedulingClass> base,
                                                            uint64_t inputs_version) {
-  if (!base || base->inputs_version == inputs_version) return base;
+  return with_inputs_version(std::move(base), inputs_version, inputs_version);
+}
+
+std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const SchedulingClass> base,
+                                                           uint64_t inputs_version, uint64_t filter_inputs_version) {
+  if (!base) return base;
+  if (base->inputs_version == inputs_version && base->filter_inputs_version == filter_inputs_version) return base;
   auto out = std::make_shared<SchedulingClass>();
   out->key = base->key;
   out->inputs_version = inputs_version;
+  out->filter_inputs_version = filter_inputs_version;
   out->hash = base->hash ^ version_mix(base->inputs_version) ^ version_mix(inputs_version);
   return out;
 }

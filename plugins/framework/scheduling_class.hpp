@@ -30,16 +30,31 @@ struct SchedulingClass {
   /// (e.g. DeviceShare's learned task classes), so a pod scored under other
   /// inputs is of another class.
   uint64_t inputs_version = 0;
+  /// CycleState::filter_inputs_version of the cycle: the part of the inputs
+  /// Filter plugins read.
+  uint64_t filter_inputs_version = 0;
 
   bool operator==(const SchedulingClass& other) const {
     return hash == other.hash && inputs_version == other.inputs_version &&
-           (key == other.key || (key && other.key && *key == *other.key));
+           filter_inputs_version == other.filter_inputs_version && same_key(other);
+  }
+  /// The same pod under inputs that differ at most where no Filter reads:
+  /// Filter's verdicts for one are the other's.
+  bool same_filter_inputs(const SchedulingClass& other) const {
+    return filter_inputs_version == other.filter_inputs_version && same_key(other);
+  }
+  bool same_key(const SchedulingClass& other) const {
+    return key == other.key || (key && other.key && *key == *other.key);
   }
 };
 
 /// The class of `pod` (a copy of the fields above, encoded as JSON) in a
-/// cycle whose CycleState::inputs_version is `inputs_version`.
+/// cycle whose CycleState::inputs_version is `inputs_version` and whose
+/// filter_inputs_version is `filter_inputs_version` (the same by default:
+/// every input read by Filter).
 std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version = 0);
+std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version,
+                                                           uint64_t filter_inputs_version);
 
 /// The same pod's class in a cycle whose inputs_version is `inputs_version`:
 /// `base` itself when the version is the same, else a class sharing its key
@@ -47,5 +62,7 @@ std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint6
 /// the version only when it attempts the pod.
 std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const SchedulingClass> base,
                                                            uint64_t inputs_version);
+std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const SchedulingClass> base,
+                                                           uint64_t inputs_version, uint64_t filter_inputs_version);
 
 }  // namespace troupe::plugins

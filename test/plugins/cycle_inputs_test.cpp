@@ -99,3 +99,29 @@ TEST_CASE("a queued pod's class moved to the cycle's inputs", "[framework][cycle
   }
   CHECK(with_inputs_version(nullptr, 3) == nullptr);
 }
+
+TEST_CASE("inputs no Filter reads leave the filter inputs' version alone", "[framework][cycle-inputs]") {
+  CycleState state;
+  state.share_input(std::make_shared<const Mix>(Mix{3}), 17, /*read_by_filter=*/false);
+  CHECK(state.inputs_version() == 17);
+  CHECK(state.filter_inputs_version() == 0);  // Filter reads none of them
+
+  state.share_input(std::make_shared<const Other>(Other{0.5}), 4);  // read by Filter
+  CHECK(state.filter_inputs_version() == 4);
+  const uint64_t all = state.inputs_version();
+  CHECK(all != 4);
+  state.share_input(std::make_shared<const Mix>(Mix{5}), 18, false);  // a new learned snapshot
+  CHECK(state.filter_inputs_version() == 4);
+  CHECK(state.inputs_version() != all);
+
+  // Classes under the two states: other classes, but Filter's verdicts carry over.
+  const Pod pod = PodBuilder("web-1").container({{"cpu", "1"}}).pod();
+  const auto before = scheduling_class_of(pod, all, 4);
+  const auto after = with_inputs_version(before, state.inputs_version(), state.filter_inputs_version());
+  CHECK_FALSE(*before == *after);
+  CHECK(before->same_filter_inputs(*after));
+  CHECK(after->key == before->key);
+  const auto other_filter_inputs = with_inputs_version(before, state.inputs_version(), 5);
+  CHECK_FALSE(before->same_filter_inputs(*other_filter_inputs));
+  CHECK_FALSE(before->same_filter_inputs(*scheduling_class_of(PodBuilder("db").container({{"cpu", "2"}}).pod(), all, 4)));
+}
