@@ -71,7 +71,9 @@ caf::behavior queue_recorder(caf::event_based_actor* self, std::shared_ptr<Log> 
   };
 }
 
-caf::behavior ignore_all(caf::event_based_actor* self) {
+// `role` only names the stand-in: CAF 0.17 spawning a function without
+// arguments dereferences an empty argument pack, which UBSan reports.
+caf::behavior ignore_all(caf::event_based_actor* self, const std::string& /*role*/) {
   self->set_default_handler(caf::skip);
   return {[](atom::synced) {}};
 }
@@ -121,8 +123,8 @@ struct Harness {
       deps.nodes.push_back(caf::actor_cast<node_actor>(system.spawn(node_recorder, nodes.back())));
     }
     deps.queue = caf::actor_cast<queue_actor>(system.spawn(queue_recorder, queue));
-    deps.writer = caf::actor_cast<api_writer_actor>(system.spawn(ignore_all));
-    deps.cycle = caf::actor_cast<cycle_actor>(system.spawn(ignore_all));
+    deps.writer = caf::actor_cast<api_writer_actor>(system.spawn(ignore_all, std::string("writer")));
+    deps.cycle = caf::actor_cast<cycle_actor>(system.spawn(ignore_all, std::string("cycle")));
     deps.frameworks["troupe"] = testing::default_framework();
     deps.resources = {"pods"};
     informer = system.spawn(informer_actor_fn, deps);
