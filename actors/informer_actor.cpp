@@ -232,7 +232,8 @@ void on_pod(Self self, const ObjectEvent& event) {
   const watch::ObjectPtr& object = event.object;
   PodIdentity id = read_pod_identity(*object);
   auto& frameworks = self->state.deps.frameworks;
-  const bool of_ours = frameworks.count(id.scheduler_name) > 0;
+  const std::set<std::string>& ours = self->state.our_scheduler_names;
+  const bool of_ours = ours.count(id.scheduler_name) > 0;
   if (type == watch::EventType::deleted) {
     forget_nomination(self, id);
     dequeue(self, id);
@@ -240,8 +241,6 @@ void on_pod(Self self, const ObjectEvent& event) {
     self->state.reported.erase(id.key());
     return;
   }
-  std::set<std::string> ours;
-  for (const auto& [name, _] : frameworks) ours.insert(name);
   switch (route_pod(id, ours)) {
     case PodRoute::ignore: return;
     case PodRoute::forget:
@@ -294,6 +293,7 @@ uint32_t node_update_actions(const Node& before, const Node& after) {
 
 informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
   self->state.deps = std::move(deps);
+  for (const auto& [name, _] : self->state.deps.frameworks) self->state.our_scheduler_names.insert(name);
   self->state.actor_metrics = actor_metrics(self->state.deps.metrics, "informer");
   return {
       [=](atom::watch_event, ObjectEventPtr event) {

@@ -55,6 +55,7 @@ struct informer_state {
   ActorMetricsHandle actor_metrics;
   InformerDeps deps;
   std::set<std::string> synced;
+  std::set<std::string> our_scheduler_names;                   // the profiles' names (deps.frameworks' keys)
   std::unordered_map<std::string, NodePtr> nodes;             // by name, for update diffs
   std::unordered_map<std::string, std::string> bound_pods;    // uid -> node
   std::unordered_map<std::string, std::string> reservation_nodes;  // uid -> node holding the Reservation
