@@ -175,7 +175,7 @@ void dequeue(Self self, const PodIdentity& id) {
 
 /// The pod is gone (deleted, or finished): the node actor holding it lets it go.
 /// `final_state_unknown`: a deletion a re-list found (its state may be stale).
-void forget_bound(Self self, const PodIdentity& id, bool ours, bool final_state_unknown) {
+void release_pod(Self self, const PodIdentity& id, bool ours, bool final_state_unknown) {
   auto& bound = self->state.bound_pods;
   auto it = bound.find(id.uid);
   if (it != bound.end()) {
@@ -237,7 +237,7 @@ void on_pod(Self self, const ObjectEvent& event) {
   if (type == watch::EventType::deleted) {
     forget_nomination(self, id);
     dequeue(self, id);
-    forget_bound(self, id, of_ours, event.final_state_unknown);
+    release_pod(self, id, of_ours, event.final_state_unknown);
     self->state.reported.erase(id.key());
     return;
   }
@@ -246,7 +246,7 @@ void on_pod(Self self, const ObjectEvent& event) {
     case PodRoute::forget:
       forget_nomination(self, id);
       dequeue(self, id);
-      forget_bound(self, id, of_ours, false);
+      release_pod(self, id, of_ours, false);
       return;
     case PodRoute::node: {
       if (self->state.pending.count(id.key()) > 0) dequeue(self, id);
