@@ -4,6 +4,9 @@
 // minute (configured) and two (learned, with the baselines) on one core:
 //   troupe_test_sim "[.experiment]"
 //   troupe_test_sim "[.experiment-learned]"
+//   TROUPE_EXPERIMENT_TRACES=default,gpuspec33 troupe_test_sim "[.experiment-learned-quick]"
+// (the last: learned and configured only, with the per-seed figures, on the
+// traces named in the variable, or on all of them when it is unset).
 // Each prints one line per trace and a last line with the default median and
 // the worst trace against FGD, the two figures issue 7 asks for. Change the
 // policy (fragmentation_policy.hpp, distribution_rule.hpp, task_learner.hpp),
@@ -12,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -92,4 +96,25 @@ TEST_CASE("learned Fragmentation strategy against the configured one and the bas
   std::printf("learned: default %.2f (bar 95.50), worst vs FGD %s %+.2f\n", default_median, worst_trace.c_str(),
               worst_margin);
   CHECK(default_median > 0);
+}
+
+TEST_CASE("learned and configured Fragmentation only, per seed", "[.experiment-learned-quick]") {
+  const std::string dir = std::string(TROUPE_SOURCE_DIR) + "/../shared/data/openb-gpu-2023/";
+  auto nodes = load_trace_nodes(dir + "openb_node_list_gpu_node.csv");
+  REQUIRE(nodes.ok());
+  const char* only = std::getenv("TROUPE_EXPERIMENT_TRACES");
+  for (const auto& row : kTraces) {
+    if (only && std::string(only).find(row.trace) == std::string::npos) continue;
+    auto pods = load_trace_pods(dir + "openb_pod_list_" + row.trace + ".csv");
+    REQUIRE(pods.ok());
+    for (auto policy : {ReplayPolicy::fragmentation_learned, ReplayPolicy::fragmentation}) {
+      const ReplaySummary s = medians(*nodes, *pods, policy);
+      std::printf("%-12s %-10s %6.2f (%6.2f) %+5.2f |", row.trace,
+                  policy == ReplayPolicy::fragmentation ? "configured" : "learned", s.median_at_100, s.median_at_130,
+                  s.median_at_100 - row.fgd);
+      for (double v : s.allocation_at_100) std::printf(" %.2f", v);
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
 }
