@@ -22,6 +22,11 @@
 //  - every multi-GPU class (2+ cards) still left out, at
 //    kRareMultiGpuShare of its frequency: rare but large tasks (8 whole GPUs,
 //    64-120 cores) otherwise find no node with all cards free;
+//  - every class bound to card models (a gpu_spec) still left out, at its
+//    full frequency: such a class can use only the nodes of its models, and
+//    the rare ones together are a large part of that demand (on gpuspec33,
+//    168 classes of 328 pods outside the prefix, a seventh of the typed
+//    pods); cut, the measure lets untyped tasks fill the typed tasks' cards;
 //  - the expected card waste (card_waste.hpp) at the given weight.
 // Counts are doubles so a learner's decayed counts go through the same rule;
 // integer counts give the same bits as the integer arithmetic they replace.
@@ -49,6 +54,14 @@ inline constexpr double kRareMultiGpuShare = 0.5;
 /// The share of the GPU tasks (gpu_milli > 0) the popular prefix must cover
 /// at least; below the openb traces' 94-95 %, so it changes nothing there.
 inline constexpr double kGpuTaskCoverage = 0.9;
+
+/// The share of its frequency a class outside the popular prefix keeps: a
+/// class bound to card models all of it, else a multi-GPU class
+/// kRareMultiGpuShare of it, else none.
+inline double rare_class_share(const GpuTaskClass& task) {
+  if (!task.gpu_models.empty() && !task.cpu_only()) return 1.0;
+  return task.gpu_count >= 2 ? kRareMultiGpuShare : 0.0;
+}
 
 /// One class and how often it was seen.
 struct ClassTally {
@@ -126,7 +139,8 @@ inline Result<TaskDistribution> typical_distribution(std::vector<ClassTally> tal
 
 /// troupe's Fragmentation distribution (see the header comment): the top 95 %
 /// with their memory, weights summing to 1 over that prefix, plus the rare
-/// multi-GPU classes at kRareMultiGpuShare of their share of all tasks, with
+/// classes that rare_class_share keeps, at that part of their share of all
+/// tasks (multi-GPU: kRareMultiGpuShare; bound to card models: all), with
 /// the expected card waste at `card_waste_weight`. Errors as typical_distribution.
 inline Result<TaskDistribution> fragmentation_distribution(std::vector<ClassTally> tallies, double card_waste_weight) {
   namespace detail = distribution_rule_detail;
@@ -151,9 +165,11 @@ inline Result<TaskDistribution> fragmentation_distribution(std::vector<ClassTall
   std::vector<GpuTaskClass> classes;
   for (size_t i = 0; i < tallies.size(); ++i)
     if (in_prefix[i]) classes.push_back(detail::with_weight(tallies[i], tallies[i].count / covered, true));
-  for (size_t i = popular; i < tallies.size(); ++i)
-    if (!in_prefix[i] && tallies[i].task.gpu_count >= 2)
-      classes.push_back(detail::with_weight(tallies[i], kRareMultiGpuShare * tallies[i].count / *total, true));
+  for (size_t i = popular; i < tallies.size(); ++i) {
+    if (in_prefix[i]) continue;
+    const double share = rare_class_share(tallies[i].task);
+    if (share > 0) classes.push_back(detail::with_weight(tallies[i], share * tallies[i].count / *total, true));
+  }
   auto made = TaskDistribution::make(std::move(classes));
   if (!made) return made.error();
   if (auto set = made->set_card_waste_weight(card_waste_weight); !set) return Error{set.message()};

@@ -13,7 +13,7 @@
 //  - one entry per class (cpu, per-card milli, card count, card models), at
 //    most TaskLearnerLimits::max_classes: the openb traces have 49-330 keys,
 //    so 512 holds any of them whole, and the rule only ever uses the top 95 %
-//    plus the multi-GPU classes. When full, the class with the smallest count
+//    plus the multi-GPU classes and the classes bound to card models. When full, the class with the smallest count
 //    makes room (it is the one the rule is least likely to use);
 //  - a decayed count: every decay_every tasks all counts are multiplied so
 //    that a task's weight halves every half_life tasks. The distribution thus
@@ -84,7 +84,8 @@ struct TaskLearnerLimits {
 /// cycle a pod is counted before it is scored, so the very first pods' own
 /// classes are in the distribution they are placed by; later a pod of a new
 /// or rare class may not be (a snapshot is published only when the mix moved
-/// by 2 %, and only the top 95 % of classes are kept).
+/// by 2 %, and only the top 95 % of classes and the kept rare ones are in
+/// it).
 inline std::vector<GpuTaskClass> prior_task_classes() {
   std::vector<GpuTaskClass> classes;
   for (int32_t milli : {1000, 500, 250}) classes.push_back(GpuTaskClass{0, milli, 1, {}, 1.0, 0});

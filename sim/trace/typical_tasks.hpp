@@ -28,7 +28,8 @@ Result<plugins::deviceshare::TaskDistribution> typical_tasks(const std::vector<T
 /// The task distribution of troupe's Fragmentation strategy
 /// (distribution_rule.hpp: fragmentation_distribution): the typical classes
 /// with the median memory of their pods, the rare multi-GPU classes at half
-/// their frequency, and the expected card waste at kDefaultCardWasteWeight.
+/// their frequency, the rare classes bound to card models at their full
+/// frequency, and the expected card waste at kDefaultCardWasteWeight.
 /// Errors as typical_tasks.
 Result<plugins::deviceshare::TaskDistribution> fragmentation_tasks(const std::vector<TracePod>& trace);
 

@@ -95,6 +95,43 @@ TEST_CASE("fragmentation distribution: memory, rare multi-GPU classes, card wast
   CHECK(decayed->classes()[0].weight == Approx(0.75));
 }
 
+TEST_CASE("fragmentation distribution: which rare classes are kept, and at what share",
+          "[deviceshare][distribution-rule]") {
+  // The first class alone covers 99 of 100 tasks; each row adds one rare
+  // class of count 1 beside it and says the weight it keeps (share of all
+  // tasks x rare_class_share), or none.
+  struct Row {
+    const char* what;
+    ClassTally rare;
+    double kept;  // weight before normalisation; 0 = left out
+  };
+  const Row rows[] = {
+      {"a single-card share", tally(1000, 160, 1, 1), 0},
+      {"a whole card", tally(1000, 1000, 1, 1), 0},
+      {"a CPU-only task", tally(1000, 0, 0, 1), 0},
+      {"two whole cards", tally(1000, 1000, 2, 1), kRareMultiGpuShare / 100},
+      {"eight whole cards", tally(1000, 1000, 8, 1), kRareMultiGpuShare / 100},
+      {"a share bound to one model", tally(1000, 160, 1, 1, 0, {"T4"}), 1.0 / 100},
+      {"a whole card bound to two models", tally(1000, 1000, 1, 1, 0, {"V100M16", "V100M32"}), 1.0 / 100},
+      {"two cards bound to one model", tally(1000, 1000, 2, 1, 0, {"G2"}), 1.0 / 100},
+  };
+  for (const auto& row : rows) {
+    INFO(row.what);
+    auto tasks = fragmentation_distribution({tally(4000, 500, 1, 99), row.rare}, 0);
+    REQUIRE(tasks.ok());
+    const auto& k = tasks->classes();
+    if (row.kept == 0) {
+      CHECK(k.size() == 1);
+      continue;
+    }
+    REQUIRE(k.size() == 2);
+    const double sum = 1.0 + row.kept;  // the prefix's weights sum to 1
+    CHECK(k[1].gpu_count == row.rare.task.gpu_count);
+    CHECK(k[1].gpu_models == row.rare.task.gpu_models);
+    CHECK(k[1].weight == Approx(row.kept / sum));
+  }
+}
+
 TEST_CASE("fragmentation distribution: GPU classes kept when CPU-only pods fill the prefix",
           "[deviceshare][distribution-rule]") {
   // 190 of 200 tasks are CPU-only: the top 95 % holds no GPU class. The next

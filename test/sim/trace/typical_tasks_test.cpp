@@ -85,7 +85,7 @@ TEST_CASE("typical tasks of the shipped default trace", "[trace][typical]") {
   CHECK(cpu_only == Approx(0.136).margin(0.001));
 }
 
-TEST_CASE("fragmentation tasks: typical classes with memory, rare multi-GPU classes kept", "[trace][typical]") {
+TEST_CASE("fragmentation tasks: typical classes with memory, rare multi-GPU and typed classes kept", "[trace][typical]") {
   int serial = 0;
   std::vector<TracePod> trace;
   auto add = [&](TracePod p, int n) {
@@ -97,15 +97,15 @@ TEST_CASE("fragmentation tasks: typical classes with memory, rare multi-GPU clas
   add({"", 11300, 200, 1, 1000, {}}, 26);    // cumulative 96 >= 95: the popular prefix ends here
   add({"", 88000, 500, 8, 1000, {}}, 2);     // rare 8-GPU class: kept at half its share
   add({"", 4000, 100, 1, 500, {}}, 1);       // rare single-card class: dropped
-  add({"", 32000, 700, 4, 1000, {"V100M16"}}, 1);  // rare typed 4-GPU class: kept
+  add({"", 32000, 700, 4, 1000, {"V100M16"}}, 1);  // rare typed 4-GPU class: kept at its full share
   REQUIRE(trace.size() == 100);
 
   auto tasks = fragmentation_tasks(trace);
   REQUIRE(tasks);
   const auto& c = tasks->classes();
   REQUIRE(c.size() == 4);
-  // Raw weights 70/96, 26/96, 0.5 x 2/100, 0.5 x 1/100, then normalised.
-  const double sum = 70.0 / 96 + 26.0 / 96 + 0.01 + 0.005;
+  // Raw weights 70/96, 26/96, 0.5 x 2/100, 1/100, then normalised.
+  const double sum = 70.0 / 96 + 26.0 / 96 + 0.01 + 0.01;
   CHECK(c[0].gpu_milli == 810);
   CHECK(c[0].memory_mib == 100);
   CHECK(c[0].weight == Approx(70.0 / 96 / sum));
@@ -117,7 +117,7 @@ TEST_CASE("fragmentation tasks: typical classes with memory, rare multi-GPU clas
   CHECK(c[2].weight == Approx(0.01 / sum));
   CHECK(c[3].gpu_count == 4);
   CHECK(c[3].gpu_models == std::vector<std::string>{"V100M16"});
-  CHECK(c[3].weight == Approx(0.005 / sum));
+  CHECK(c[3].weight == Approx(0.01 / sum));
   // The expected card waste, from the single-card classes 810 and 1000 (the
   // 8- and 4-card ones are left out): a whole card ends 190 or 0 left.
   CHECK(tasks->card_waste_weight() == troupe::plugins::deviceshare::kDefaultCardWasteWeight);
