@@ -13,8 +13,9 @@
 //  - one entry per class (cpu, per-card milli, card count, card models), at
 //    most TaskLearnerLimits::max_classes: the openb traces have 49-330 keys,
 //    so 512 holds any of them whole, and the rule only ever uses the top 95 %
-//    plus the multi-GPU classes and the classes bound to card models. When full, the class with the smallest count
-//    makes room (it is the one the rule is least likely to use);
+//    plus the multi-GPU classes and the classes bound to card models. When
+//    full, the class with the smallest count makes room (it is the one the
+//    rule is least likely to use);
 //  - a decayed count: every decay_every tasks all counts are multiplied so
 //    that a task's weight halves every half_life tasks. The distribution thus
 //    follows a workload that changes (a new team's job sizes take over within

@@ -85,7 +85,8 @@ TEST_CASE("typical tasks of the shipped default trace", "[trace][typical]") {
   CHECK(cpu_only == Approx(0.136).margin(0.001));
 }
 
-TEST_CASE("fragmentation tasks: typical classes with memory, rare multi-GPU and typed classes kept", "[trace][typical]") {
+TEST_CASE("fragmentation tasks: typical classes with memory, rare multi-GPU and typed classes kept",
+          "[trace][typical]") {
   int serial = 0;
   std::vector<TracePod> trace;
   auto add = [&](TracePod p, int n) {
