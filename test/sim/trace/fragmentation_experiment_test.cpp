@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/trace/replay_summary.hpp"
 
@@ -36,6 +38,32 @@ const PublishedFgd kTraces[] = {
     {"gpuspec33", 87.88},  {"multigpu30", 96.39},  {"multigpu50", 97.09},
 };
 
+std::string trace_file(const std::string& name) {
+  return std::string(TROUPE_SOURCE_DIR) + "/../shared/data/openb-gpu-2023/" + name;
+}
+
+/// The method's cluster: the trace's GPU nodes.
+std::vector<TraceNode> gpu_nodes() {
+  auto nodes = load_trace_nodes(trace_file("openb_node_list_gpu_node.csv"));
+  REQUIRE(nodes.ok());
+  return std::move(*nodes);
+}
+
+std::vector<TracePod> trace_pods(const std::string& trace) {
+  auto pods = load_trace_pods(trace_file("openb_pod_list_" + trace + ".csv"));
+  REQUIRE(pods.ok());
+  return std::move(*pods);
+}
+
+/// Whether `trace` is among the comma-separated names in
+/// TROUPE_EXPERIMENT_TRACES (every trace when it is unset).
+bool trace_selected(const std::string& trace) {
+  const char* only = std::getenv("TROUPE_EXPERIMENT_TRACES");
+  if (!only) return true;
+  const std::string list = std::string(",") + only + ",";
+  return list.find("," + trace + ",") != std::string::npos;
+}
+
 ReplaySummary medians(const std::vector<TraceNode>& nodes, const std::vector<TracePod>& pods, ReplayPolicy policy) {
   auto summary = summarize_reference_replays(nodes, pods, policy, published_seeds());
   REQUIRE(summary.ok());
@@ -45,15 +73,12 @@ ReplaySummary medians(const std::vector<TraceNode>& nodes, const std::vector<Tra
 }  // namespace
 
 TEST_CASE("Fragmentation strategy: 10-seed medians on every trace", "[.experiment]") {
-  const std::string dir = std::string(TROUPE_SOURCE_DIR) + "/../shared/data/openb-gpu-2023/";
-  auto nodes = load_trace_nodes(dir + "openb_node_list_gpu_node.csv");
-  REQUIRE(nodes.ok());
+  const auto nodes = gpu_nodes();
   double default_median = 0, worst_margin = std::numeric_limits<double>::infinity();
   std::string worst_trace;
   for (const auto& row : kTraces) {
-    auto pods = load_trace_pods(dir + "openb_pod_list_" + row.trace + ".csv");
-    REQUIRE(pods.ok());
-    const ReplaySummary summary = medians(*nodes, *pods, ReplayPolicy::fragmentation);
+    const auto pods = trace_pods(row.trace);
+    const ReplaySummary summary = medians(nodes, pods, ReplayPolicy::fragmentation);
     const double margin = summary.median_at_100 - row.fgd;
     std::printf("%-12s median@100 %6.2f  @130 %6.2f  published FGD %6.2f  %+5.2f\n", row.trace,
                 summary.median_at_100, summary.median_at_130, row.fgd, margin);
@@ -69,19 +94,16 @@ TEST_CASE("Fragmentation strategy: 10-seed medians on every trace", "[.experimen
 }
 
 TEST_CASE("learned Fragmentation strategy against the configured one and the baselines", "[.experiment-learned]") {
-  const std::string dir = std::string(TROUPE_SOURCE_DIR) + "/../shared/data/openb-gpu-2023/";
-  auto nodes = load_trace_nodes(dir + "openb_node_list_gpu_node.csv");
-  REQUIRE(nodes.ok());
+  const auto nodes = gpu_nodes();
   double default_median = 0, worst_margin = std::numeric_limits<double>::infinity();
   std::string worst_trace;
   std::printf("medians @100 (@130): learned, configured, LeastAllocated, MostAllocated, published FGD @100\n");
   for (const auto& row : kTraces) {
-    auto pods = load_trace_pods(dir + "openb_pod_list_" + row.trace + ".csv");
-    REQUIRE(pods.ok());
-    const ReplaySummary learned = medians(*nodes, *pods, ReplayPolicy::fragmentation_learned);
-    const ReplaySummary configured = medians(*nodes, *pods, ReplayPolicy::fragmentation);
-    const ReplaySummary least = medians(*nodes, *pods, ReplayPolicy::least_allocated);
-    const ReplaySummary most = medians(*nodes, *pods, ReplayPolicy::most_allocated);
+    const auto pods = trace_pods(row.trace);
+    const ReplaySummary learned = medians(nodes, pods, ReplayPolicy::fragmentation_learned);
+    const ReplaySummary configured = medians(nodes, pods, ReplayPolicy::fragmentation);
+    const ReplaySummary least = medians(nodes, pods, ReplayPolicy::least_allocated);
+    const ReplaySummary most = medians(nodes, pods, ReplayPolicy::most_allocated);
     const double margin = learned.median_at_100 - row.fgd;
     std::printf("%-12s %6.2f (%6.2f)  %6.2f (%6.2f)  %6.2f (%6.2f)  %6.2f (%6.2f)  %6.2f  %+5.2f\n", row.trace,
                 learned.median_at_100, learned.median_at_130, configured.median_at_100, configured.median_at_130,
@@ -99,16 +121,12 @@ TEST_CASE("learned Fragmentation strategy against the configured one and the bas
 }
 
 TEST_CASE("learned and configured Fragmentation only, per seed", "[.experiment-learned-quick]") {
-  const std::string dir = std::string(TROUPE_SOURCE_DIR) + "/../shared/data/openb-gpu-2023/";
-  auto nodes = load_trace_nodes(dir + "openb_node_list_gpu_node.csv");
-  REQUIRE(nodes.ok());
-  const char* only = std::getenv("TROUPE_EXPERIMENT_TRACES");
+  const auto nodes = gpu_nodes();
   for (const auto& row : kTraces) {
-    if (only && std::string(only).find(row.trace) == std::string::npos) continue;
-    auto pods = load_trace_pods(dir + "openb_pod_list_" + row.trace + ".csv");
-    REQUIRE(pods.ok());
+    if (!trace_selected(row.trace)) continue;
+    const auto pods = trace_pods(row.trace);
     for (auto policy : {ReplayPolicy::fragmentation_learned, ReplayPolicy::fragmentation}) {
-      const ReplaySummary s = medians(*nodes, *pods, policy);
+      const ReplaySummary s = medians(nodes, pods, policy);
       std::printf("%-12s %-10s %6.2f (%6.2f) %+5.2f |", row.trace,
                   policy == ReplayPolicy::fragmentation ? "configured" : "learned", s.median_at_100, s.median_at_130,
                   s.median_at_100 - row.fgd);
