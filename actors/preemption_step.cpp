@@ -105,7 +105,9 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
       pre::ineligibility_reason(*request->pod, {}, {}, reserve_pods_preempt(framework));
   if (ineligible) {
     pre::PreemptionSearchState search;
-    search.partitions.push_back(pre::PartitionPreemption{std::nullopt, {}, std::move(ineligible)});
+    pre::PartitionPreemption partition;
+    partition.ineligible = std::move(ineligible);
+    search.partitions.push_back(std::move(partition));
     search.total_nodes = total_nodes;
     search.now = now;
     plugin.write_search(*request->state, std::move(search));

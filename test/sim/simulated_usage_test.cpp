@@ -26,7 +26,7 @@ struct PodCase {
   std::string node_name = "n1";
   std::string cpu = "1";
   std::string memory = "1Gi";
-  std::string ratio;  // empty: no annotation
+  std::string ratio = "";  // empty: no annotation
   std::string phase = "Running";
 };
 

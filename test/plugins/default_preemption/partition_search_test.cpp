@@ -120,10 +120,10 @@ TEST_CASE("merge verdicts: violations last, ineligibility, failures counted over
   auto victims = [](const char* name, int32_t priority, int64_t violations) {
     return Candidate{name, Victims{{pod(std::string("v-") + name, priority, "1")}, violations}};
   };
-  PartitionPreemption violating{victims("x", 1, 1), {}, std::nullopt};
-  PartitionPreemption clean{victims("y", 8, 0), {}, std::nullopt};
-  PartitionPreemption none{std::nullopt, {{"z", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt};
-  PartitionPreemption ineligible{std::nullopt, {}, std::string(kNotEligibleTerminating)};
+  PartitionPreemption violating{victims("x", 1, 1), {}, std::nullopt, {}};
+  PartitionPreemption clean{victims("y", 8, 0), {}, std::nullopt, {}};
+  PartitionPreemption none{std::nullopt, {{"z", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt, {}};
+  PartitionPreemption ineligible{std::nullopt, {}, std::string(kNotEligibleTerminating), {}};
   struct Case {
     const char* what;
     std::vector<PartitionPreemption> parts;
@@ -272,7 +272,7 @@ TEST_CASE("DefaultPreemption PostFilter turns the merged search into a nominatio
   }
   SECTION("no candidate clears, ineligible keeps") {
     PreemptionSearchState none;
-    none.partitions.push_back({std::nullopt, {{"n", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt});
+    none.partitions.push_back({std::nullopt, {{"n", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt, {}});
     none.total_nodes = 1;
     dp.write_search(state, none);
     auto r = dp.post_filter(state, *preemptor, {});
@@ -280,7 +280,7 @@ TEST_CASE("DefaultPreemption PostFilter turns the merged search into a nominatio
     CHECK(r.nominated_node == std::optional<std::string>(""));
     CHECK(r.message == "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
     PreemptionSearchState never;
-    never.partitions.push_back({std::nullopt, {}, std::string(kNotEligiblePolicyNever)});
+    never.partitions.push_back({std::nullopt, {}, std::string(kNotEligiblePolicyNever), {}});
     dp.write_search(state, never);
     auto kept = dp.post_filter(state, *preemptor, {});
     CHECK_FALSE(kept.nominated_node);

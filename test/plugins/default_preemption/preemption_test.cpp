@@ -207,7 +207,11 @@ TEST_CASE("preempt: eligibility, unhelpful nodes, choice and messages", "[preemp
   nominated.status.nominated_node_name = "n1";
   Pod leaving = PodBuilder("leaving").priority(1).container({{"cpu", "1"}}).pod();
   leaving.meta.deletion_timestamp = kNow;
-  leaving.status.conditions.push_back(Condition{"DisruptionTarget", "True", "PreemptionByScheduler"});
+  Condition disruption;
+  disruption.type = "DisruptionTarget";
+  disruption.status = "True";
+  disruption.reason = "PreemptionByScheduler";
+  leaving.status.conditions.push_back(disruption);
   std::vector<NodeInfo> waiting = {node4("n1", {PodInfo::make(leaving)})};
   CHECK(ineligibility_reason(*PodInfo::make(nominated), waiting, statuses) ==
         std::optional<std::string>(kNotEligibleTerminating));

@@ -165,6 +165,13 @@ inline std::string describe(const AllocationPlan& plan) {
   return out;
 }
 
+/// Options that order devices by `scorer` (Reserve's), nothing else set.
+inline AllocateOptions scored_by(const DeviceScorer& scorer) {
+  AllocateOptions options;
+  options.scorer = &scorer;
+  return options;
+}
+
 /// Allocates and returns "gpu:0,1" or the failure as "<Code>: <message>".
 inline std::string allocate_text(const NodeDevices& node, const Pod& pod, const AllocateOptions& options = {}) {
   DeviceShareRequest r = prepared(pod);

@@ -121,25 +121,25 @@ TEST_CASE("Shared GPUs: LeastAllocated spreads, MostAllocated packs", "[devicesh
   //   MostAllocated   GPU 0: (100 + 50) / 2 = 75  free GPUs: (50 + 0) / 2 = 25
   SECTION("topology tree") {
     NodeDevices n = node_with_half_used({0});
-    CHECK(allocate_text(n, share("50"), AllocateOptions{&least}) == "gpu:1");
-    CHECK(allocate_text(n, share("50"), AllocateOptions{&most}) == "gpu:0");
+    CHECK(allocate_text(n, share("50"), scored_by(least)) == "gpu:1");
+    CHECK(allocate_text(n, share("50"), scored_by(most)) == "gpu:0");
     CHECK(allocate_text(n, share("50"), AllocateOptions{}) == "gpu:0");  // Filter: no scorer
     // MostAllocated keeps packing: GPU 0 full, then the next in the same switch
-    reserve(n, share("50", "second"), AllocateOptions{&most});
-    CHECK(allocate_text(n, share("25"), AllocateOptions{&most}) == "gpu:1");
+    reserve(n, share("50", "second"), scored_by(most));
+    CHECK(allocate_text(n, share("25"), scored_by(most)) == "gpu:1");
   }
   SECTION("per-device allocation") {
     NodeDevices n = node_with_half_used({0}, gpus_without_topology(4));
-    CHECK(allocate_text(n, share("50"), AllocateOptions{&least}) == "gpu:1");
-    CHECK(allocate_text(n, share("50"), AllocateOptions{&most}) == "gpu:0");
+    CHECK(allocate_text(n, share("50"), scored_by(least)) == "gpu:1");
+    CHECK(allocate_text(n, share("50"), scored_by(most)) == "gpu:0");
   }
   SECTION("memory-sized shared pods") {
     NodeDevices n = node_with_half_used({2}, gpus_without_topology(4));
     const Pod pod = PodSpecBuilder("mem").requests({{"koordinator.sh/gpu-memory", "20Gi"}}).pod();
-    CHECK(allocate_text(n, pod, AllocateOptions{&most}) == "gpu:2");
-    CHECK(allocate_text(n, pod, AllocateOptions{&least}) == "gpu:0");
+    CHECK(allocate_text(n, pod, scored_by(most)) == "gpu:2");
+    CHECK(allocate_text(n, pod, scored_by(least)) == "gpu:0");
     const Pod big = PodSpecBuilder("big").requests({{"koordinator.sh/gpu-memory", "50Gi"}}).pod();
-    CHECK(allocate_text(n, big, AllocateOptions{&most}) == "gpu:0");  // GPU 2 has 40Gi left
+    CHECK(allocate_text(n, big, scored_by(most)) == "gpu:0");  // GPU 2 has 40Gi left
   }
 }
 

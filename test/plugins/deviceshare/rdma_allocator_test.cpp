@@ -127,9 +127,9 @@ TEST_CASE("RDMA device order follows the scoring strategy", "[deviceshare][rdma]
   reserve(n, nic("1", "", "small"));
   const DeviceScorer least(ScoringStrategy::least_allocated, DeviceShareArgs::default_scoring_resources());
   const DeviceScorer most(ScoringStrategy::most_allocated, DeviceShareArgs::default_scoring_resources());
-  CHECK(allocate_text(n, nic("1"), AllocateOptions{&least}) == "rdma:1");
-  CHECK(allocate_text(n, nic("1"), AllocateOptions{&most}) == "rdma:0");
-  CHECK(allocate_text(n, nic("200"), AllocateOptions{&most}) == "rdma:1,2");
+  CHECK(allocate_text(n, nic("1"), scored_by(least)) == "rdma:1");
+  CHECK(allocate_text(n, nic("1"), scored_by(most)) == "rdma:0");
+  CHECK(allocate_text(n, nic("200"), scored_by(most)) == "rdma:1,2");
 }
 
 TEST_CASE("NUMA restriction and missing devices", "[deviceshare][rdma]") {

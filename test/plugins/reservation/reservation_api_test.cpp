@@ -317,7 +317,11 @@ TEST_CASE("reservation phases, expiry and validation", "[reservation]") {
   CHECK(reservation_phase(r) == "Pending");
   r.status.phase = kPhaseFailed;
   CHECK_FALSE(is_expired(r));
-  r.status.conditions.push_back(Condition{kConditionReady, "False", kReasonExpired});
+  Condition expired;
+  expired.type = kConditionReady;
+  expired.status = "False";
+  expired.reason = kReasonExpired;
+  r.status.conditions.push_back(expired);
   CHECK(is_expired(r));
 
   CHECK(validate_reservation(ReservationBuilder("ok").get()));
