@@ -277,21 +277,40 @@ bool BenchHarness::has_filter_plugin(const std::string& name) const {
 
 size_t BenchHarness::partitions() const { return impl_->nodes.size(); }
 
+void BenchHarness::spawn_actors(size_t node_count) {
+  auto& impl = *impl_;
+  if (impl.cycle) return;
+  const size_t partitions = impl.options.one_node_per_actor ? std::max<size_t>(1, node_count)
+                            : impl.options.partitions > 0   ? impl.options.partitions
+                                                            : impl.threads;
+  impl.spawn_scheduling(partitions);
+}
+
 void BenchHarness::load_cluster(const std::vector<Node>& nodes, const std::vector<Device>& devices,
                                 const std::vector<NodeResourceTopology>& topologies) {
   auto& impl = *impl_;
-  if (!impl.cycle) {
-    size_t partitions = impl.options.one_node_per_actor ? std::max<size_t>(1, nodes.size())
-                        : impl.options.partitions > 0   ? impl.options.partitions
-                                                        : impl.threads;
-    impl.spawn_scheduling(partitions);
-  }
+  spawn_actors(nodes.size());
   caf::scoped_actor self{*impl.system};
   for (const auto& n : nodes) self->send(impl.owner(n.meta.name), atom::upsert_node_v, NodePtr(std::make_shared<Node>(n)));
-  for (const auto& d : devices)
+  // A node actor frees a Device or NRT once it has built its state from it.
+  // Copied and sent all at once (a copy takes a microsecond, applying one
+  // tens), every one would be alive together, and the pages they freed stay
+  // resident among the state built since. The informer's pace is set by
+  // decoding each object from JSON; here a sync every few objects per
+  // partition bounds what is in flight the same way.
+  const size_t in_flight = kObjectsInFlightPerPartition * impl.nodes.size();
+  size_t sent = 0;
+  auto paced = [&] {
+    if (++sent % in_flight == 0) impl.sync_nodes(self);
+  };
+  for (const auto& d : devices) {
     self->send(impl.owner(d.meta.name), atom::upsert_device_v, DevicePtr(std::make_shared<Device>(d)));
-  for (const auto& t : topologies)
+    paced();
+  }
+  for (const auto& t : topologies) {
     self->send(impl.owner(t.meta.name), atom::upsert_topology_v, TopologyPtr(std::make_shared<NodeResourceTopology>(t)));
+    paced();
+  }
   impl.sync_nodes(self);
 }
 
@@ -366,8 +385,8 @@ ProcessMemory process_memory() {
     std::string key;
     int64_t kib = 0;
     fields >> key >> kib;
-    if (key == "VmRSS:") memory.rss_bytes = kib * 1024;
     if (key == "VmHWM:") memory.peak_rss_bytes = kib * 1024;
+    if (key == "RssAnon:") memory.anon_rss_bytes = kib * 1024;
   }
   const struct mallinfo2 heap = mallinfo2();
   memory.heap_bytes = static_cast<int64_t>(heap.uordblks + heap.hblkhd);

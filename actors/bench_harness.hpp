@@ -68,6 +68,9 @@ struct PodOutcome {
   double latency_ms() const { return std::chrono::duration<double, std::milli>(finished - enqueued).count(); }
 };
 
+/// How many Devices and NRTs load_cluster lets be in flight per partition.
+inline constexpr size_t kObjectsInFlightPerPartition = 8;
+
 class BenchHarness {
  public:
   /// Errors: a configuration that does not parse or has no profile, or a
@@ -82,8 +85,15 @@ class BenchHarness {
   bool has_filter_plugin(const std::string& name) const;
   size_t partitions() const;
 
+  /// Spawns the scheduling actors (node actors, cycle, binder) for a
+  /// cluster of `node_count` nodes, unless they run already. load_cluster
+  /// calls it; a caller measuring the memory the nodes take calls it first,
+  /// so the actors' fixed cost is not counted per node.
+  void spawn_actors(size_t node_count);
   /// Sends every object to the node actor that owns it and returns once
-  /// they have all been applied. Spawns the node actors on the first call.
+  /// they have all been applied (spawn_actors first, if needed). Devices and
+  /// NRTs, which the node actors drop once applied, go at most
+  /// kObjectsInFlightPerPartition per partition at a time.
   void load_cluster(const std::vector<Node>& nodes, const std::vector<Device>& devices,
                     const std::vector<NodeResourceTopology>& topologies);
   /// Accounts pods already bound (spec.nodeName set) on their nodes, as the
@@ -110,13 +120,15 @@ class BenchHarness {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The process's resident set now and its peak (VmRSS, VmHWM of
-/// /proc/self/status) in bytes; 0 when unknown. And the heap in use
+/// The process's peak resident set (VmHWM of /proc/self/status) and the
+/// anonymous part of its resident set now (RssAnon: heap, stacks; what
+/// loading objects grows, whereas the code pages the first load faults in
+/// are a cost paid once), in bytes; 0 when unknown. And the heap in use
 /// (mallinfo2: uordblks + hblkhd): unlike RSS it leaves out memory malloc
 /// holds free, so a load's delta is the bytes its objects keep.
 struct ProcessMemory {
-  int64_t rss_bytes = 0;
   int64_t peak_rss_bytes = 0;
+  int64_t anon_rss_bytes = 0;
   int64_t heap_bytes = 0;
 };
 ProcessMemory process_memory();
