@@ -67,7 +67,15 @@ Result<std::unique_ptr<ExtenderService>> ExtenderService::create(ExtenderService
 
 ExtenderService::ExtenderService(ExtenderServiceDeps deps, std::shared_ptr<const plugins::Framework> deviceshare,
                                  std::shared_ptr<const plugins::Framework> gpushare)
-    : deps_(std::move(deps)), deviceshare_(std::move(deviceshare)), gpushare_(std::move(gpushare)) {}
+    : deps_(std::move(deps)),
+      deviceshare_(std::move(deviceshare)),
+      gpushare_(std::move(gpushare)),
+      deviceshare_learning_(deviceshare_) {}
+
+void ExtenderService::share_learned(const std::shared_ptr<const plugins::Framework>& framework,
+                                    const PodInfoPtr& pod, bool count, plugins::CycleState& state) {
+  if (framework == deviceshare_) deviceshare_learning_.on_request(pod, count, state);
+}
 
 HttpReply ExtenderService::serve(const HttpRequest& request) {
   const std::string path = request.target.substr(0, request.target.find('?'));
@@ -129,6 +137,7 @@ HttpReply ExtenderService::filter(const std::shared_ptr<const plugins::Framework
   if (!args) return filter_error(ExtenderArgs{}, args.message());
   auto pod = plugins::PodInfo::make(args->pod);
   std::shared_ptr<plugins::CycleState> state = framework->new_cycle_state();
+  share_learned(framework, pod, /*count=*/true, *state);
   auto pre = framework->run_pre_filter(*state, *pod);
   ExtenderFilterVerdict verdict;
   if (pre.is_skip()) {  // the pod asks for nothing this plugin decides
@@ -161,6 +170,7 @@ HttpReply ExtenderService::prioritize(const std::shared_ptr<const plugins::Frame
   if (!args) return {400, "text/plain", args.message() + "\n"};
   auto pod = plugins::PodInfo::make(args->pod);
   std::shared_ptr<plugins::CycleState> state = framework->new_cycle_state();
+  share_learned(framework, pod, /*count=*/true, *state);
   std::vector<std::pair<std::string, int64_t>> priorities;
   for (const auto& name : args->node_names) priorities.emplace_back(name, 0);
   auto pre = framework->run_pre_filter(*state, *pod);
@@ -207,6 +217,7 @@ HttpReply ExtenderService::bind(const std::shared_ptr<const plugins::Framework>&
   request->framework = framework;
   request->pod = pod;
   request->state = framework->new_cycle_state();
+  share_learned(framework, pod, /*count=*/false, *request->state);
   auto pre = framework->run_pre_filter(*request->state, *pod);
   if (!pre.ok() && !pre.is_skip()) return fail(pre.message());
 

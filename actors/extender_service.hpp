@@ -8,7 +8,9 @@
 //       for its scheduler policy (urlPrefix .../gpushare-scheduler);
 //   /deviceshare/{filter,prioritize,bind}
 //       Koordinator's DeviceShare (GPU share, whole GPUs, RDMA, topology),
-//       writing the same device-allocated annotation as troupe's own binds.
+//       writing the same device-allocated annotation as troupe's own binds;
+//       its Fragmentation scoring learns the task sizes of the pods asked
+//       about (extender_learning.hpp).
 //
 // filter/prioritize fan out to the node actors owning the named nodes; bind
 // reads the pod, reserves on the owning node actor (so no share or VF is
@@ -23,6 +25,7 @@
 #include <caf/all.hpp>
 
 #include "actors/api_writer.hpp"
+#include "actors/extender_learning.hpp"
 #include "actors/http_endpoint.hpp"
 #include "actors/node_actor.hpp"
 #include "config/scheduler_config.hpp"
@@ -59,9 +62,15 @@ class ExtenderService {
                 const std::shared_ptr<plugins::CycleState>& state, const std::vector<std::string>& names,
                 bool score, std::vector<Evaluation>& out, std::string& error);
 
+  /// Hands the pod's cycle the task classes learned from the pods asked
+  /// about (/deviceshare only), counting the pod when `count`.
+  void share_learned(const std::shared_ptr<const plugins::Framework>& framework, const PodInfoPtr& pod,
+                     bool count, plugins::CycleState& state);
+
   ExtenderServiceDeps deps_;
   std::shared_ptr<const plugins::Framework> deviceshare_;
   std::shared_ptr<const plugins::Framework> gpushare_;
+  ExtenderLearning deviceshare_learning_;
 };
 
 }  // namespace troupe::actors

@@ -15,7 +15,8 @@
 //              (or the allocator's, when that card lacks e.g. the gpu-memory).
 //              Without taskClasses the distribution is the snapshot the
 //              cycle shares in the CycleState (LearnedTasks, learned from the
-//              pods seen; actors/task_learning.hpp), else a fixed prior.
+//              pods seen; actors/task_learning.hpp, and for the extender
+//              endpoint actors/extender_learning.hpp), else a fixed prior.
 //   Reserve    allocate with the configured scorer and account the result on
 //              the node; Unreserve gives it back exactly.
 //   PreBind    the device-allocated annotation (and, with devicePluginAdaption,

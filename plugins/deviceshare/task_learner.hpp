@@ -77,7 +77,7 @@ struct TaskLearnerLimits {
 };
 
 /// What the learned strategy scores with while it has no snapshot (a plugin
-/// called outside a scheduling cycle: the extender endpoint, a dry run): one
+/// called outside a scheduling cycle, such as a dry run): one
 /// whole card, half and a quarter of a card, and 2, 4 and 8 whole cards,
 /// equally likely, asking for no CPU or memory. Under it the measure keeps
 /// whole cards and whole 8-card nodes free and puts shares on cards already
