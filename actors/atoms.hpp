@@ -21,6 +21,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   // Debug endpoints -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, device_summary, "devsummary")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, cpu_summary, "cpusummary")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, gpushare_inspect, "gpuinspect")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, reservation_summary, "resvsummar")
   // Extender endpoint -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, evaluate, "evaluate")

@@ -5,6 +5,7 @@
 #include "actors/extender_protocol.hpp"
 #include "actors/partitioning.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
+#include "plugins/deviceshare/gpushare_inspect.hpp"
 #include "plugins/gpushare/gpushare_plugin.hpp"
 #include "plugins/registry.hpp"
 #include "watch/object_writes.hpp"
@@ -80,6 +81,11 @@ void ExtenderService::share_learned(const std::shared_ptr<const plugins::Framewo
 HttpReply ExtenderService::serve(const HttpRequest& request) {
   const std::string path = request.target.substr(0, request.target.find('?'));
   if (path == "/version" && request.method == "GET") return {200, "text/plain", "0.1.0"};
+  const std::string inspect_path = "/gpushare-scheduler/inspect";
+  if (path == inspect_path || path.rfind(inspect_path + "/", 0) == 0) {
+    if (request.method != "GET") return {405, "text/plain", "use GET\n"};
+    return inspect(path.size() > inspect_path.size() ? path.substr(inspect_path.size() + 1) : "");
+  }
   struct Route {
     const char* path;
     const std::shared_ptr<const plugins::Framework>* framework;
@@ -196,6 +202,23 @@ HttpReply ExtenderService::prioritize(const std::shared_ptr<const plugins::Frame
     score = it == total.end() ? 0 : it->second * kExtenderScoreMax / plugins::kMaxNodeScore;
   }
   return json_reply(200, host_priority_list_json(priorities));
+}
+
+HttpReply ExtenderService::inspect(const std::string& node_name) {
+  namespace ds = plugins::deviceshare;
+  std::vector<node_actor> asked = deps_.nodes;
+  if (!node_name.empty()) asked = {deps_.nodes[partition_of(node_name, deps_.nodes.size())]};
+  caf::scoped_actor self{*deps_.system};
+  std::vector<std::string> parts;
+  std::string error;
+  for (const auto& partition : asked)
+    self->request(partition, kActorTimeout, atom::gpushare_inspect_v, node_name)
+        .receive([&](const std::string& part) { if (!part.empty()) parts.push_back(part); },
+                 [&](caf::error& e) { error = "node partition did not answer: " + caf::to_string(e); });
+  if (!error.empty()) return json_reply(503, ds::gpushare_inspect_json({}, error));
+  if (!node_name.empty() && parts.empty())
+    return json_reply(404, ds::gpushare_inspect_json({}, "node \"" + node_name + "\" not found"));
+  return json_reply(200, ds::gpushare_inspect_json(parts, ""));
 }
 
 HttpReply ExtenderService::bind(const std::shared_ptr<const plugins::Framework>& framework, const std::string& body) {

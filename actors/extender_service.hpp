@@ -3,9 +3,11 @@
 // over kube-scheduler's extender protocol (`troupe scheduler
 // --extender-bind-address`). Two verb sets share the node actors' state:
 //
-//   /gpushare-scheduler/{filter,bind}, GET /version
+//   /gpushare-scheduler/{filter,bind}, GET /version,
+//   GET /gpushare-scheduler/inspect[/<node>]
 //       Alibaba's gpushare-scheduler-extender (aliyun.com/gpu-mem), drop-in
-//       for its scheduler policy (urlPrefix .../gpushare-scheduler);
+//       for its scheduler policy (urlPrefix .../gpushare-scheduler) and its
+//       inspect view of the GPU memory per node, GPU and pod;
 //   /deviceshare/{filter,prioritize,bind}
 //       Koordinator's DeviceShare (GPU share, whole GPUs, RDMA, topology),
 //       writing the same device-allocated annotation as troupe's own binds;
@@ -56,6 +58,10 @@ class ExtenderService {
   HttpReply filter(const std::shared_ptr<const plugins::Framework>& framework, const std::string& body);
   HttpReply prioritize(const std::shared_ptr<const plugins::Framework>& framework, const std::string& body);
   HttpReply bind(const std::shared_ptr<const plugins::Framework>& framework, const std::string& body);
+  /// The gpushare inspect answer for one node, or every GPU-share node when
+  /// `node_name` is empty; 404 (with the error in the answer) for a node
+  /// the scheduler does not know.
+  HttpReply inspect(const std::string& node_name);
   /// Asks the partitions owning `names`; false (and `error` set) when one does not answer.
   bool evaluate(const std::shared_ptr<const plugins::Framework>& framework,
                 const std::shared_ptr<const plugins::PodInfo>& pod,

@@ -48,6 +48,10 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
         MessageTimer timer(self->state.actor_metrics, self);
         return self->state.partition.cpu_summary(name, available);
       },
+      [=](atom::gpushare_inspect, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        return self->state.partition.gpushare_inspection(name);
+      },
       [=](atom::upsert_reservation, ReservationPtr reservation) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.partition.apply_object(NodeObject(std::move(reservation)));

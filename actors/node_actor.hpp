@@ -37,6 +37,9 @@ using node_actor = caf::typed_actor<
     // NodeNUMAResource's debug view of a node (true: Koordinator's
     // availableCPUs answer); "" when the node is not ours.
     caf::replies_to<atom::cpu_summary, std::string, bool>::with<std::string>,
+    // The gpushare extender's inspect view of one of our nodes, or of every
+    // GPU-share node of ours when the name is empty (NodePartition::gpushare_inspection).
+    caf::replies_to<atom::gpushare_inspect, std::string>::with<std::string>,
     // A Reservation placed on one of our nodes was added or changed (one
     // that is no longer Available, or moved away, is dropped).
     caf::reacts_to<atom::upsert_reservation, ReservationPtr>,

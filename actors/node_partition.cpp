@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 #include "plugins/deviceshare/go_json.hpp"
 #include "plugins/deviceshare/device_summary.hpp"
+#include "plugins/deviceshare/gpushare_inspect.hpp"
 #include "plugins/deviceshare/node_devices.hpp"
+#include "plugins/gpushare/gpushare_node_state.hpp"
 #include "plugins/node_extensions.hpp"
 #include "plugins/node_numa_resource/node_cpus.hpp"
 #include "plugins/node_numa_resource/node_cpus_summary.hpp"
@@ -131,6 +134,24 @@ std::string NodePartition::device_summaries(const std::string& name) const {
     if (devices == nullptr || !devices->known()) continue;
     if (!out.empty()) out += ',';
     out += plugins::deviceshare::go_json_string(node_name) + ":" + plugins::deviceshare::node_device_summary_json(*devices);
+  }
+  return out;
+}
+
+std::string NodePartition::gpushare_inspection(const std::string& name) const {
+  std::string out;
+  for (const auto& ordered : order_) {
+    if (!name.empty() && *ordered.name != name) continue;
+    const plugins::NodeInfo& info = *ordered.info;
+    if (info.node() == nullptr) continue;  // objects of a node not seen yet
+    const auto* state = info.extension<plugins::gpushare::GpuShareNodeState>(plugins::NodeExtensionSlot::kGpuShare);
+    std::optional<plugins::deviceshare::GpuShareNode> unaccounted;  // a profile without AliyunGPUShare
+    const auto& gpus = state ? state->gpus() : unaccounted.emplace(*info.node());
+    if (name.empty() && !gpus.is_gpushare_node()) continue;
+    std::vector<const Pod*> pods;
+    for (const auto& pod : info.pods()) pods.push_back(pod->pod.get());
+    if (!out.empty()) out += ',';
+    out += plugins::deviceshare::gpushare_inspect_node_json(gpus, pods);
   }
   return out;
 }

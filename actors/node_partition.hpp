@@ -99,6 +99,11 @@ class NodePartition {
   std::string cpu_summary(const std::string& node_name, bool available) const;
   /// The Reservation plugin's debug view of the node; "" when the node is not ours.
   std::string reservation_summary(const std::string& node_name) const;
+  /// The gpushare extender's inspect view (plugins/deviceshare/gpushare_inspect.hpp):
+  /// node elements, comma-separated, of the node `name` (even one without
+  /// GPU-share capacity), or of every GPU-share node when `name` is empty;
+  /// "" when there is none (or the node is not ours).
+  std::string gpushare_inspection(const std::string& name) const;
 
   /// A cycle's round: runs the Filters over the nodes, starting where the
   /// last round stopped (kube-scheduler's nextStartNodeIndex), until

@@ -28,9 +28,9 @@ std::string pod_key(const Pod& pod) {
   return pod.meta.uid.empty() ? pod.meta.namespace_name + "/" + pod.meta.name : pod.meta.uid;
 }
 
-bool completed(const Pod& pod) { return pod.status.phase == "Succeeded" || pod.status.phase == "Failed"; }
-
 }  // namespace
+
+bool gpushare_pod_completed(const Pod& pod) { return pod.status.phase == "Succeeded" || pod.status.phase == "Failed"; }
 
 int64_t gpushare_pod_request(const PodSpec& spec) {
   int64_t total = 0;
@@ -61,23 +61,35 @@ std::set<int> GpuShareNode::parse_unhealthy(std::string_view gpus) {
   return out;
 }
 
-void GpuShareNode::on_pod_added(const Pod& pod) {
+std::optional<int> GpuShareNode::device_of(const Pod& pod) const {
   auto index_it = pod.meta.annotations.find(std::string(kGpuShareIndex));
-  if (index_it == pod.meta.annotations.end()) return;
+  if (index_it == pod.meta.annotations.end()) return std::nullopt;
   auto index = atoi(index_it->second);
-  if (!index || *index < 0 || *index >= gpu_count_) return;
+  if (!index || *index < 0 || *index >= gpu_count_) return std::nullopt;
+  return static_cast<int>(*index);
+}
+
+void GpuShareNode::on_pod_added(const Pod& pod) {
+  const auto index = device_of(pod);
+  if (!index) return;
   Accounted a;
-  a.index = static_cast<int>(*index);
+  a.index = *index;
   auto mem_it = pod.meta.annotations.find(std::string(kGpuSharePodMemory));
   if (mem_it != pod.meta.annotations.end()) {
     auto mem = atoi(mem_it->second);
     a.memory = mem && *mem > 0 ? *mem : 0;  // unparsable or negative counts as 0, as upstream
   }
-  a.completed = completed(pod);
+  a.completed = gpushare_pod_completed(pod);
   pods_[pod_key(pod)] = a;
 }
 
 void GpuShareNode::on_pod_removed(const Pod& pod) { pods_.erase(pod_key(pod)); }
+
+std::optional<int> GpuShareNode::accounted_device(const Pod& pod) const {
+  auto it = pods_.find(pod_key(pod));
+  if (it == pods_.end() || it->second.completed) return std::nullopt;
+  return it->second.index;
+}
 
 std::vector<GpuShareDevice> GpuShareNode::devices() const {
   std::vector<GpuShareDevice> out;

@@ -42,6 +42,9 @@ inline constexpr std::string_view kGpuShareAssumeTime = "ALIYUN_COM_GPU_MEM_ASSU
 /// Σ of the app containers' aliyun.com/gpu-mem limits (whole units).
 int64_t gpushare_pod_request(const PodSpec& spec);
 
+/// Succeeded or Failed: its GPU memory is free again.
+bool gpushare_pod_completed(const Pod& pod);
+
 struct GpuShareDevice {
   int index = 0;
   int64_t total = 0;
@@ -68,6 +71,10 @@ class GpuShareNode {
   void on_pod_added(const Pod& pod);
   void on_pod_removed(const Pod& pod);
 
+  /// The GPU the pod is accounted on while it is not Succeeded/Failed
+  /// (matched by uid, else namespace/name); nullopt otherwise.
+  std::optional<int> accounted_device(const Pod& pod) const;
+
   const std::string& name() const { return name_; }
   bool is_gpushare_node() const { return total_memory_ > 0; }
   int64_t total_memory() const { return total_memory_; }
@@ -89,6 +96,10 @@ class GpuShareNode {
     int64_t memory = 0;
     bool completed = false;
   };
+
+  /// The GPU the pod's ALIYUN_COM_GPU_MEM_IDX names, when it is an index
+  /// this node has; nullopt otherwise (such a pod is not accounted).
+  std::optional<int> device_of(const Pod& pod) const;
 
   std::string name_;
   int64_t total_memory_ = 0;

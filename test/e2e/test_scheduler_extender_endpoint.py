@@ -50,6 +50,16 @@ class ExtenderEndpointTest(unittest.TestCase):
         finally:
             conn.close()
 
+    def get(self, path, method="GET"):
+        conn = http.client.HTTPConnection("127.0.0.1", self.scheduler.extender_port, timeout=30)
+        try:
+            conn.request(method, path)
+            response = conn.getresponse()
+            body = response.read().decode()
+            return response.status, json.loads(body) if response.getheader("Content-Type") == "application/json" else body
+        finally:
+            conn.close()
+
     def created(self, pod):
         self.client.create(pod)
         return self.client.pod(pod["metadata"]["name"])
@@ -98,6 +108,41 @@ class ExtenderEndpointTest(unittest.TestCase):
         self.assertEqual(status, 500)
         self.assertIn("Insufficient GPU Memory in one device", result["Error"])
         self.assertIsNone(self.client.pod("m-3")["spec"].get("nodeName"))
+
+    def test_gpushare_inspect_shows_memory_per_node_gpu_and_pod(self):
+        self.start([gpushare_node("gs-0"), gpushare_node("gs-1", memory="8", count="1"),
+                    make_node("plain", cpu="32", memory="64Gi")])
+        for name, mem in (("i-0", 10), ("i-1", 6), ("i-2", 10)):
+            pod = self.created(gpu_mem_pod(name, mem))
+            self.assertEqual(self.bind("/gpushare-scheduler", pod, "gs-0")[0], 200)
+
+        def pod_entry(name, used):
+            return {"name": name, "namespace": "default", "usedGPU": used}
+
+        gs0 = {"name": "gs-0", "totalGPU": 32, "usedGPU": 26, "devs": [
+            {"id": 0, "totalGPU": 16, "usedGPU": 16, "pods": [pod_entry("i-0", 10), pod_entry("i-1", 6)]},
+            {"id": 1, "totalGPU": 16, "usedGPU": 10, "pods": [pod_entry("i-2", 10)]}]}
+        gs1 = {"name": "gs-1", "totalGPU": 8, "usedGPU": 0,
+               "devs": [{"id": 0, "totalGPU": 8, "usedGPU": 0, "pods": []}]}
+        status, result = self.get("/gpushare-scheduler/inspect")
+        self.assertEqual(status, 200)
+        # Every GPU-share node (the plain node has no GPU memory), in no particular order.
+        self.assertEqual(sorted(result["nodes"], key=lambda n: n["name"]), [gs0, gs1])
+        self.assertNotIn("error", result)
+        self.assertEqual(self.get("/gpushare-scheduler/inspect/gs-0"), (200, {"nodes": [gs0]}))
+        # A node asked for by name is shown even without GPU memory.
+        self.assertEqual(self.get("/gpushare-scheduler/inspect/plain"),
+                         (200, {"nodes": [{"name": "plain", "totalGPU": 0, "usedGPU": 0, "devs": []}]}))
+        self.assertEqual(self.get("/gpushare-scheduler/inspect/nowhere"),
+                         (404, {"nodes": [], "error": 'node "nowhere" not found'}))
+        self.assertEqual(self.get("/gpushare-scheduler/inspect", method="POST")[0], 405)
+        # A pod that finished frees its memory and leaves the list.
+        self.client.ok("PATCH", "/api/v1/namespaces/default/pods/i-1/status", {"status": {"phase": "Succeeded"}},
+                       "application/merge-patch+json")
+        self.cluster.wait(lambda: self.get("/gpushare-scheduler/inspect/gs-0")[1]["nodes"][0]["devs"][0]["usedGPU"] == 10,
+                          10, "the finished pod's memory freed")
+        self.assertEqual(self.get("/gpushare-scheduler/inspect/gs-0")[1]["nodes"][0]["devs"][0]["pods"],
+                         [pod_entry("i-0", 10)])
 
     def test_deviceshare_verbs_share_accounting_with_troupes_own_pods(self):
         self.start([make_gpu_node("g-0", gpus=2, nics=1), make_device("g-0", numa_nodes=1, switches_per_numa=1),
