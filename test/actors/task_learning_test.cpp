@@ -6,29 +6,17 @@
 #include <functional>
 
 #include "actors/task_learning.hpp"
-#include "plugins/registry.hpp"
+#include "test/actors/device_share_profile.hpp"
 #include "test/plugins/builders.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
 using namespace troupe::plugins;
+using troupe::actors::testing::framework_with;
 using troupe::plugins::deviceshare::LearnedTasks;
 using troupe::plugins::testing::PodBuilder;
 
 namespace {
-
-std::shared_ptr<const Framework> framework_with(const std::string& device_share_args) {
-  std::string yaml =
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-      "  - schedulerName: troupe\n";
-  if (!device_share_args.empty())
-    yaml += "    pluginConfig:\n      - name: DeviceShare\n        args: " + device_share_args + "\n";
-  auto config = parse_scheduler_configuration(yaml);
-  REQUIRE(config.ok());
-  auto frameworks = make_frameworks(*config);
-  REQUIRE(frameworks.ok());
-  return std::make_shared<const Framework>(std::move(frameworks->front()));
-}
 
 QueuedPod queued(const std::shared_ptr<const Framework>& framework, const std::string& name, const std::string& share,
                  int attempts = 0) {

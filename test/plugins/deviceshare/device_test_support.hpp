@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/device.hpp"
+#include "model/node.hpp"
 #include "model/pod.hpp"
 #include "plugins/deviceshare/allocation_result.hpp"
 #include "plugins/deviceshare/device_share_request.hpp"
@@ -35,6 +36,14 @@ inline ResourceList list(const Amounts& amounts) {
     out[name] = *q;
   }
   return out;
+}
+
+/// A node with gpushare-scheduler-extender's capacity (aliyun.com/gpu-mem and gpu-count).
+inline Node gpushare_node(const std::string& memory, const std::string& count) {
+  Node n;
+  n.meta.name = "gpu-node";
+  n.status.capacity = list({{"aliyun.com/gpu-mem", memory}, {"aliyun.com/gpu-count", count}});
+  return n;
 }
 
 inline DeviceInfo gpu(int32_t minor, std::optional<std::pair<int32_t, std::string>> numa_pcie = std::nullopt,

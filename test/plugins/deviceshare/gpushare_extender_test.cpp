@@ -9,13 +9,6 @@ using namespace troupe::plugins::deviceshare::testing;
 
 namespace {
 
-Node share_node(const std::string& memory, const std::string& count) {
-  Node n;
-  n.meta.name = "gpu-node";
-  n.status.capacity = list({{"aliyun.com/gpu-mem", memory}, {"aliyun.com/gpu-count", count}});
-  return n;
-}
-
 Pod bound(const std::string& name, int index, int64_t memory, const std::string& phase = "Running") {
   Pod p = PodSpecBuilder(name).pod();
   p.meta.annotations["ALIYUN_COM_GPU_MEM_IDX"] = std::to_string(index);
@@ -44,7 +37,7 @@ TEST_CASE("gpushare: pod demand is the sum of container limits", "[deviceshare][
 TEST_CASE("gpushare: filter and binpack choice", "[deviceshare][gpushare]") {
   // 4 GPUs of 16276 MiB; the design document's example: GPU0 12207 free,
   // GPU1 8138, GPU2 4069, GPU3 16276.
-  GpuShareNode n(share_node("65104", "4"));
+  GpuShareNode n(gpushare_node("65104", "4"));
   n.on_pod_added(bound("a", 0, 4069));
   n.on_pod_added(bound("b", 1, 8138));
   n.on_pod_added(bound("c", 2, 12207));
@@ -74,12 +67,12 @@ TEST_CASE("gpushare: filter and binpack choice", "[deviceshare][gpushare]") {
   n.on_pod_added(garbage);
   CHECK(n.devices()[0].used == 4069);
 
-  GpuShareNode plain(share_node("0", "0"));
+  GpuShareNode plain(gpushare_node("0", "0"));
   CHECK(plain.filter(1).message() == "The node gpu-node is not for GPU share, need skip");
 }
 
 TEST_CASE("gpushare: bind annotations", "[deviceshare][gpushare]") {
-  GpuShareNode n(share_node("32552", "2"));
+  GpuShareNode n(gpushare_node("32552", "2"));
   n.on_pod_added(bound("a", 1, 15000));  // GPU 1 has 1276 left: the tightest fit
   auto a = n.bind(asking(200, 2), 1234);
   REQUIRE(a);

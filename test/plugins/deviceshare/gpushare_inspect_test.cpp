@@ -11,13 +11,6 @@ using namespace troupe::plugins::deviceshare::testing;
 
 namespace {
 
-Node share_node(const std::string& memory, const std::string& count) {
-  Node n;
-  n.meta.name = "gpu-node";
-  n.status.capacity = list({{"aliyun.com/gpu-mem", memory}, {"aliyun.com/gpu-count", count}});
-  return n;
-}
-
 /// A pod asking for `limit` of gpu-mem, annotated as bound to GPU `index`
 /// with `annotated` memory (the extender's ALIYUN_COM_GPU_MEM_POD).
 Pod placed(const std::string& name, const std::string& index, int64_t limit, int64_t annotated,
@@ -70,7 +63,7 @@ TEST_CASE("gpushare inspect: pods under the GPU they are accounted on", "[device
   };
   for (const auto& c : cases) {
     INFO(c.what);
-    GpuShareNode gpus(share_node("32", "2"));
+    GpuShareNode gpus(gpushare_node("32", "2"));
     std::vector<const Pod*> on_node;
     for (const auto& p : c.pods) {
       gpus.on_pod_added(p);
@@ -84,7 +77,7 @@ TEST_CASE("gpushare inspect: pods under the GPU they are accounted on", "[device
 }
 
 TEST_CASE("gpushare inspect: a pod the node does not account is not listed", "[deviceshare][gpushare]") {
-  GpuShareNode gpus(share_node("32", "2"));
+  GpuShareNode gpus(gpushare_node("32", "2"));
   Pod accounted = placed("a", "0", 4, 4);
   Pod unknown = placed("b", "1", 4, 4);  // on the node's pod list, never accounted
   gpus.on_pod_added(accounted);
