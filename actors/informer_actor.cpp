@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "actors/gpu_health.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/pod_routing.hpp"
 #include "actors/reservation_routing.hpp"
@@ -95,6 +96,25 @@ void on_topology(Self self, watch::EventType type, const watch::ObjectPtr& objec
   }
   auto ptr = std::make_shared<const NodeResourceTopology>(std::move(*nrt));
   self->send(owner(self, ptr->meta.name), atom::upsert_topology_v, TopologyPtr(ptr));
+  cluster_event(self, plugins::EventResource::other,
+                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+}
+
+// gpushare-scheduler-extender's kube-system/unhealthy-gpu-<node> lists GPUs
+// no pod may use (actors/gpu_health.hpp); it goes to the actor owning the
+// node. A GPU back in service can make waiting pods fit: a cluster event.
+void on_configmap(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  if (type == watch::EventType::deleted) {
+    auto node = gpu_health_node(read_pod_identity(*object).name);
+    if (!node) return;
+    self->send(owner(self, *node), atom::delete_gpu_health_v, *node);
+    cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
+    return;
+  }
+  auto health = decode_gpu_health(*object);
+  if (!health) return;  // any other ConfigMap of the namespace
+  auto ptr = std::make_shared<const plugins::gpushare::UnhealthyGpus>(std::move(*health));
+  self->send(owner(self, ptr->node_name), atom::upsert_gpu_health_v, UnhealthyGpusPtr(ptr));
   cluster_event(self, plugins::EventResource::other,
                 type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
 }
@@ -304,6 +324,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "pods") return on_pod(self, *event);
         if (event->resource == "devices") return on_device(self, event->type, event->object);
         if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
+        if (event->resource == "configmaps") return on_configmap(self, event->type, event->object);
         // The reservation controller follows reservations itself (SharedReflectors).
         if (event->resource == "reservations") return on_reservation(self, event->type, event->object);
       },

@@ -32,6 +32,14 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.partition.delete_object(NodeObjectRef{NodeObjectKind::device, name, name});
       },
+      [=](atom::upsert_gpu_health, UnhealthyGpusPtr health) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.apply_object(NodeObject(std::move(health)));
+      },
+      [=](atom::delete_gpu_health, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.delete_object(NodeObjectRef{NodeObjectKind::gpu_health, name, name});
+      },
       [=](atom::device_summary, const std::string& name) {
         MessageTimer timer(self->state.actor_metrics, self);
         return self->state.partition.device_summaries(name);

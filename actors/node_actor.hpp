@@ -30,6 +30,10 @@ using node_actor = caf::typed_actor<
     // DeviceShare's debug summaries of our nodes (all when the name is empty):
     // a JSON object node name -> NodeDeviceSummary, without the braces.
     caf::replies_to<atom::device_summary, std::string>::with<std::string>,
+    // The gpushare extender's unhealthy GPUs of one of our nodes changed
+    // (ConfigMap kube-system/unhealthy-gpu-<node>), or were cleared.
+    caf::reacts_to<atom::upsert_gpu_health, UnhealthyGpusPtr>,
+    caf::reacts_to<atom::delete_gpu_health, std::string>,
     // The NodeResourceTopology named after one of our nodes was added or changed.
     caf::reacts_to<atom::upsert_topology, TopologyPtr>,
     // That NodeResourceTopology was deleted: the node has no CPU topology.

@@ -12,6 +12,7 @@ namespace {
 
 using plugins::NodeExtensionSlot;
 using plugins::deviceshare::NodeDevices;
+using plugins::gpushare::GpuShareNodeState;
 using plugins::numa::NodeCpus;
 using plugins::reservation::NodeReservations;
 
@@ -35,6 +36,9 @@ NodeObjectRef ref_of(const NodeObject& object) {
           },
           [](const std::shared_ptr<const Reservation>& r) {
             return NodeObjectRef{NodeObjectKind::reservation, r->status.node_name, r->meta.uid};
+          },
+          [](const UnhealthyGpusPtr& h) {
+            return NodeObjectRef{NodeObjectKind::gpu_health, h->node_name, h->node_name};
           },
       },
       object);
@@ -60,6 +64,11 @@ std::shared_ptr<const plugins::PodInfo> apply_node_object(plugins::NodeInfo& nod
             // its requests and its device-allocated / resource-status annotations hold the node.
             return plugins::reservation::make_reserve_pod_info(*r);
           },
+          [&](const UnhealthyGpusPtr& h) -> std::shared_ptr<const plugins::PodInfo> {
+            if (auto* gpus = node.mutable_extension<GpuShareNodeState>(NodeExtensionSlot::kGpuShare))
+              gpus->set_unhealthy(h->indices);
+            return nullptr;
+          },
       },
       object);
 }
@@ -75,6 +84,9 @@ void remove_node_object(plugins::NodeInfo& node, const NodeObjectRef& ref) {
     case NodeObjectKind::reservation:
       if (auto* held = node.mutable_extension<NodeReservations>(NodeExtensionSlot::kReservations))
         held->remove_reservation(ref.key);
+      return;
+    case NodeObjectKind::gpu_health:
+      if (auto* gpus = node.mutable_extension<GpuShareNodeState>(NodeExtensionSlot::kGpuShare)) gpus->set_unhealthy({});
       return;
   }
 }

@@ -1,8 +1,9 @@
 #pragma once
 // Node-scoped objects: API objects that belong to one node and are held by
 // that node's actor beside its pods — a Device and a NodeResourceTopology
-// (named after their node) and an Available Reservation (placed on
-// status.nodeName). One routed mechanism instead of a parallel pair of
+// (named after their node), an Available Reservation (placed on
+// status.nodeName) and the gpushare extender's list of unhealthy GPUs (a
+// ConfigMap named after its node, actors/gpu_health.hpp). One routed mechanism instead of a parallel pair of
 // functions per kind: the informer sends the object to the actor owning its
 // node, and NodePartition applies or removes it through apply_node_object /
 // remove_node_object, which know which NodeInfo extension each kind feeds.
@@ -19,15 +20,17 @@
 #include "model/reservation.hpp"
 #include "plugins/framework/node_info.hpp"
 #include "plugins/framework/pod_info.hpp"
+#include "plugins/gpushare/gpushare_node_state.hpp"
 
 namespace troupe::actors {
 
 using ReservationPtr = std::shared_ptr<const Reservation>;
+using UnhealthyGpusPtr = std::shared_ptr<const plugins::gpushare::UnhealthyGpus>;
 
-enum class NodeObjectKind : uint8_t { device, topology, reservation };
+enum class NodeObjectKind : uint8_t { device, topology, reservation, gpu_health };
 
 using NodeObject = std::variant<std::shared_ptr<const Device>, std::shared_ptr<const NodeResourceTopology>,
-                                std::shared_ptr<const Reservation>>;
+                                std::shared_ptr<const Reservation>, UnhealthyGpusPtr>;
 
 /// Which object of which node: `key` is the node name for the objects named
 /// after their node, the uid for Reservations (several per node).
@@ -49,3 +52,4 @@ void remove_node_object(plugins::NodeInfo& node, const NodeObjectRef& ref);
 }  // namespace troupe::actors
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::ReservationPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::UnhealthyGpusPtr)

@@ -13,6 +13,7 @@
 #include "actors/extender_service.hpp"
 #include "actors/extenders.hpp"
 #include "actors/framework_metrics.hpp"
+#include "actors/gpu_health.hpp"
 #include "actors/http_endpoint.hpp"
 #include "actors/informer_actor.hpp"
 #include "actors/leader_election.hpp"
@@ -191,7 +192,7 @@ Status SchedulerRuntime::Impl::start() {
 
   may_schedule->store(!cfg.leader_election.leader_elect);
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",
-                                                                "reservations"},
+                                                                "reservations", "configmaps"},
                               metrics, ready, may_schedule};
   informer = system->spawn(informer_actor_fn, informer_deps);
 
@@ -217,7 +218,10 @@ Status SchedulerRuntime::Impl::start() {
                         inform("noderesourcetopologies", "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies",
                                "", /*optional=*/true),
                         inform("reservations", "/apis/scheduling.koordinator.sh/v1alpha1/reservations", "",
-                               /*optional=*/true)})
+                               /*optional=*/true),
+                        // gpushare-scheduler-extender's unhealthy-gpu-<node> lists (actors/gpu_health.hpp).
+                        inform("configmaps", "/api/v1/namespaces/" + std::string(kGpuHealthNamespace) + "/configmaps",
+                               "", /*optional=*/true)})
     if (!followed) return followed;
   // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere),
   // from the list and watch the descheduler's view follows too.

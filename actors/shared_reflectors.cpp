@@ -72,9 +72,15 @@ void SharedReflectors::start() {
     if (c.spec.optional) {
       auto told = std::make_shared<std::atomic<bool>>(false);
       callbacks.on_error = [targets, name = resource, path = c.spec.path, told](const std::string& message) {
-        if (message.find("list failed") == std::string::npos || message.find(": 404") == std::string::npos) return;
+        if (message.find("list failed") == std::string::npos) return;
+        const bool absent = message.find(": 404") != std::string::npos;
+        const bool forbidden = message.find(": 403") != std::string::npos;
+        if (!absent && !forbidden) return;
         if (told->exchange(true)) return;
-        spdlog::warn("{} is not served by the API server (CRD not installed?): treating it as empty", path);
+        if (absent)
+          spdlog::warn("{} is not served by the API server (CRD not installed?): treating it as empty", path);
+        else
+          spdlog::warn("{} may not be listed by this scheduler (RBAC?): treating it as empty until it may", path);
         for (const caf::actor& target : *targets) caf::anon_send(target, atom::synced_v, name);
       };
     } else {

@@ -10,9 +10,10 @@
 //
 // Subscribers get (atom::watch_event, ObjectEventPtr) for every change and
 // (atom::synced, resource) after every complete list — or once, for an
-// `optional` collection whose list answers 404 (a CRD not installed), so
-// that a cluster without it still becomes ready (the reflector keeps retrying
-// and delivers the objects once the CRD appears). A sink (a plain function,
+// `optional` collection whose list answers 404 (a CRD not installed) or 403
+// (RBAC that does not grant it), so that a cluster without it still becomes
+// ready (the reflector keeps retrying and delivers the objects once the CRD
+// appears or the permission is granted). A sink (a plain function,
 // for a mutex-guarded store such as preemption's PdbStore) gets every change
 // on the reflector's thread, before the actors do.
 //
@@ -37,7 +38,7 @@ struct CollectionSpec {
   std::string resource;        // the name subscribers see in ObjectEvent::resource, e.g. "pods"
   std::string path;            // e.g. "/api/v1/pods"
   std::string field_selector;  // e.g. "status.phase!=Succeeded,status.phase!=Failed"
-  bool optional = false;       // a CRD that may not be installed
+  bool optional = false;       // a CRD that may not be installed, or a collection we may not be allowed to list
 };
 
 class SharedReflectors {

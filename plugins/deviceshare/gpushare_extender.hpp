@@ -63,6 +63,7 @@ class GpuShareNode {
   void set_node(const Node& node);
   /// GPU indices listed unhealthy (ConfigMap kube-system/unhealthy-gpu-<node>, key gpus).
   void set_unhealthy(std::set<int> indices);
+  bool has_unhealthy() const { return !unhealthy_.empty(); }
   /// The ConfigMap value "0,2" (entries that are not integers are skipped).
   static std::set<int> parse_unhealthy(std::string_view gpus);
 

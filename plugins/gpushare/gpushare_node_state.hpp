@@ -7,11 +7,21 @@
 // extender.
 
 #include <memory>
+#include <set>
+#include <string>
 
 #include "plugins/deviceshare/gpushare_extender.hpp"
 #include "plugins/framework/node_extension.hpp"
 
 namespace troupe::plugins::gpushare {
+
+/// The GPUs of one node that gpushare-scheduler-extender's ConfigMap
+/// kube-system/unhealthy-gpu-<node> lists (key `gpus`, "0,2"): no pod is
+/// placed on them (actors/gpu_health.hpp reads the ConfigMaps).
+struct UnhealthyGpus {
+  std::string node_name;
+  std::set<int> indices;
+};
 
 class GpuShareNodeState final : public NodeExtension {
  public:
@@ -24,6 +34,10 @@ class GpuShareNodeState final : public NodeExtension {
   /// Accounts a pod placed by Reserve, whose annotations are not on its object yet.
   void account(const Pod& annotated_pod) { gpus_.on_pod_added(annotated_pod); }
   void forget(const Pod& pod) { gpus_.on_pod_removed(pod); }
+  /// The GPUs listed unhealthy now (empty: every GPU is usable).
+  void set_unhealthy(std::set<int> indices) { gpus_.set_unhealthy(std::move(indices)); }
+  /// A health list outlives the Node object, as a Device does.
+  bool holds_object() const override { return gpus_.has_unhealthy(); }
 
  private:
   deviceshare::GpuShareNode gpus_;

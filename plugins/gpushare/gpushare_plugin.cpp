@@ -72,7 +72,11 @@ PluginStatus AliyunGpuShare::pre_bind(CycleState& state, const PodInfo&, const s
 }
 
 std::vector<ClusterEvent> AliyunGpuShare::events_to_register() const {
-  return {{EventResource::pod, kDelete, "PodDelete"}, {EventResource::node, kAdd | kUpdateNodeAllocatable, "NodeChange"}};
+  // A health ConfigMap that lists fewer GPUs (actors/gpu_health.hpp) is an
+  // `other` event, as Devices and NRTs are.
+  return {{EventResource::pod, kDelete, "PodDelete"},
+          {EventResource::node, kAdd | kUpdateNodeAllocatable, "NodeChange"},
+          {EventResource::other, kAdd | kUpdate | kDelete, "configmaps.v1 (unhealthy-gpu-<node>)"}};
 }
 
 }  // namespace troupe::plugins::gpushare

@@ -22,6 +22,7 @@
 #include "watch/http_client.hpp"
 #include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
+#include "test/watch/fake_apiserver.hpp"
 #include "test_actor_system.hpp"
 
 using namespace troupe;
@@ -177,6 +178,41 @@ TEST_CASE("shared reflectors: one list and watch, the same event and Pod for eve
   caf::anon_send_exit(informer, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(migration, caf::exit_reason::user_shutdown);
   server.stop();
+}
+
+TEST_CASE("shared reflectors: an optional collection the API server refuses (404, 403) counts as synced and empty",
+          "[shared_reflectors]") {
+  // 404 for the CRD that is not installed, 403 for what RBAC does not grant,
+  // 500 for a server that fails (not a reason to give up on the list).
+  test::FakeApiServer server([](const test::RecordedRequest& request, test::ResponseWriter& out) {
+    if (request.path == "/apis/example.com/v1/widgets") return out.respond_status(404, "NotFound", "not found");
+    if (request.path == "/api/v1/namespaces/kube-system/configmaps")
+      return out.respond_status(403, "Forbidden", "configmaps is forbidden");
+    out.respond_status(500, "InternalError", "broken");
+  });
+  watch::ClusterConfig cluster;
+  cluster.server = server.url();
+  auto http = watch::HttpClient::create(cluster);
+  REQUIRE(http);
+  auto api = std::make_shared<watch::ApiClient>(*http);
+
+  TestSystemConfig config;
+  caf::actor_system system{config};
+  auto seen = std::make_shared<Seen>();
+  auto informer = system.spawn(collector, seen);
+  SharedReflectors reflectors(api);
+  REQUIRE(reflectors.subscribe(CollectionSpec{"widgets", "/apis/example.com/v1/widgets", "", true}, informer));
+  REQUIRE(reflectors.subscribe(
+      CollectionSpec{"configmaps", "/api/v1/namespaces/kube-system/configmaps", "", true}, informer));
+  REQUIRE(reflectors.subscribe(CollectionSpec{"gadgets", "/apis/example.com/v1/gadgets", "", true}, informer));
+  reflectors.start();
+  CHECK(eventually([&] { return seen->synced_count("widgets") == 1 && seen->synced_count("configmaps") == 1; }));
+  std::this_thread::sleep_for(200ms);  // retries of the refused lists
+  CHECK(seen->synced_count("widgets") == 1);  // once, however often the list is retried
+  CHECK(seen->synced_count("configmaps") == 1);
+  CHECK(seen->synced_count("gadgets") == 0);
+  reflectors.stop();
+  caf::anon_send_exit(informer, caf::exit_reason::user_shutdown);
 }
 
 TEST_CASE("object event: the Pod is decoded once, whoever asks first, and errors are shared too",

@@ -225,6 +225,27 @@ class DeviceTest(SchedulingTest):
         self.cluster.wait(lambda: all_bound(self.client, ["mem-2"]), 30, lambda: describe_pending(self.client))
         self.assertEqual(self.client.pod("mem-2")["metadata"]["annotations"]["ALIYUN_COM_GPU_MEM_IDX"], "0")
 
+    def test_aliyun_gpu_mem_pods_avoid_the_gpus_a_health_configmap_lists(self):
+        # gpushare-scheduler-extender's kube-system/unhealthy-gpu-<node>: no pod goes to the GPUs in `gpus`.
+        node = make_node("gs-0", cpu="32", memory="64Gi",
+                         extra={"aliyun.com/gpu-mem": "32", "aliyun.com/gpu-count": "2"})
+        health = {"apiVersion": "v1", "kind": "ConfigMap",
+                  "metadata": {"name": "unhealthy-gpu-gs-0", "namespace": "kube-system"}, "data": {"gpus": "0"}}
+        self.client.ok("POST", "/api/v1/namespaces/kube-system/configmaps", health)
+        self.start([node])
+        pods = []
+        for i in range(2):
+            pod = make_pod("sick-%d" % i, cpu="1", extra_requests={"aliyun.com/gpu-mem": "10"})
+            pod["spec"]["containers"][0]["resources"]["limits"] = {"aliyun.com/gpu-mem": "10"}
+            pods.append(pod)
+        # Binpack would take card 0 (both empty, lowest index): it is listed, so card 1.
+        self.assertEqual(self.place_one(pods[0])["metadata"]["annotations"]["ALIYUN_COM_GPU_MEM_IDX"], "1")
+        self.assertIn("Insufficient GPU Memory in one device", self.create_unschedulable(pods[1]))
+        # The GPU is back in service when the ConfigMap goes: the waiting pod takes card 0.
+        self.client.ok("DELETE", "/api/v1/namespaces/kube-system/configmaps/unhealthy-gpu-gs-0")
+        self.cluster.wait(lambda: all_bound(self.client, ["sick-1"]), 30, lambda: describe_pending(self.client))
+        self.assertEqual(self.client.pod("sick-1")["metadata"]["annotations"]["ALIYUN_COM_GPU_MEM_IDX"], "0")
+
     def test_nodes_without_device_objects_are_not_filtered_by_deviceshare(self):
         self.start([make_gpu_node("plain")])
         pod = self.place_one(gpu_pod("nodev", whole=1))
