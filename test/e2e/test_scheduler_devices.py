@@ -32,6 +32,13 @@ LEAST_ALLOCATED = {"type": "LeastAllocated", "resources": [
     {"name": "koordinator.sh/rdma", "weight": 1}, {"name": "koordinator.sh/fpga", "weight": 1}]}
 
 
+def gpu_mem_pod(name, mem):
+    """A pod asking for `mem` of aliyun.com/gpu-mem (gpushare counts the limits)."""
+    pod = make_pod(name, cpu="1", extra_requests={"aliyun.com/gpu-mem": str(mem)})
+    pod["spec"]["containers"][0]["resources"]["limits"] = {"aliyun.com/gpu-mem": str(mem)}
+    return pod
+
+
 def koordinator_config(**device_share_args):
     """The default profile with DeviceShare scoring as Koordinator does by default."""
     args = dict(device_share_args, scoringStrategy=LEAST_ALLOCATED)
@@ -206,12 +213,7 @@ class DeviceTest(SchedulingTest):
         node = make_node("gs-0", cpu="32", memory="64Gi",
                          extra={"aliyun.com/gpu-mem": "32", "aliyun.com/gpu-count": "2"})
         self.start([node])
-        placed = []
-        for i in range(3):
-            pod = make_pod("mem-%d" % i, cpu="1", extra_requests={"aliyun.com/gpu-mem": "10"})
-            pod["spec"]["containers"][0]["resources"]["limits"] = {"aliyun.com/gpu-mem": "10"}
-            placed.append(pod)
-        first, second, third = placed
+        first, second, third = [gpu_mem_pod("mem-%d" % i, 10) for i in range(3)]
         got = self.place_one(first)["metadata"]["annotations"]
         self.assertEqual({k: v for k, v in got.items() if k != "ALIYUN_COM_GPU_MEM_ASSUME_TIME"},
                          {"ALIYUN_COM_GPU_MEM_IDX": "0", "ALIYUN_COM_GPU_MEM_DEV": "16",
@@ -233,11 +235,7 @@ class DeviceTest(SchedulingTest):
                   "metadata": {"name": "unhealthy-gpu-gs-0", "namespace": "kube-system"}, "data": {"gpus": "0"}}
         self.client.ok("POST", "/api/v1/namespaces/kube-system/configmaps", health)
         self.start([node])
-        pods = []
-        for i in range(2):
-            pod = make_pod("sick-%d" % i, cpu="1", extra_requests={"aliyun.com/gpu-mem": "10"})
-            pod["spec"]["containers"][0]["resources"]["limits"] = {"aliyun.com/gpu-mem": "10"}
-            pods.append(pod)
+        pods = [gpu_mem_pod("sick-%d" % i, 10) for i in range(2)]
         # Binpack would take card 0 (both empty, lowest index): it is listed, so card 1.
         self.assertEqual(self.place_one(pods[0])["metadata"]["annotations"]["ALIYUN_COM_GPU_MEM_IDX"], "1")
         self.assertIn("Insufficient GPU Memory in one device", self.create_unschedulable(pods[1]))
