@@ -31,8 +31,8 @@ std::optional<plugins::gpushare::UnhealthyGpus> decode_gpu_health(const JsonValu
   if (!node) return std::nullopt;
   plugins::gpushare::UnhealthyGpus health;
   health.node_name = std::move(*node);
-  const JsonValue* data = member(configmap, "data");
-  if (data != nullptr) health.indices = plugins::deviceshare::GpuShareNode::parse_unhealthy(string_of(member(*data, "gpus")));
+  if (const JsonValue* data = member(configmap, "data"))
+    health.indices = plugins::deviceshare::GpuShareNode::parse_unhealthy(string_of(member(*data, "gpus")));
   return health;
 }
 

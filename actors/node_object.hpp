@@ -3,10 +3,11 @@
 // that node's actor beside its pods — a Device and a NodeResourceTopology
 // (named after their node), an Available Reservation (placed on
 // status.nodeName) and the gpushare extender's list of unhealthy GPUs (a
-// ConfigMap named after its node, actors/gpu_health.hpp). One routed mechanism instead of a parallel pair of
-// functions per kind: the informer sends the object to the actor owning its
-// node, and NodePartition applies or removes it through apply_node_object /
-// remove_node_object, which know which NodeInfo extension each kind feeds.
+// ConfigMap named after its node, actors/gpu_health.hpp). One routed
+// mechanism instead of a parallel pair of functions per kind: the informer
+// sends the object to the actor owning its node, and NodePartition applies
+// or removes it through apply_node_object / remove_node_object, which know
+// which NodeInfo extension each kind feeds.
 
 #include <cstdint>
 #include <memory>
