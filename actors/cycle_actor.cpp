@@ -469,6 +469,10 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.task_learning.on_bound(*pod, self->state.started);
       },
+      [=](atom::learned_tasks) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        return self->state.task_learning.summary_json();
+      },
   };
 }
 

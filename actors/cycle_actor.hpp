@@ -59,7 +59,9 @@ using cycle_actor = caf::typed_actor<
     caf::reacts_to<atom::pod_gone, std::string>,
     // A pod of a profile that learns its GPU task classes was found bound (INFORMER):
     // counted while the cycle is not scheduling yet (actors/task_learning.hpp).
-    caf::reacts_to<atom::pod_bound, QueuedPodPtr>>;
+    caf::reacts_to<atom::pod_bound, QueuedPodPtr>,
+    // The learnedTaskClasses debug service: TaskLearning::summary_json.
+    caf::replies_to<atom::learned_tasks>::with<std::string>>;
 
 struct CycleDeps {
   queue_actor queue;

@@ -133,6 +133,7 @@ struct SchedulerRuntime::Impl {
                 bool optional = false);
   HttpReply device_summaries(const std::string& node_name);
   HttpReply cpu_summary(const std::string& node_name, bool available);
+  HttpReply learned_task_classes();
   HttpReply reservation_summary(const std::string& node_name);
   void run_election();
   HttpReply serve(const HttpRequest& request);
@@ -297,6 +298,7 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
                          : HttpReply{500, "text/plain", "[-]informer-sync failed: reason withheld\n"};
   const std::string summaries = "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries";
   if (path == summaries) return device_summaries("");
+  if (path == "/apis/v1/plugins/DeviceShare/learnedTaskClasses") return learned_task_classes();
   if (path.rfind(summaries + "/", 0) == 0) return device_summaries(path.substr(summaries.size() + 1));
   // NodeNUMAResource: our full per-node view, and Koordinator's availableCPUs.
   const std::string cpu_nodes = "/apis/v1/plugins/NodeNUMAResource/nodes/";
@@ -330,6 +332,19 @@ HttpReply SchedulerRuntime::Impl::device_summaries(const std::string& node_name)
   if (members.empty()) return {404, "text/plain", "node " + node_name + " has no device state\n"};
   // One node: the summary itself, without the name key.
   return {200, "application/json", members.substr(members.find(':') + 1)};
+}
+
+// What each profile's Fragmentation scoring has learned of the task sizes
+// (actors/task_learning.hpp), in the form its taskClasses configuration takes.
+HttpReply SchedulerRuntime::Impl::learned_task_classes() {
+  if (!system) return {503, "text/plain", "scheduler is stopping\n"};
+  caf::scoped_actor self{*system};
+  std::string summary;
+  bool failed = false;
+  self->request(cycle, std::chrono::seconds(10), atom::learned_tasks_v)
+      .receive([&](const std::string& answer) { summary = answer; }, [&](caf::error&) { failed = true; });
+  if (failed) return {503, "text/plain", "the scheduling cycle did not answer\n"};
+  return {200, "application/json", summary};
 }
 
 // NodeNUMAResource's debug service: one node's CPU state, from the

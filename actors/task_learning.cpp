@@ -1,7 +1,12 @@
 #include "actors/task_learning.hpp"
 
+#include <cstdio>
+#include <map>
+
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
+#include "plugins/deviceshare/go_json.hpp"
 #include "plugins/deviceshare/observed_task.hpp"
+#include "plugins/deviceshare/task_classes_json.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
@@ -56,6 +61,22 @@ void TaskLearning::on_bound(const QueuedPod& pod, bool scheduling) {
   if (scheduling || !pod.framework || !pod.pod) return;
   Profile& profile = profile_of(pod.framework);
   if (profile.learner) count(profile, *pod.pod);
+}
+
+std::string TaskLearning::summary_json() const {
+  std::map<std::string, const Profile*> by_name;  // sorted, as encoding/json writes a map
+  for (const auto& [framework, profile] : profiles_)
+    if (profile.learner) by_name.emplace(profile.framework->profile_name(), &profile);
+  std::string out = "{";
+  for (const auto& [name, profile] : by_name) {
+    if (out.size() > 1) out += ',';
+    const auto& snapshot = profile->learner->snapshot();
+    char observed[32];
+    std::snprintf(observed, sizeof observed, "%.6g", profile->learner->observed());
+    out += ds::go_json_string(name) + ":{\"observed\":" + observed +
+           ",\"taskClasses\":" + (snapshot ? ds::task_classes_json(snapshot->tasks) : "[]") + "}";
+  }
+  return out + "}";
 }
 
 const ds::TaskLearner* TaskLearning::learner(const plugins::Framework& framework) const {

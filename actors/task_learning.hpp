@@ -35,6 +35,7 @@
 // only when the mix moved materially, so those caches keep working.
 
 #include <memory>
+#include <string>
 #include <unordered_map>
 
 #include "actors/queue_actor.hpp"
@@ -64,6 +65,11 @@ class TaskLearning {
 
   /// The profile's learner, or null (not learning, or never seen).
   const plugins::deviceshare::TaskLearner* learner(const plugins::Framework& framework) const;
+
+  /// What every learning profile has learned, as the learnedTaskClasses
+  /// debug service shows it: {"<profile>":{"observed":N,"taskClasses":[...]}}
+  /// (plugins/deviceshare/task_classes_json.hpp; [] before the first pod).
+  std::string summary_json() const;
 
  private:
   struct Profile {

@@ -103,3 +103,20 @@ TEST_CASE("task learning: each pod counts once, bound pods only before schedulin
   }
   CHECK(learning.learner(*other)->observed() == 1);
 }
+
+TEST_CASE("task learning: the summary shows each learning profile's classes as configuration", "[task-learning]") {
+  auto fw = framework_with("{scoringStrategy: {type: Fragmentation}}");
+  auto fixed = framework_with("{scoringStrategy: {type: Fragmentation, taskClasses: [{gpuMilli: 500, weight: 1}]}}");
+  TaskLearning learning;
+  CHECK(learning.summary_json() == "{}");
+  auto state = fw->new_cycle_state();
+  learning.on_attempt(queued(fixed, "configured", "50"), *state);  // does not learn: not shown
+  CHECK(learning.summary_json() == "{}");
+  for (const char* name : {"a", "b", "c"}) learning.on_attempt(queued(fw, name, "50"), *state);
+  learning.on_attempt(queued(fw, "d", "25"), *state);
+  // 2 CPUs and half a card three times, a quarter once; no memory asked.
+  CHECK(learning.summary_json() ==
+        "{\"troupe\":{\"observed\":4,\"taskClasses\":["
+        "{\"cpuMilli\":2000,\"gpuMilli\":500,\"gpuCount\":1,\"weight\":0.75},"
+        "{\"cpuMilli\":2000,\"gpuMilli\":250,\"gpuCount\":1,\"weight\":0.25}]}}");
+}

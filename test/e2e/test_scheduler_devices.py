@@ -22,7 +22,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from device_builders import (ALLOCATE_HINT, DEVICE_ALLOCATED, JOINT_ALLOCATE, allocation, gpu_layout,  # noqa: E402
                              gpu_pod, make_device, make_gpu_node, parse_memory)
-from scheduler_helpers import (DEVICES_PATH, SchedulingTest, all_bound, describe_pending, fast_config,  # noqa: E402
+from scheduler_helpers import (DEVICES_PATH, SCHEDULER_NAME, SchedulingTest, all_bound, describe_pending, fast_config,  # noqa: E402
                                make_node, make_pod, profile, scheduler_config)
 
 SUMMARIES = "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries"
@@ -274,6 +274,18 @@ class DeviceTest(SchedulingTest):
         status, body = self.scheduler.get(SUMMARIES + suffix)
         self.assertEqual(status, 200, body)
         return json.loads(body)
+
+    def test_learned_task_classes_are_shown_as_configuration(self):
+        # What the Fragmentation scoring learned of the pods it placed, in the form taskClasses takes.
+        self.start([make_gpu_node("g-0"), make_device("g-0")])
+        self.place([gpu_pod("half-%d" % i, koord_gpu=50, cpu="2") for i in range(3)] + [gpu_pod("whole", whole=1)])
+        status, body = self.scheduler.get("/apis/v1/plugins/DeviceShare/learnedTaskClasses")
+        self.assertEqual(status, 200, body)
+        learned = json.loads(body)[SCHEDULER_NAME]
+        self.assertEqual(learned["observed"], 4)
+        classes = sorted(learned["taskClasses"], key=lambda c: -c["weight"])
+        self.assertEqual(classes, [{"cpuMilli": 2000, "gpuMilli": 500, "gpuCount": 1, "weight": 0.75},
+                                   {"cpuMilli": 1000, "gpuMilli": 1000, "gpuCount": 1, "weight": 0.25}])
 
     def summaries_if_settled(self, expected):
         got = self.summaries()
