@@ -7,16 +7,12 @@
 
 #include "plugins/deviceshare/card_waste.hpp"
 #include "plugins/deviceshare/fragmentation.hpp"
+#include "test/plugins/deviceshare/distribution_support.hpp"
 
 using namespace troupe::plugins::deviceshare;
+using troupe::plugins::deviceshare::testing::distribution;
 
 namespace {
-
-TaskDistribution distribution(std::vector<GpuTaskClass> classes) {
-  auto made = TaskDistribution::make(std::move(classes));
-  REQUIRE(made);
-  return std::move(*made);
-}
 
 GpuTaskClass task(int32_t milli, int32_t count, double weight) { return GpuTaskClass{1000, milli, count, {}, weight}; }
 

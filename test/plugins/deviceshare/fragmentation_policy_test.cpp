@@ -3,16 +3,12 @@
 
 #include "plugins/deviceshare/fragmentation_cache.hpp"
 #include "plugins/deviceshare/fragmentation_policy.hpp"
+#include "test/plugins/deviceshare/distribution_support.hpp"
 
 using namespace troupe::plugins::deviceshare;
+using troupe::plugins::deviceshare::testing::distribution;
 
 namespace {
-
-TaskDistribution distribution(std::vector<GpuTaskClass> classes) {
-  auto made = TaskDistribution::make(std::move(classes));
-  REQUIRE(made);
-  return std::move(*made);
-}
 
 GpuTaskClass task(int64_t cpu, int32_t milli, int32_t count, double weight, int64_t memory_mib = 0) {
   GpuTaskClass c{cpu, milli, count, {}, weight};

@@ -3,17 +3,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include "plugins/deviceshare/fragmentation.hpp"
+#include "test/plugins/deviceshare/distribution_support.hpp"
 
 using namespace troupe;
 using namespace troupe::plugins::deviceshare;
+using troupe::plugins::deviceshare::testing::distribution;
 
 namespace {
-
-TaskDistribution distribution(std::vector<GpuTaskClass> classes) {
-  auto made = TaskDistribution::make(std::move(classes));
-  REQUIRE(made.ok());
-  return *made;
-}
 
 GpuTaskClass task(int64_t cpu, int32_t milli, int32_t count, double weight, std::vector<std::string> models = {}) {
   return GpuTaskClass{cpu, milli, count, std::move(models), weight};

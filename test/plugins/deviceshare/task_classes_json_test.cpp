@@ -6,16 +6,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include "plugins/deviceshare/task_classes_json.hpp"
+#include "test/plugins/deviceshare/distribution_support.hpp"
 
 using namespace troupe::plugins::deviceshare;
+using troupe::plugins::deviceshare::testing::distribution;
 
 namespace {
-
-TaskDistribution distribution(std::vector<GpuTaskClass> classes) {
-  auto made = TaskDistribution::make(std::move(classes));
-  REQUIRE(made);
-  return std::move(*made);
-}
 
 GpuTaskClass task(int64_t cpu_milli, int32_t gpu_milli, int32_t gpu_count, std::vector<std::string> models,
                   double weight, int64_t memory_mib) {
