@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "plugins/framework/node_info.hpp"
+
 namespace troupe::actors {
 
 ExtenderLearning::ExtenderLearning(std::shared_ptr<const plugins::Framework> framework, size_t remembered_pods)
@@ -21,13 +23,11 @@ bool ExtenderLearning::first_time(const std::string& key) {
 
 void ExtenderLearning::on_request(const PodInfoPtr& pod, bool count, plugins::CycleState& state) {
   if (!pod || !learns_) return;
-  const auto& meta = pod->meta();
-  const std::string key = meta.uid.empty() ? meta.namespace_name + "/" + meta.name : meta.uid;
   // The cycle's rule, as for a first attempt (counted) or a retry (shared only).
   QueuedPod queued;
   queued.pod = pod;
   queued.framework = framework_;
-  queued.attempts = count && first_time(key) ? 0 : 1;
+  queued.attempts = count && first_time(std::string(plugins::pod_identity(*pod))) ? 0 : 1;
   learning_.on_attempt(queued, state);
 }
 

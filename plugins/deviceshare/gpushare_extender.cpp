@@ -28,9 +28,9 @@ std::string pod_key(const Pod& pod) {
   return pod.meta.uid.empty() ? pod.meta.namespace_name + "/" + pod.meta.name : pod.meta.uid;
 }
 
-}  // namespace
+bool completed(const Pod& pod) { return pod.status.phase == "Succeeded" || pod.status.phase == "Failed"; }
 
-bool gpushare_pod_completed(const Pod& pod) { return pod.status.phase == "Succeeded" || pod.status.phase == "Failed"; }
+}  // namespace
 
 int64_t gpushare_pod_request(const PodSpec& spec) {
   int64_t total = 0;
@@ -61,25 +61,19 @@ std::set<int> GpuShareNode::parse_unhealthy(std::string_view gpus) {
   return out;
 }
 
-std::optional<int> GpuShareNode::device_of(const Pod& pod) const {
-  auto index_it = pod.meta.annotations.find(std::string(kGpuShareIndex));
-  if (index_it == pod.meta.annotations.end()) return std::nullopt;
-  auto index = atoi(index_it->second);
-  if (!index || *index < 0 || *index >= gpu_count_) return std::nullopt;
-  return static_cast<int>(*index);
-}
-
 void GpuShareNode::on_pod_added(const Pod& pod) {
-  const auto index = device_of(pod);
-  if (!index) return;
+  auto index_it = pod.meta.annotations.find(std::string(kGpuShareIndex));
+  if (index_it == pod.meta.annotations.end()) return;
+  auto index = atoi(index_it->second);
+  if (!index || *index < 0 || *index >= gpu_count_) return;
   Accounted a;
-  a.index = *index;
+  a.index = static_cast<int>(*index);
   auto mem_it = pod.meta.annotations.find(std::string(kGpuSharePodMemory));
   if (mem_it != pod.meta.annotations.end()) {
     auto mem = atoi(mem_it->second);
     a.memory = mem && *mem > 0 ? *mem : 0;  // unparsable or negative counts as 0, as upstream
   }
-  a.completed = gpushare_pod_completed(pod);
+  a.completed = completed(pod);
   pods_[pod_key(pod)] = a;
 }
 

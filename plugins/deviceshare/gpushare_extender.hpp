@@ -42,9 +42,6 @@ inline constexpr std::string_view kGpuShareAssumeTime = "ALIYUN_COM_GPU_MEM_ASSU
 /// Σ of the app containers' aliyun.com/gpu-mem limits (whole units).
 int64_t gpushare_pod_request(const PodSpec& spec);
 
-/// Succeeded or Failed: its GPU memory is free again.
-bool gpushare_pod_completed(const Pod& pod);
-
 struct GpuShareDevice {
   int index = 0;
   int64_t total = 0;
@@ -97,10 +94,6 @@ class GpuShareNode {
     int64_t memory = 0;
     bool completed = false;
   };
-
-  /// The GPU the pod's ALIYUN_COM_GPU_MEM_IDX names, when it is an index
-  /// this node has; nullopt otherwise (such a pod is not accounted).
-  std::optional<int> device_of(const Pod& pod) const;
 
   std::string name_;
   int64_t total_memory_ = 0;
