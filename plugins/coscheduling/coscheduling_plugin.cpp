@@ -1,0 +1,78 @@
+#include "plugins/coscheduling/coscheduling_plugin.hpp"
+
+#include "config/yaml_fields.hpp"
+#include "plugins/common/args.hpp"
+
+namespace troupe::plugins::coscheduling {
+
+CoschedulingArgs CoschedulingArgs::from_yaml(const YAML::Node& args) {
+  CoschedulingArgs out;
+  if (config::is_absent(args)) return out;
+  config::reject_unknown_fields(args, "", {"defaultTimeout", "controllerWorkers", "skipCheckScheduleCycle",
+                                           "enablePreemption", "awareNetworkTopology", "defaultMatchPolicy"});
+  config::Duration timeout = out.defaults.timeout;
+  config::read_optional(args, "", "defaultTimeout", timeout);
+  if (timeout.count() < 0) throw config::FieldError("defaultTimeout", "must not be negative");
+  out.defaults.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
+  config::read_optional(args, "", "controllerWorkers", out.controller_workers);
+  if (out.controller_workers < 1) throw config::FieldError("controllerWorkers", "must be at least 1");
+  config::read_optional(args, "", "skipCheckScheduleCycle", out.skip_check_schedule_cycle);
+  // Gang preemption and network-topology-aware gangs are not implemented:
+  // refuse to be configured for them rather than silently ignore it.
+  for (const char* unsupported : {"enablePreemption", "awareNetworkTopology"}) {
+    bool enabled = false;
+    config::read_optional(args, "", unsupported, enabled);
+    if (enabled) throw config::FieldError(unsupported, "true is not supported by troupe");
+  }
+  std::string policy;
+  config::read_optional(args, "", "defaultMatchPolicy", policy);
+  if (!policy.empty()) {
+    auto parsed = parse_match_policy(policy);
+    if (!parsed)
+      throw config::FieldError("defaultMatchPolicy", "must be one of only-waiting, waiting-and-running, "
+                                                     "once-satisfied; got \"" + policy + "\"");
+    out.defaults.match_policy = *parsed;
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const Plugin>> Coscheduling::make(const YAML::Node& args) {
+  return build_plugin<CoschedulingArgs, Coscheduling>(args, CoschedulingArgs::from_yaml);
+}
+
+const Coscheduling* Coscheduling::of(const Framework& framework) {
+  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
+    if (const auto* plugin = dynamic_cast<const Coscheduling*>(framework.plugin_at(slot))) return plugin;
+  return nullptr;
+}
+
+void Coscheduling::share_view(CycleState& state, GangView view) const { state.write(state_slot(), std::move(view)); }
+
+const GangView* Coscheduling::view(const CycleState& state) const { return state.read<GangView>(state_slot()); }
+
+PluginStatus Coscheduling::pre_filter(CycleState& state, const PodInfo&, PreFilterResult&) const {
+  const GangView* gang = view(state);
+  if (gang == nullptr) return {};
+  // Neither an unreadable gang nor a missing member is something preemption could fix.
+  if (!gang->invalid.empty()) return PluginStatus::unresolvable(gang->invalid);
+  if (gang->not_ready) return PluginStatus::unresolvable(*gang->not_ready);
+  return {};
+}
+
+PermitResult Coscheduling::permit(CycleState& state, const PodInfo&, const std::string&) const {
+  PermitResult result;
+  const GangView* gang = view(state);
+  if (gang == nullptr || !gang->spec || gang->permit_allowed) return result;
+  result.status = PluginStatus(Code::wait);
+  result.timeout = gang->spec->wait_time;
+  return result;
+}
+
+std::vector<ClusterEvent> Coscheduling::events_to_register() const {
+  return {{EventResource::pod, kAdd | kDelete, "GangMemberAddOrPodDelete"},
+          {EventResource::node, kAdd | kUpdateNodeAllocatable, "NodeAddOrAllocatableChange"},
+          // PodGroups come as "other" objects, with Devices and NodeResourceTopologies.
+          {EventResource::other, kAdd | kUpdateOther, "PodGroupAddOrUpdate"}};
+}
+
+}  // namespace troupe::plugins::coscheduling

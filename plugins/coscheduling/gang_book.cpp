@@ -1,0 +1,167 @@
+#include "plugins/coscheduling/gang_book.hpp"
+
+namespace troupe::plugins::coscheduling {
+
+void GangBook::add_member(const std::string& uid, const GangSpec& spec, bool bound) {
+  auto known = member_gang_.find(uid);
+  if (known != member_gang_.end() && known->second != spec.id) remove_member(uid);  // moved to another gang
+  auto [it, created] = gangs_.try_emplace(spec.id);
+  Gang& gang = it->second;
+  if (created) gang.spec = spec;
+  gang.children.insert(uid);
+  member_gang_[uid] = spec.id;
+  if (bound) mark_bound(uid);
+}
+
+void GangBook::remove_member(const std::string& uid) {
+  stop_waiting(uid);
+  auto member = member_gang_.find(uid);
+  if (member == member_gang_.end()) return;
+  auto it = gangs_.find(member->second);
+  member_gang_.erase(member);
+  if (it == gangs_.end()) return;
+  Gang& gang = it->second;
+  gang.children.erase(uid);
+  gang.bound.erase(uid);
+  // Koordinator keeps an empty gang until its pods are all gone: so do we,
+  // then forget it (a later gang of that name starts afresh).
+  if (gang.children.empty() && gang.waiting.empty()) gangs_.erase(it);
+}
+
+void GangBook::mark_bound(const std::string& uid) {
+  auto member = member_gang_.find(uid);
+  if (member == member_gang_.end()) return;
+  auto it = gangs_.find(member->second);
+  if (it == gangs_.end()) return;
+  Gang& gang = it->second;
+  gang.bound.insert(uid);
+  // min members bound: the gang was satisfied, even if not in this process's
+  // memory (a restart lists the bound pods), so once-satisfied lets the rest go.
+  if (static_cast<int>(gang.bound.size()) >= rules_of(gang).min_member && !pod_group_problem(gang, ""))
+    gang.once_satisfied = true;
+}
+
+const GangBook::Gang* GangBook::find(const std::string& gang_id) const {
+  auto it = gangs_.find(gang_id);
+  return it == gangs_.end() ? nullptr : &it->second;
+}
+
+void GangBook::set_pod_group(const std::string& gang_id, Result<GangSpec> rules) {
+  pod_groups_.insert_or_assign(gang_id, std::move(rules));
+}
+
+void GangBook::remove_pod_group(const std::string& gang_id) { pod_groups_.erase(gang_id); }
+
+const GangSpec& GangBook::rules_of(const Gang& gang) const {
+  auto it = pod_groups_.find(gang.spec.id);
+  return it != pod_groups_.end() && it->second.ok() ? it->second.value() : gang.spec;
+}
+
+const GangSpec* GangBook::rules(const std::string& gang_id) const {
+  const Gang* gang = find(gang_id);
+  return gang ? &rules_of(*gang) : nullptr;
+}
+
+std::optional<std::string> GangBook::pod_group_problem(const Gang& gang, const std::string& pod_key) const {
+  if (!gang.spec.from_pod_group) return std::nullopt;
+  auto it = pod_groups_.find(gang.spec.id);
+  if (it == pod_groups_.end())
+    return "can't find gang, gangName: " + gang.spec.id + ", podName: " + pod_key + " (no PodGroup " +
+           gang.spec.id + ")";
+  if (!it->second.ok()) return it->second.message();
+  return std::nullopt;
+}
+
+std::optional<std::string> GangBook::pre_filter(const GangSpec& spec, const std::string& pod_key) const {
+  const Gang* own = find(spec.id);
+  const GangSpec& own_rules = own ? rules_of(*own) : spec;
+  if (own && own->once_satisfied && own_rules.match_policy == MatchPolicy::once_satisfied) return std::nullopt;
+  for (const auto& id : own_rules.group) {
+    const Gang* gang = find(id);
+    if (gang == nullptr) return "can't find gang, gangName: " + id + ", podName: " + pod_key;
+    if (auto problem = pod_group_problem(*gang, pod_key)) return problem;
+    const int min_member = rules_of(*gang).min_member;
+    if (static_cast<int>(gang->children.size()) < min_member)
+      return "gang child pod not collect enough, gangName: " + id + ", podName: " + pod_key + " (" +
+             std::to_string(gang->children.size()) + " of " + std::to_string(min_member) + " members exist)";
+  }
+  return std::nullopt;
+}
+
+bool GangBook::valid_for_permit(const Gang& gang) const {
+  const GangSpec& rules = rules_of(gang);
+  if (pod_group_problem(gang, "")) return false;
+  const int waiting = static_cast<int>(gang.waiting.size());
+  switch (rules.match_policy) {
+    case MatchPolicy::only_waiting: return waiting >= rules.min_member;
+    case MatchPolicy::waiting_and_running: return waiting + static_cast<int>(gang.bound.size()) >= rules.min_member;
+    case MatchPolicy::once_satisfied: return gang.once_satisfied || waiting >= rules.min_member;
+  }
+  return false;
+}
+
+GangBook::PermitDecision GangBook::permit(const GangSpec& spec, const std::string& uid) {
+  add_member(uid, spec, false);  // the INFORMER's report may not have come yet
+  Gang& own = gangs_.at(spec.id);
+  own.waiting.insert(uid);
+  waiting_gang_[uid] = spec.id;
+  PermitDecision decision;
+  const std::vector<std::string> group = rules_of(own).group;
+  for (const auto& id : group) {
+    const Gang* gang = find(id);
+    if (gang == nullptr || !valid_for_permit(*gang)) return decision;
+  }
+  decision.allowed = true;
+  for (const auto& id : group) {
+    Gang& gang = gangs_.at(id);
+    gang.once_satisfied = true;
+    for (const auto& waiting : gang.waiting)
+      if (waiting != uid) decision.released.push_back(waiting);
+  }
+  for (const auto& released : decision.released) stop_waiting(released);
+  stop_waiting(uid);
+  return decision;
+}
+
+bool GangBook::failure_rejects_group(const GangSpec& spec) const {
+  const Gang* own = find(spec.id);
+  const GangSpec& rules = own ? rules_of(*own) : spec;
+  if (rules.mode != GangMode::strict) return false;
+  return !(own && own->once_satisfied && rules.match_policy == MatchPolicy::once_satisfied);
+}
+
+std::vector<std::string> GangBook::take_waiting_of_group(const GangSpec& spec) {
+  const Gang* own = find(spec.id);
+  const std::vector<std::string> group = own ? rules_of(*own).group : spec.group;
+  std::vector<std::string> taken;
+  for (const auto& id : group)
+    if (const Gang* gang = find(id)) taken.insert(taken.end(), gang->waiting.begin(), gang->waiting.end());
+  for (const auto& uid : taken) stop_waiting(uid);
+  return taken;
+}
+
+bool GangBook::stop_waiting(const std::string& uid) {
+  auto it = waiting_gang_.find(uid);
+  if (it == waiting_gang_.end()) return false;
+  auto gang = gangs_.find(it->second);
+  waiting_gang_.erase(it);
+  if (gang == gangs_.end()) return true;
+  gang->second.waiting.erase(uid);
+  if (gang->second.children.empty() && gang->second.waiting.empty()) gangs_.erase(gang);
+  return true;
+}
+
+size_t GangBook::waiting_groups() const {
+  std::set<std::string> groups;
+  for (const auto& [uid, gang_id] : waiting_gang_)
+    if (const Gang* gang = find(gang_id)) groups.insert(rules_of(*gang).group_id);
+  return groups.size();
+}
+
+std::optional<GangBook::Counts> GangBook::counts(const std::string& gang_id) const {
+  const Gang* gang = find(gang_id);
+  if (gang == nullptr) return std::nullopt;
+  return Counts{gang->children.size(), gang->bound.size(), gang->waiting.size(), gang->once_satisfied};
+}
+
+}  // namespace troupe::plugins::coscheduling

@@ -1,0 +1,92 @@
+#pragma once
+// GangBook: what the scheduler knows of every gang, as Koordinator's gang
+// cache keeps it (coscheduling/core/gang.go): the members that exist (pending
+// or bound), the members bound, the members reserved and waiting at Permit,
+// and whether the gang was once satisfied. Pure data: the SCHEDULING CYCLE
+// actor owns one, feeds it the INFORMER's membership reports and its own
+// Permit results, and acts on its answers (actors/cycle_actor.cpp).
+//
+// A gang's rules (min members, mode, match policy, group) are its PodGroup
+// object's when it has one, else those of the first member seen, as
+// Koordinator initialises a gang once from its first pod. A gang whose pods
+// name it by the PodGroup label alone cannot be tried until its PodGroup comes.
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "plugins/coscheduling/gang_spec.hpp"
+
+namespace troupe::plugins::coscheduling {
+
+class GangBook {
+ public:
+  /// A pod of the gang exists (pending, or bound when `bound`). Idempotent.
+  void add_member(const std::string& uid, const GangSpec& spec, bool bound);
+  /// The pod is gone (deleted or finished): no longer a member, nor waiting.
+  void remove_member(const std::string& uid);
+  /// The pod was bound (by this scheduler's binding cycle). Once min members
+  /// are bound the gang counts as satisfied once.
+  void mark_bound(const std::string& uid);
+
+  /// A PodGroup object's rules for its gang (or why they cannot be read).
+  void set_pod_group(const std::string& gang_id, Result<GangSpec> rules);
+  void remove_pod_group(const std::string& gang_id);
+  /// The rules the gang goes by now; null for a gang with no member.
+  const GangSpec* rules(const std::string& gang_id) const;
+
+  /// PreFilter: nullopt when the pod may be tried, else why not (a gang of
+  /// its group has fewer members than its minimum).
+  std::optional<std::string> pre_filter(const GangSpec& spec, const std::string& pod_key) const;
+
+  struct PermitDecision {
+    bool allowed = false;                // false: the pod waits
+    std::vector<std::string> released;   // other waiting pods of the group allowed with it
+  };
+  /// Permit for a reserved pod: it waits unless, counting it, every gang of
+  /// its group is valid; then the whole group's waiting pods go on to bind
+  /// and every gang of the group is marked once satisfied.
+  PermitDecision permit(const GangSpec& spec, const std::string& uid);
+
+  /// Whether a member's failure (no node, timeout, unreserve) rejects the
+  /// other waiting pods of its group: Strict mode, unless the once-satisfied
+  /// policy lets a gang that was satisfied once go on member by member.
+  bool failure_rejects_group(const GangSpec& spec) const;
+  /// The waiting pods of the spec's group, which stop waiting (to be rejected).
+  std::vector<std::string> take_waiting_of_group(const GangSpec& spec);
+  /// The pod no longer waits (allowed, rejected or gone). True if it was waiting.
+  bool stop_waiting(const std::string& uid);
+
+  /// Whether the pod waits at Permit now.
+  bool is_waiting(const std::string& uid) const { return waiting_gang_.count(uid) > 0; }
+  /// Gang groups with at least one pod waiting (scheduler_waiting_gang_group_number).
+  size_t waiting_groups() const;
+  /// The gang's counts, for tests and the debug view; nullopt for an unknown gang.
+  struct Counts {
+    size_t children = 0, bound = 0, waiting = 0;
+    bool once_satisfied = false;
+  };
+  std::optional<Counts> counts(const std::string& gang_id) const;
+
+ private:
+  struct Gang {
+    GangSpec spec;  // the first member's
+    std::set<std::string> children, bound, waiting;
+    bool once_satisfied = false;
+  };
+  const Gang* find(const std::string& gang_id) const;
+  const GangSpec& rules_of(const Gang& gang) const;
+  /// Why a gang named by its PodGroup cannot be tried yet (no or a bad PodGroup).
+  std::optional<std::string> pod_group_problem(const Gang& gang, const std::string& pod_key) const;
+  bool valid_for_permit(const Gang& gang) const;
+
+  std::map<std::string, Gang> gangs_;                      // by gang id
+  std::map<std::string, std::string> member_gang_;         // uid → gang id
+  std::map<std::string, std::string> waiting_gang_;        // waiting uid → gang id
+  std::map<std::string, Result<GangSpec>> pod_groups_;     // by gang id
+};
+
+}  // namespace troupe::plugins::coscheduling
