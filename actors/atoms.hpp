@@ -54,4 +54,10 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, next, "next")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, start, "start")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, stats, "stats")
+  // Informer -> cycle: a pod of a gang exists, a PodGroup changed; cycle -> itself: a gang pod
+  // waited too long at Permit.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, gang_member, "gangmember")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, gang_timeout, "gangtimout")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_podgroup, "upsertpg")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_podgroup, "deletepg")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

@@ -9,7 +9,9 @@
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/preemption_step.hpp"
+#include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/framework/fit_error.hpp"
+#include "model/go_duration.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
@@ -31,6 +33,8 @@ constexpr auto kNodeReply = caf::infinite;
 // that are not nodeCacheCapable): it keeps its timeout.
 constexpr auto kNodeTimeout = std::chrono::seconds(30);
 constexpr auto kBindTimeout = std::chrono::minutes(5);
+
+}  // namespace
 
 /// One scheduling attempt of one pod, carried through the continuations.
 struct Attempt {
@@ -60,6 +64,8 @@ struct Attempt {
   }
 };
 using AttemptPtr = std::shared_ptr<Attempt>;
+
+namespace {
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -181,6 +187,7 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
                                                   seconds_since(bind_started));
             if (outcome.ok) {
               record_attempt(self, *a, "scheduled");
+              self->state.gangs.mark_bound(a->pod().meta().uid);
               a->framework().run_post_bind(*a->request->state, a->pod(), node);
               self->send(self->state.deps.queue, atom::done_v, a->pod().key);
               if (auto& m = self->state.deps.metrics) {
@@ -202,26 +209,168 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
           });
 }
 
-/// After Reserve: Permit, PreBind, then hand over to the binding cycle.
-void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
-  auto& state = *a->request->state;
-  auto permit = a->framework().run_permit(state, a->pod(), node);
-  if (!permit.status.ok()) {
-    unreserve(self, a, node);
-    bool waiting = permit.status.code == plugins::Code::wait;
-    // No plugin troupe ships makes pods wait at Permit yet (gang scheduling does, later).
-    fail(self, a, waiting ? "waiting at Permit is not supported yet" : permit.status.message(),
-         {permit.status.plugin}, waiting || permit.status.code == plugins::Code::error);
-    return;
-  }
+/// PreBind, then hand over to the binding cycle.
+void pre_bind_and_bind(Self self, const AttemptPtr& a, const std::string& node) {
   plugins::BindingChanges changes;
-  auto pre_bind = a->framework().run_pre_bind(state, a->pod(), node, changes);
+  auto pre_bind = a->framework().run_pre_bind(*a->request->state, a->pod(), node, changes);
   if (!pre_bind.ok()) {
     unreserve(self, a, node);
     fail(self, a, pre_bind.message(), {pre_bind.plugin}, true);
     return;
   }
   bind(self, a, node, std::move(changes));
+}
+
+// ---- gangs (Coscheduling): PreFilter's view, the wait at Permit, rejections ------------
+
+using plugins::coscheduling::Coscheduling;
+
+/// The pod's gang spec when its profile runs Coscheduling and the pod is in a gang.
+const plugins::coscheduling::GangSpec* gang_spec_of(const Attempt& a) {
+  const auto* plugin = Coscheduling::of(a.framework());
+  const auto* view = plugin ? plugin->view(*a.request->state) : nullptr;
+  return view && view->spec ? &*view->spec : nullptr;
+}
+
+/// Before PreFilter: tells Coscheduling which gang the pod is in and whether
+/// that gang has its members yet.
+void share_gang_view(Self self, const Attempt& a) {
+  const auto* plugin = Coscheduling::of(a.framework());
+  if (plugin == nullptr) return;
+  plugins::coscheduling::GangView view;
+  auto spec = plugins::coscheduling::read_gang_spec(a.pod().meta(), plugin->args().defaults);
+  if (!spec) {
+    view.invalid = spec.message();
+  } else if (*spec) {
+    auto& gangs = self->state.gangs;
+    gangs.add_member(a.pod().meta().uid, **spec, false);
+    view.not_ready = gangs.pre_filter(**spec, a.pod().key);
+    // The gang's rules (its PodGroup's, or its first member's) decide, not this pod's.
+    const auto* rules = gangs.rules((*spec)->id);
+    view.spec = rules ? *rules : **spec;
+  }
+  plugin->share_view(*a.request->state, std::move(view));
+}
+
+/// scheduler_waiting_gang_group_number follows the GangBook after every change of the waits.
+void count_waiting_groups(Self self) {
+  if (auto& m = self->state.deps.metrics)
+    m->set("scheduler_waiting_gang_group_number", {}, static_cast<double>(self->state.gangs.waiting_groups()));
+}
+
+/// The pod's wait at Permit, taken out of the waiting list.
+std::optional<WaitingAtPermit> take_waiting(Self self, const std::string& uid) {
+  auto it = self->state.waiting.find(uid);
+  if (it == self->state.waiting.end()) return std::nullopt;
+  WaitingAtPermit entry = std::move(it->second);
+  self->state.waiting.erase(it);
+  return entry;
+}
+
+/// A waiting gang pod is let go without binding: its node forgets it and,
+/// when `message` is set, the pod is reported unschedulable and requeued.
+void drop_waiting(Self self, const std::string& uid, const std::string* message) {
+  auto entry = take_waiting(self, uid);
+  if (!entry) return;
+  self->state.gangs.stop_waiting(uid);
+  unreserve(self, entry->attempt, entry->node);
+  if (message) fail(self, entry->attempt, *message, {Coscheduling::kName}, false);
+  count_waiting_groups(self);
+}
+
+/// What the other members hear when a waiting one leaves (Koordinator's Unreserve).
+std::string left_in_unreserve(const plugins::coscheduling::GangSpec& spec, const Attempt& a) {
+  return "Gang \"" + spec.id + "\" gets rejected due to Pod \"" + a.pod().meta().name + "\" in Unreserve";
+}
+
+/// A member failed (no node, timeout, gone): in Strict mode the rest of its
+/// gang group stops waiting too, so that no partial gang holds nodes.
+void reject_gang_group(Self self, const plugins::coscheduling::GangSpec& spec, const std::string& message) {
+  auto& gangs = self->state.gangs;
+  if (!gangs.failure_rejects_group(spec)) return;
+  for (const auto& uid : gangs.take_waiting_of_group(spec)) {
+    // take_waiting_of_group already stopped the wait; drop_waiting finds the entry.
+    drop_waiting(self, uid, &message);
+  }
+}
+
+/// Permit said wait: keep the attempt, reserved, until its gang is complete
+/// or its waiting time is over.
+void wait_at_permit(Self self, const AttemptPtr& a, const std::string& node, std::chrono::milliseconds timeout) {
+  auto& st = self->state;
+  const std::string& uid = a->pod().meta().uid;
+  const uint64_t ticket = ++st.next_wait_ticket;
+  st.waiting[uid] = WaitingAtPermit{a, node, ticket};
+  self->delayed_send(self, timeout, atom::gang_timeout_v, uid, ticket);
+  count_waiting_groups(self);
+  spdlog::debug("scheduling-cycle: {} waits at Permit on {} for its gang", a->pod().key, node);
+}
+
+/// Permit allowed the gang: every other waiting member goes on to bind.
+void release_gang(Self self, const std::vector<std::string>& released) {
+  for (const auto& uid : released)
+    if (auto entry = take_waiting(self, uid)) pre_bind_and_bind(self, entry->attempt, entry->node);
+}
+
+void on_gang_timeout(Self self, const std::string& uid, uint64_t ticket) {
+  auto it = self->state.waiting.find(uid);
+  if (it == self->state.waiting.end() || it->second.ticket != ticket) return;  // allowed or rejected meanwhile
+  AttemptPtr a = it->second.attempt;
+  const auto* spec = gang_spec_of(*a);
+  const std::string waited = spec ? format_go_duration(spec->wait_time) : "its waiting time";
+  const std::string message = "rejected due to timeout after waiting " + waited + " at plugin " +
+                              Coscheduling::kName;
+  drop_waiting(self, uid, &message);
+  if (spec) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
+}
+
+/// The pod is gone: it leaves its gang and, if it was waiting, its node.
+void on_gang_member_gone(Self self, const std::string& uid) {
+  auto it = self->state.waiting.find(uid);
+  if (it != self->state.waiting.end()) {
+    AttemptPtr a = it->second.attempt;
+    drop_waiting(self, uid, nullptr);
+    if (const auto* spec = gang_spec_of(*a)) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
+  }
+  self->state.gangs.remove_member(uid);
+}
+
+void on_gang_member(Self self, const QueuedPod& pod, bool bound) {
+  if (!pod.framework || !pod.pod) return;
+  const auto* plugin = Coscheduling::of(*pod.framework);
+  if (plugin == nullptr) return;
+  auto spec = plugins::coscheduling::read_gang_spec(pod.pod->meta(), plugin->args().defaults);
+  // An unreadable gang is reported when the pod is tried (PreFilter).
+  if (spec && *spec) self->state.gangs.add_member(pod.pod->meta().uid, **spec, bound);
+}
+
+/// After Reserve: Permit (a gang pod may wait there), then PreBind and the binding.
+void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
+  auto& state = *a->request->state;
+  std::vector<std::string> released;
+  if (const auto* plugin = Coscheduling::of(a->framework())) {
+    if (const auto* view = plugin->view(state); view && view->spec) {
+      auto decision = self->state.gangs.permit(*view->spec, a->pod().meta().uid);
+      released = std::move(decision.released);
+      plugins::coscheduling::GangView decided = *view;
+      decided.permit_allowed = decision.allowed;
+      plugin->share_view(state, std::move(decided));
+    }
+  }
+  auto permit = a->framework().run_permit(state, a->pod(), node);
+  if (permit.status.code == plugins::Code::wait) {
+    auto timeout = std::chrono::milliseconds::max();
+    for (const auto& [plugin_name, plugin_timeout] : permit.waiting) timeout = std::min(timeout, plugin_timeout);
+    return wait_at_permit(self, a, node, timeout);
+  }
+  if (self->state.gangs.stop_waiting(a->pod().meta().uid) || !released.empty()) count_waiting_groups(self);
+  release_gang(self, released);
+  if (!permit.status.ok()) {
+    unreserve(self, a, node);
+    fail(self, a, permit.status.message(), {permit.status.plugin}, permit.status.code == plugins::Code::error);
+    return;
+  }
+  pre_bind_and_bind(self, a, node);
 }
 
 /// Reserve on the owning NODE actor, and at once the next pod: its round
@@ -281,6 +430,9 @@ void score(Self self, const AttemptPtr& a) {
 
 void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResult& post) {
   auto message = plugins::fit_error_message(a->total_nodes, a->failures.counts(), post.message);
+  if (const auto* spec = gang_spec_of(*a))
+    reject_gang_group(self, *spec, "Gang \"" + spec->id + "\" gets rejected due to member Pod \"" +
+                                       a->pod().meta().name + "\" is unschedulable with reason \"" + message + "\"");
   const auto& plugins_set = a->failures.plugins();
   fail_and_next(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
 }
@@ -374,6 +526,7 @@ void attempt(Self self, QueuedPodPtr queued) {
                                      request->state->filter_inputs_version());
   a->request = request;
   release_nomination(self, *request->pod);
+  share_gang_view(self, *a);
 
   auto pre_filter = a->framework().run_pre_filter(*request->state, a->pod());
   if (!pre_filter.ok()) {
@@ -464,6 +617,23 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_gone, const std::string& uid) {
         MessageTimer timer(self->state.actor_metrics, self);
         forget_nomination(self, uid);
+        on_gang_member_gone(self, uid);
+      },
+      [=](atom::gang_member, const QueuedPodPtr& pod, bool bound) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        on_gang_member(self, *pod, bound);
+      },
+      [=](atom::upsert_podgroup, const PodGroupRulesPtr& group) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.gangs.set_pod_group(group->gang_id, group->rules);
+      },
+      [=](atom::delete_podgroup, const std::string& gang_id) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.gangs.remove_pod_group(gang_id);
+      },
+      [=](atom::gang_timeout, const std::string& uid, uint64_t ticket) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        on_gang_timeout(self, uid, ticket);
       },
       [=](atom::pod_bound, const QueuedPodPtr& pod) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -25,6 +25,8 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <caf/all.hpp>
@@ -38,11 +40,19 @@
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
 #include "actors/task_learning.hpp"
+#include "plugins/coscheduling/gang_book.hpp"
 #include "plugins/default_preemption/nomination_book.hpp"
 
 namespace troupe::actors {
 
 class PdbStore;
+
+/// What a PodGroup object says of its gang (plugins/coscheduling/gang_spec.hpp).
+struct PodGroupRules {
+  std::string gang_id;  // "<ns>/<name>"
+  Result<plugins::coscheduling::GangSpec> rules;
+};
+using PodGroupRulesPtr = std::shared_ptr<const PodGroupRules>;
 
 /// The rest of a scheduling attempt, to run on the cycle actor once an I/O
 /// thread has the extenders' answers.
@@ -55,8 +65,17 @@ using cycle_actor = caf::typed_actor<
     caf::reacts_to<atom::next>,
     // INTERNAL: an extender call finished on an I/O thread: continue the attempt.
     caf::reacts_to<atom::next, CycleResumePtr>,
-    // An unassigned pod with this uid was deleted (or finished): drop its nomination.
+    // An unassigned pod, or a gang member, with this uid was deleted (or
+    // finished): drop its nomination, its gang membership, its wait at Permit.
     caf::reacts_to<atom::pod_gone, std::string>,
+    // A pod of a gang exists (INFORMER): pending, or bound when the flag says so.
+    caf::reacts_to<atom::gang_member, QueuedPodPtr, bool>,
+    // A PodGroup's rules for its gang, or the PodGroup was deleted (INFORMER).
+    caf::reacts_to<atom::upsert_podgroup, PodGroupRulesPtr>,
+    caf::reacts_to<atom::delete_podgroup, std::string>,
+    // INTERNAL: the gang pod with this uid has waited at Permit for its whole
+    // waiting time (the number tells this wait from a later one of the same pod).
+    caf::reacts_to<atom::gang_timeout, std::string, uint64_t>,
     // A pod of a profile that learns its GPU task classes was found bound (INFORMER):
     // counted while the cycle is not scheduling yet (actors/task_learning.hpp).
     caf::reacts_to<atom::pod_bound, QueuedPodPtr>,
@@ -76,6 +95,15 @@ struct CycleDeps {
   bool evaluation_cache = true;                // partitions reuse unchanged nodes' results per pod class
 };
 
+struct Attempt;  // one scheduling attempt (cycle_actor.cpp)
+
+/// A gang pod reserved on its node and waiting at Permit for its gang.
+struct WaitingAtPermit {
+  std::shared_ptr<Attempt> attempt;
+  std::string node;
+  uint64_t ticket = 0;  // matches the gang_timeout armed for this wait
+};
+
 struct cycle_actor_state {
   CycleDeps deps;
   std::mt19937_64 rng;
@@ -93,6 +121,10 @@ struct cycle_actor_state {
   bool idle = false;         // no attempt under way: the popped pod goes straight in
   /// The GPU task classes learned per profile (DeviceShare Fragmentation without taskClasses).
   TaskLearning task_learning;
+  /// Gangs (Coscheduling): their members, and the pods waiting at Permit by uid.
+  plugins::coscheduling::GangBook gangs;
+  std::unordered_map<std::string, WaitingAtPermit> waiting;
+  uint64_t next_wait_ticket = 0;
 
   static inline const char* name = "scheduling-cycle";
 };
@@ -101,6 +133,7 @@ struct cycle_actor_state {
 
 // In-process only: a closure over the attempt, run by the actor that sent it out.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::CycleResumePtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodGroupRulesPtr)
 
 namespace troupe::actors {
 

@@ -6,6 +6,8 @@
 #include "actors/partitioning.hpp"
 #include "actors/pod_routing.hpp"
 #include "actors/reservation_routing.hpp"
+#include "model/pod_group.hpp"
+#include "plugins/coscheduling/coscheduling_plugin.hpp"
 
 namespace troupe::actors {
 
@@ -119,6 +121,31 @@ void on_configmap(Self self, watch::EventType type, const watch::ObjectPtr& obje
                 type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
 }
 
+// A PodGroup sets the rules of its gang (Coscheduling): the cycle keeps them
+// in its GangBook. Its arrival can let the gang's pods be tried: a cluster event.
+// The rules are read with the defaults (CoschedulingArgs) of the first profile
+// that runs Coscheduling; without one, PodGroups matter to nobody.
+void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  const PodIdentity id = read_pod_identity(*object);
+  const std::string gang_id = id.namespace_name + "/" + id.name;
+  if (type == watch::EventType::deleted) {
+    self->send(self->state.deps.cycle, atom::delete_podgroup_v, gang_id);
+    return;
+  }
+  const plugins::coscheduling::Coscheduling* plugin = nullptr;
+  for (const auto& [name, framework] : self->state.deps.frameworks)
+    if ((plugin = plugins::coscheduling::Coscheduling::of(*framework)) != nullptr) break;
+  if (plugin == nullptr) return;
+  auto group = decode_pod_group(object);
+  auto rules = group ? plugins::coscheduling::gang_spec_of_pod_group(*group, plugin->args().defaults)
+                     : Result<plugins::coscheduling::GangSpec>(Error{"PodGroup " + gang_id + ": " + group.message()});
+  if (!rules) spdlog::warn("informer: {}", rules.message());
+  self->send(self->state.deps.cycle, atom::upsert_podgroup_v,
+             PodGroupRulesPtr(std::make_shared<const PodGroupRules>(PodGroupRules{gang_id, std::move(rules)})));
+  cluster_event(self, plugins::EventResource::other,
+                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+}
+
 // A Reservation is held by the actor owning status.nodeName while Available.
 // The previous holder is told when it moves, leaves Available or is deleted.
 void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
@@ -221,9 +248,26 @@ void release_pod(Self self, const PodIdentity& id, bool ours, bool final_state_u
   cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
 }
 
-/// An unassigned pod is gone: the cycle drops its preemption nomination, if any.
-void forget_nomination(Self self, const PodIdentity& id) {
-  if (id.node_name.empty()) self->send(self->state.deps.cycle, atom::pod_gone_v, id.uid);
+/// An unassigned pod or a gang member is gone: the cycle drops its
+/// preemption nomination and its gang membership, if any.
+void forget_in_cycle(Self self, const PodIdentity& id) {
+  const bool gang_member = self->state.gang_members.erase(id.uid) > 0;
+  if (id.node_name.empty() || gang_member) self->send(self->state.deps.cycle, atom::pod_gone_v, id.uid);
+}
+
+/// A pod of one of our profiles that names a gang: the cycle counts it among
+/// the gang's members (Coscheduling waits for min-available of them). A new
+/// pending member is also a cluster event: its siblings that were waiting for
+/// it get another try.
+void report_gang_member(Self self, const PodIdentity& id, const PodInfoPtr& info, bool bound) {
+  if (!plugins::coscheduling::gang_name_of(info->meta())) return;
+  auto framework = self->state.deps.frameworks.find(id.scheduler_name);
+  if (framework == self->state.deps.frameworks.end()) return;
+  auto pod = std::make_shared<QueuedPod>();
+  pod->pod = info;
+  pod->framework = framework->second;
+  self->state.gang_members.insert(id.uid);
+  self->send(self->state.deps.cycle, atom::gang_member_v, QueuedPodPtr(std::move(pod)), bound);
 }
 
 /// Whether the cycle schedules: every resource synced and, with leader
@@ -255,7 +299,7 @@ void on_pod(Self self, const ObjectEvent& event) {
   const std::set<std::string>& ours = self->state.our_scheduler_names;
   const bool of_ours = ours.count(id.scheduler_name) > 0;
   if (type == watch::EventType::deleted) {
-    forget_nomination(self, id);
+    forget_in_cycle(self, id);
     dequeue(self, id);
     release_pod(self, id, of_ours, event.final_state_unknown);
     self->state.reported.erase(id.key());
@@ -264,7 +308,7 @@ void on_pod(Self self, const ObjectEvent& event) {
   switch (route_pod(id, ours)) {
     case PodRoute::ignore: return;
     case PodRoute::forget:
-      forget_nomination(self, id);
+      forget_in_cycle(self, id);
       dequeue(self, id);
       release_pod(self, id, of_ours, false);
       return;
@@ -280,6 +324,7 @@ void on_pod(Self self, const ObjectEvent& event) {
       self->state.bound_pods[id.uid] = id.node_name;
       auto info = plugins::PodInfo::make(*pod);
       report_bound_to_cycle(self, id, info);
+      report_gang_member(self, id, info, true);
       self->send(owner(self, id.node_name), atom::pod_bound_v, PodInfoPtr(std::move(info)));
       return;
     }
@@ -290,8 +335,12 @@ void on_pod(Self self, const ObjectEvent& event) {
       self->state.pending[id.key()] = std::move(fingerprint);
       const auto& pod = event.pod();
       if (!pod) return report_malformed(self, id, pod.message());
-      auto queued = make_queued_pod(plugins::PodInfo::make(*pod), frameworks.at(id.scheduler_name));
+      auto info = plugins::PodInfo::make(*pod);
+      report_gang_member(self, id, info, false);  // before the queue can hand the pod to the cycle
+      auto queued = make_queued_pod(info, frameworks.at(id.scheduler_name));
       self->send(self->state.deps.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
+      if (self->state.gang_members.count(id.uid) > 0)
+        cluster_event(self, plugins::EventResource::pod, ActionType::kAdd);  // a sibling may be waiting for it
       return;
     }
   }
@@ -325,6 +374,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "devices") return on_device(self, event->type, event->object);
         if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
         if (event->resource == "configmaps") return on_configmap(self, event->type, event->object);
+        if (event->resource == "podgroups") return on_pod_group(self, event->type, event->object);
         // The reservation controller follows reservations itself (SharedReflectors).
         if (event->resource == "reservations") return on_reservation(self, event->type, event->object);
       },

@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <caf/all.hpp>
@@ -65,6 +66,7 @@ struct informer_state {
   /// isPodUpdated ignores such updates.
   std::unordered_map<std::string, std::string> pending;
   std::unordered_map<std::string, std::string> reported;      // key -> "uid\nmessage" already reported as malformed
+  std::unordered_set<std::string> gang_members;               // uids reported to the cycle as gang members
 
   static inline const char* name = "informer";
 };

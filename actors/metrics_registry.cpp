@@ -221,6 +221,8 @@ void declare_scheduler_metrics(MetricsRegistry& r) {
             "[STABLE] Total preemption attempts in the cluster till now", {});
   r.declare("scheduler_preemption_victims", T::histogram, "[STABLE] Number of selected preemption victims", {},
             exponential_buckets(1, 2, 7));
+  r.declare("scheduler_waiting_gang_group_number", T::gauge,
+            "The number of gang groups with pods waiting at Permit (Koordinator's Coscheduling).", {});
   r.declare("troupe_preemption_pdbs", T::gauge, "PodDisruptionBudgets the scheduler's preemption knows.", {});
   r.declare("scheduler_queue_incoming_pods_total", T::counter,
             "[STABLE] Number of pods added to scheduling queues by event and queue type.", {"event", "queue"});

@@ -193,7 +193,7 @@ Status SchedulerRuntime::Impl::start() {
 
   may_schedule->store(!cfg.leader_election.leader_elect);
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",
-                                                                "reservations", "configmaps"},
+                                                                "reservations", "configmaps", "podgroups"},
                               metrics, ready, may_schedule};
   informer = system->spawn(informer_actor_fn, informer_deps);
 
@@ -222,7 +222,9 @@ Status SchedulerRuntime::Impl::start() {
                                /*optional=*/true),
                         // gpushare-scheduler-extender's unhealthy-gpu-<node> lists (actors/gpu_health.hpp).
                         inform("configmaps", "/api/v1/namespaces/" + std::string(kGpuHealthNamespace) + "/configmaps",
-                               "", /*optional=*/true)})
+                               "", /*optional=*/true),
+                        // Coscheduling's gangs defined by PodGroup objects.
+                        inform("podgroups", "/apis/scheduling.sigs.k8s.io/v1alpha1/podgroups", "", /*optional=*/true)})
     if (!followed) return followed;
   // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere),
   // from the list and watch the descheduler's view follows too.

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "plugins/common/args.hpp"
+#include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/default_binder/default_binder.hpp"
 #include "plugins/default_preemption/default_preemption_plugin.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
@@ -108,6 +109,7 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {numa::NodeNUMAResource::kName, numa_factory(peers), 1},
       {deviceshare::DeviceShare::kName, deviceshare_factory(peers), 1},
       {gpushare::AliyunGpuShare::kName, gpushare::AliyunGpuShare::make, 0},
+      {coscheduling::Coscheduling::kName, coscheduling::Coscheduling::make, 0},
       {names::kDefaultBinder, build_without_args<DefaultBinder>, 0},
   };
   Registry registry;
@@ -133,7 +135,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
       "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
       "ImageLocality", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
-      "LoadAwareScheduling", "Coscheduling", "ElasticQuota",
+      "LoadAwareScheduling", "ElasticQuota",
       "DefaultPreBind", "SchedulingHint"};
   return names;
 }

@@ -41,6 +41,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"NodeNUMAResource", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"AliyunGPUShare", {P::pre_filter, P::filter, P::reserve, P::pre_bind}, 0},
+      {"Coscheduling", {P::pre_filter, P::permit}, 0},
       {"DefaultBinder", {P::bind}, 0},
   };
   REQUIRE(r.entries().size() == cases.size());
@@ -77,7 +78,8 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
   REQUIRE(frameworks->size() == 1);
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) ==
         std::vector<std::string>{"NodeAffinity", "NodePorts", "NodeResourcesFit", "Reservation", "NodeNUMAResource",
-                                 "DeviceShare", "AliyunGPUShare"});
+                                 "DeviceShare", "AliyunGPUShare", "Coscheduling"});
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::permit) == std::vector<std::string>{"Coscheduling"});
   // Reservation nominates first (NodeNUMAResource and DeviceShare restore what it reserved), then
   // NodeNUMAResource: DeviceShare's Reserve uses the NUMA affinity it chose.
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::reserve) ==

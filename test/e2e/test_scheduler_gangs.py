@@ -1,0 +1,152 @@
+"""troupe scheduler end to end: gang scheduling (Coscheduling, Koordinator's
+annotation gangs, ../shared/reference/koordinator-api.md §6).
+
+- A gang pod is not tried until min-available members of its gang exist; it
+  is reported (PodScheduled=False) meanwhile, and the whole gang is bound
+  soon after the last member arrives.
+- Members that fit wait at Permit, holding their node, until the gang is
+  complete. In Strict mode, a member that fits nowhere sends the waiting ones
+  back: nothing of the gang is bound and what they held is free again.
+- Match policies: only-waiting counts the members waiting at Permit, so a
+  member bound earlier does not count and the waiting one times out after its
+  waiting-time; waiting-and-running counts it and binds at once.
+- A gang annotation troupe cannot read is reported on that pod alone.
+- PodGroup objects (scheduling.sigs.k8s.io/v1alpha1): pods labelled with a
+  PodGroup's name go by its minMember and scheduleTimeoutSeconds; pods whose
+  PodGroup does not exist yet are reported, and tried once it is created.
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scheduler_helpers import (SchedulingTest, all_bound, condition, describe_pending, make_node,  # noqa: E402
+                               make_pod)
+
+NAME = "gang.scheduling.koordinator.sh/name"
+MIN = "gang.scheduling.koordinator.sh/min-available"
+WAIT = "gang.scheduling.koordinator.sh/waiting-time"
+POLICY = "gang.scheduling.koordinator.sh/match-policy"
+POD_GROUP_LABEL = "pod-group.scheduling.sigs.k8s.io"
+POD_GROUPS = "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/default/podgroups"
+
+
+def pod_group(name, min_member, timeout_seconds=None):
+    spec = {"minMember": min_member}
+    if timeout_seconds is not None:
+        spec["scheduleTimeoutSeconds"] = timeout_seconds
+    return {"apiVersion": "scheduling.sigs.k8s.io/v1alpha1", "kind": "PodGroup",
+            "metadata": {"name": name, "namespace": "default"}, "spec": spec}
+
+
+def pod_group_member(name, group, cpu="1"):
+    return make_pod(name, cpu=cpu, memory="128Mi", labels={POD_GROUP_LABEL: group})
+
+
+def gang_pod(name, gang, min_available, cpu="1", **annotations):
+    pod = make_pod(name, cpu=cpu, memory="128Mi")
+    pod["metadata"]["annotations"] = dict({NAME: gang, MIN: str(min_available)}, **annotations)
+    return pod
+
+
+class GangTest(SchedulingTest):
+    def bound_nodes(self, names):
+        return {n: (self.client.pod(n) or {}).get("spec", {}).get("nodeName") for n in names}
+
+    def test_gang_waits_for_its_members_then_binds_together(self):
+        self.start([make_node("n-0", cpu="4"), make_node("n-1", cpu="4")])
+        names = ["train-0", "train-1", "train-2"]
+        self.client.create_all([gang_pod(n, "train", 3) for n in names[:2]])
+        for name in names[:2]:
+            expected = "gang child pod not collect enough, gangName: default/train, podName: default/" + name
+            self.assertIn(expected, self.unschedulable_message(name))
+            # The second member's arrival gives the first another try, which counts it.
+            self.cluster.wait(lambda: "(2 of 3 members exist)" in condition(self.client.pod(name))["message"], 20,
+                              lambda: name + " sees 2 members: " + condition(self.client.pod(name))["message"])
+        self.assertEqual(self.bound_nodes(names[:2]), {n: None for n in names[:2]})
+        # The last member arrives: the two waiting ones get another try at once.
+        self.client.create(gang_pod(names[2], "train", 3))
+        self.cluster.wait(lambda: all_bound(self.client, names), 20,
+                          lambda: "the whole gang bound; " + describe_pending(self.client))
+        self.assertEqual(self.scheduler.metric("scheduler_schedule_attempts_total", profile="troupe-scheduler",
+                                               result="scheduled"), 3)
+        # Two members waited at Permit; none waits now.
+        self.assertEqual(self.scheduler.metric("scheduler_waiting_gang_group_number"), 0)
+
+    def test_strict_gang_that_cannot_fit_binds_nothing_and_holds_nothing(self):
+        self.start([make_node("n-0", cpu="4", memory="8Gi")])
+        # Two members of 2 cpu fit on the 4-cpu node; the third does not.
+        names = ["big-0", "big-1", "big-2"]
+        self.client.create_all([gang_pod(n, "big", 3, cpu="2") for n in names], threads=1)
+        # Before the third member exists the first ones are told so; once it does, two members
+        # wait at Permit and the one that fits nowhere sends them back.
+        prefix = 'Gang "default/big" gets rejected due to member Pod "big-'
+
+        def rejected():
+            messages = [(condition(self.client.pod(n) or {}) or {}).get("message", "") for n in names]
+            return [m for m in messages if m.startswith(prefix)]
+        messages = self.cluster.wait(rejected, 30, lambda: "a gang rejection; " + describe_pending(self.client))
+        self.assertIn('is unschedulable with reason "0/1 nodes are available: 1 Insufficient cpu', messages[0])
+        self.assertEqual(self.bound_nodes(names), {n: None for n in names})
+        # What the waiting members had reserved is free: a 4-cpu pod fits.
+        self.assertEqual(self.place_one(make_pod("whole-node", cpu="4", memory="1Gi"))["spec"]["nodeName"], "n-0")
+        self.assertEqual(self.bound_nodes(names), {n: None for n in names})
+
+    def test_only_waiting_times_out_while_waiting_and_running_counts_the_bound_member(self):
+        self.start([make_node("n-0", cpu="8")])
+        # One member of each gang is bound already (spec.nodeName): 2 members exist. Every
+        # member carries the gang's rules (the first member seen sets them, as in Koordinator).
+        rules = {"ow": {POLICY: "only-waiting", WAIT: "1s"}, "wr": {POLICY: "waiting-and-running", WAIT: "1s"}}
+        for gang in ("ow", "wr"):
+            bound = gang_pod(gang + "-bound", gang, 2, **rules[gang])
+            bound["spec"]["nodeName"] = "n-0"
+            self.client.create(bound)
+        self.client.create(gang_pod("ow-1", "ow", 2, **rules["ow"]))
+        self.client.create(gang_pod("wr-1", "wr", 2, **rules["wr"]))
+        self.cluster.wait(lambda: all_bound(self.client, ["wr-1"]), 20,
+                          lambda: "wr-1 bound; " + describe_pending(self.client))
+        message = self.unschedulable_message("ow-1", timeout=20)
+        self.assertEqual(message, "rejected due to timeout after waiting 1s at plugin Coscheduling")
+        self.assertIsNone(self.client.pod("ow-1")["spec"].get("nodeName"))
+
+    def test_unreadable_gang_is_reported_on_that_pod_alone(self):
+        self.start([make_node("n-0", cpu="4")])
+        bad = gang_pod("bad", "g", "three")
+        self.client.create(bad)
+        message = self.unschedulable_message("bad")
+        self.assertIn('gang.scheduling.koordinator.sh/min-available: must be a positive integer, got "three"', message)
+        self.assertEqual(condition(self.client.pod("bad"))["reason"], "Unschedulable")
+        self.assertEqual(self.place_one(make_pod("plain", cpu="1"))["spec"]["nodeName"], "n-0")
+        # A one-member gang is a gang that is always complete.
+        self.assertEqual(self.place_one(gang_pod("solo", "solo", 1))["spec"]["nodeName"], "n-0")
+
+    def test_pod_group_objects_set_the_gang_rules(self):
+        self.start([make_node("n-0", cpu="4"), make_node("n-1", cpu="4")])
+        self.client.ok("POST", POD_GROUPS, pod_group("job", 3, timeout_seconds=30))
+        self.client.create_all([pod_group_member("job-%d" % i, "job") for i in range(2)])
+        for name in ("job-0", "job-1"):
+            self.cluster.wait(lambda: "gangName: default/job" in (condition(self.client.pod(name)) or {}).get(
+                "message", ""), 20, lambda: name + " reported; " + describe_pending(self.client))
+        self.client.create(pod_group_member("job-2", "job"))
+        self.cluster.wait(lambda: all_bound(self.client, ["job-0", "job-1", "job-2"]), 20,
+                          lambda: "the PodGroup's pods bound; " + describe_pending(self.client))
+
+        # Pods of a PodGroup that does not exist yet wait for it, and are told why.
+        self.client.create_all([pod_group_member("late-%d" % i, "late") for i in range(2)])
+        message = self.unschedulable_message("late-0")
+        self.assertIn("can't find gang, gangName: default/late, podName: default/late-0 (no PodGroup default/late)",
+                      message)
+        self.client.ok("POST", POD_GROUPS, pod_group("late", 2))
+        self.cluster.wait(lambda: all_bound(self.client, ["late-0", "late-1"]), 20,
+                          lambda: "late-* bound once their PodGroup exists; " + describe_pending(self.client))
+
+    def test_pod_group_below_one_member_is_reported(self):
+        self.start([make_node("n-0", cpu="4")])
+        self.client.ok("POST", POD_GROUPS, pod_group("empty", 0))
+        self.client.create(pod_group_member("e-0", "empty"))
+        self.assertIn("PodGroup default/empty: spec.minMember must be at least 1, got 0",
+                      self.unschedulable_message("e-0"))
+
+
+if __name__ == "__main__":
+    unittest.main()
