@@ -60,4 +60,6 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, gang_timeout, "gangtimout")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_podgroup, "upsertpg")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_podgroup, "deletepg")
+  // Informer -> cycle: how many nodes there are (for fit errors before any Filter round).
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, node_count, "nodecount")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

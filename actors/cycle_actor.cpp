@@ -619,6 +619,10 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         forget_nomination(self, uid);
         on_gang_member_gone(self, uid);
       },
+      [=](atom::node_count, int64_t count) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.total_nodes = count;
+      },
       [=](atom::gang_member, const QueuedPodPtr& pod, bool bound) {
         MessageTimer timer(self->state.actor_metrics, self);
         on_gang_member(self, *pod, bound);

@@ -68,6 +68,8 @@ using cycle_actor = caf::typed_actor<
     // An unassigned pod, or a gang member, with this uid was deleted (or
     // finished): drop its nomination, its gang membership, its wait at Permit.
     caf::reacts_to<atom::pod_gone, std::string>,
+    // The cluster's node count (INFORMER), for fit errors before any Filter round.
+    caf::reacts_to<atom::node_count, int64_t>,
     // A pod of a gang exists (INFORMER): pending, or bound when the flag says so.
     caf::reacts_to<atom::gang_member, QueuedPodPtr, bool>,
     // A PodGroup's rules for its gang, or the PodGroup was deleted (INFORMER).
@@ -108,7 +110,7 @@ struct cycle_actor_state {
   CycleDeps deps;
   std::mt19937_64 rng;
   uint64_t cycle = 0;
-  int64_t total_nodes = 0;  // as the partitions last reported
+  int64_t total_nodes = 0;  // as the partitions last reported, or the INFORMER counted
   bool started = false;
   ActorMetricsHandle actor_metrics;
   /// Pods nominated after preempting (actors/preemption_step.hpp), and the

@@ -40,11 +40,17 @@ void cluster_event(Self self, plugins::EventResource resource, uint32_t actions)
   self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(resource), actions);
 }
 
+/// The cycle words a pod rejected before any Filter round ("0/N nodes are
+/// available: ...") with the node count; it learns it here, not only from rounds.
+void count_nodes(Self self) {
+  self->send(self->state.deps.cycle, atom::node_count_v, static_cast<int64_t>(self->state.nodes.size()));
+}
+
 void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   auto& known = self->state.nodes;
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;  // metadata.name, whatever the kind
-    known.erase(name);
+    if (known.erase(name) > 0) count_nodes(self);
     self->send(owner(self, name), atom::delete_node_v, name);
     cluster_event(self, plugins::EventResource::node, ActionType::kDelete);
     return;
@@ -58,6 +64,7 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   auto before = known.find(ptr->meta.name);
   uint32_t actions = before == known.end() ? ActionType::kAdd : node_update_actions(*before->second, *ptr);
   known[ptr->meta.name] = ptr;
+  if (before == known.end()) count_nodes(self);
   self->send(owner(self, ptr->meta.name), atom::upsert_node_v, NodePtr(ptr));
   cluster_event(self, plugins::EventResource::node, actions);
 }

@@ -188,6 +188,41 @@ spec:
   priority: 60
   nodeSelector: {kubernetes.io/hostname: gpu-a100-1}
   containers: [{name: t, image: train:1, resources: {requests: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "2"}, limits: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "2"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-0
+  namespace: team-a
+  labels: {pod-group.scheduling.sigs.k8s.io: training}
+  annotations: {troupe.dev/demo: "gang (PodGroup team-a/training, minMember 2): waits at Permit for train-1"}
+spec:
+  schedulerName: troupe-scheduler
+  containers: [{name: w, image: train:1, resources: {requests: {cpu: "1", memory: 2Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-1
+  namespace: team-a
+  labels: {pod-group.scheduling.sigs.k8s.io: training}
+  annotations: {troupe.dev/demo: "gang (PodGroup team-a/training): bound together with train-0"}
+spec:
+  schedulerName: troupe-scheduler
+  containers: [{name: w, image: train:1, resources: {requests: {cpu: "1", memory: 2Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: gang-of-3
+  namespace: default
+  annotations:
+    troupe.dev/demo: "gang of 3 with 1 member so far: not tried until the others exist"
+    gang.scheduling.koordinator.sh/name: gang-of-3
+    gang.scheduling.koordinator.sh/min-available: "3"
+spec:
+  schedulerName: troupe-scheduler
+  containers: [{name: w, image: train:1, resources: {requests: {cpu: "1", memory: 2Gi}}}]
 )YAML";
 
 const char* kConfig = R"YAML(

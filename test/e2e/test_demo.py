@@ -100,6 +100,17 @@ class DemoTest(unittest.TestCase):
         self.assertIn("pod demo-urgent: bound to demo-small; still running there: demo-low-2, demo-low-3\n",
                       out.stdout)
 
+    def test_demo_gang_scene_binds_the_complete_gang_only(self):
+        out = subprocess.run([os.environ["TROUPE"], "demo"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stdout[-3000:] + out.stderr[-3000:])
+        rows = report_rows(out.stdout)
+        # The PodGroup's two members are bound; the gang of 3 with one member is not tried.
+        self.assertNotEqual(rows["train-0"][0], "<pending>", out.stdout[-3000:])
+        self.assertNotEqual(rows["train-1"][0], "<pending>", out.stdout[-3000:])
+        self.assertEqual(rows["gang-of-3"][0], "<pending>")
+        self.assertRegex(out.stdout, r"-> 0/\d+ nodes are available: gang child pod not collect enough, "
+                                     r"gangName: default/gang-of-3, podName: default/gang-of-3 \(1 of 3 members exist\)")
+
 
 if __name__ == "__main__":
     unittest.main()
