@@ -94,6 +94,22 @@ class GangTest(SchedulingTest):
         self.assertEqual(self.place_one(make_pod("whole-node", cpu="4", memory="1Gi"))["spec"]["nodeName"], "n-0")
         self.assertEqual(self.bound_nodes(names), {n: None for n in names})
 
+    def test_non_strict_gang_keeps_waiting_when_a_member_fits_nowhere(self):
+        self.start([make_node("n-0", cpu="4", memory="8Gi")])
+        names = ["ns-0", "ns-1", "ns-2"]
+        mode = "gang.scheduling.koordinator.sh/mode"
+        self.client.create_all([gang_pod(n, "loose", 3, cpu="2", **{mode: "NonStrict", WAIT: "3s"}) for n in names],
+                               threads=1)
+        # Two members wait at Permit; the third fits nowhere, which in NonStrict mode rejects
+        # nobody else: the two go back only when their own waiting time is over.
+        def messages():
+            return [(condition(self.client.pod(n) or {}) or {}).get("message", "") for n in names]
+        timed_out = "rejected due to timeout after waiting 3s at plugin Coscheduling"
+        self.cluster.wait(lambda: messages().count(timed_out) == 2, 30,
+                          lambda: "two members time out; %s" % messages())
+        self.assertFalse([m for m in messages() if m.startswith("Gang ")], messages())
+        self.assertEqual(self.bound_nodes(names), {n: None for n in names})
+
     def test_only_waiting_times_out_while_waiting_and_running_counts_the_bound_member(self):
         self.start([make_node("n-0", cpu="8")])
         # One member of each gang is bound already (spec.nodeName): 2 members exist. Every
