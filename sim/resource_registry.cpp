@@ -108,7 +108,8 @@ std::vector<ResourceInfo> standard_resources() {
                       false, {"node-res-topo"}, false));
 
   const std::string sigs = "scheduling.sigs.k8s.io";
-  rs.push_back(custom(sigs, "v1alpha1", "podgroups", "podgroup", "PodGroup", true, {"pg"}, false));
+  // As the scheduler-plugins CRD: status is a subresource (Coscheduling writes it).
+  rs.push_back(custom(sigs, "v1alpha1", "podgroups", "podgroup", "PodGroup", true, {"pg"}, true));
   rs.push_back(custom(sigs, "v1alpha1", "elasticquotas", "elasticquota", "ElasticQuota", true, {"eq", "eqs"}, false));
 
   rs.push_back(custom("slo.koordinator.sh", "v1alpha1", "nodemetrics", "nodemetric", "NodeMetric", false, {}, true));

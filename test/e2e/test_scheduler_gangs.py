@@ -148,6 +148,12 @@ class GangTest(SchedulingTest):
         self.client.create(pod_group_member("job-2", "job"))
         self.cluster.wait(lambda: all_bound(self.client, ["job-0", "job-1", "job-2"]), 20,
                           lambda: "the PodGroup's pods bound; " + describe_pending(self.client))
+        # The PodGroup's status follows, as Koordinator's PostBind writes it.
+        def status():
+            return (self.client.ok("GET", POD_GROUPS + "/job").get("status") or {})
+        self.cluster.wait(lambda: status().get("scheduled") == 3, 20, lambda: "PodGroup status: %s" % status())
+        self.assertEqual(status()["phase"], "Scheduled")
+        self.assertRegex(status()["scheduleStartTime"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
         # Pods of a PodGroup that does not exist yet wait for it, and are told why.
         self.client.create_all([pod_group_member("late-%d" % i, "late") for i in range(2)])
@@ -162,8 +168,12 @@ class GangTest(SchedulingTest):
         self.start([make_node("n-0", cpu="4")])
         self.client.ok("POST", POD_GROUPS, pod_group("empty", 0))
         self.client.create(pod_group_member("e-0", "empty"))
-        self.assertIn("PodGroup default/empty: spec.minMember must be at least 1, got 0",
-                      self.unschedulable_message("e-0"))
+        # The pod may be tried before the PodGroup's watch event arrives ("no PodGroup"); the
+        # PodGroup's arrival gives it another try.
+        expected = "PodGroup default/empty: spec.minMember must be at least 1, got 0"
+        self.cluster.wait(lambda: expected in (condition(self.client.pod("e-0") or {}) or {}).get("message", ""), 20,
+                          lambda: "e-0 reported: %s" % condition(self.client.pod("e-0") or {}))
+        self.assertIsNone(self.client.pod("e-0")["spec"].get("nodeName"))
 
 
 if __name__ == "__main__":

@@ -108,7 +108,7 @@ TEST_CASE("the standard registry serves every required resource with the right s
       {"scheduling.koordinator.sh", "v1alpha1", "podmigrationjobs", "PodMigrationJob", false, true},
       {"topology.node.k8s.io", "v1alpha1", "noderesourcetopologies", "NodeResourceTopology", false, false},
       {"topology.node.k8s.io", "v1alpha2", "noderesourcetopologies", "NodeResourceTopology", false, false},
-      {"scheduling.sigs.k8s.io", "v1alpha1", "podgroups", "PodGroup", true, false},
+      {"scheduling.sigs.k8s.io", "v1alpha1", "podgroups", "PodGroup", true, true},
       {"scheduling.sigs.k8s.io", "v1alpha1", "elasticquotas", "ElasticQuota", true, false},
       {"slo.koordinator.sh", "v1alpha1", "nodemetrics", "NodeMetric", false, true},
   };
