@@ -1,5 +1,6 @@
 // Writers: the exact requests for bindings, status patches, metadata patches,
-// evictions, deletions, events and leases, and how each treats failures.
+// evictions, deletions, events, leases and PodGroup status, and how each treats
+// failures.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include "watch/json_util.hpp"
 #include "watch/lease_client.hpp"
 #include "watch/object_writes.hpp"
+#include "watch/pod_group_writes.hpp"
 #include "watch/pod_writes.hpp"
 #include "watch/task_pool.hpp"
 
@@ -34,6 +36,12 @@ std::shared_ptr<rapidjson::Document> body_of(const RecordedRequest& request) {
   auto doc = parse_document(request.body);
   REQUIRE(doc.ok());
   return *doc;
+}
+
+PodGroupProgress progress(const char* phase, int32_t scheduled, bool with_start) {
+  PodGroupProgress p{"team-a", "job", phase, scheduled, std::nullopt};
+  if (with_start) p.schedule_start_time = troupe::parse_timestamp("2026-11-27T12:00:00Z").value();
+  return p;
 }
 
 const char* kCreated = R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201})";
@@ -377,4 +385,62 @@ TEST_CASE("task pool runs posted work on its threads and drains on shutdown", "[
     CHECK_FALSE(pool.post([&] { ++done; }));
   }
   CHECK(done.load() == 100);
+}
+
+
+TEST_CASE("patch_pod_group_status: what a write changes, given the status it reads", "[writers][podgroup]") {
+  struct Case {
+    const char* name;
+    const char* status_read;  // the PodGroup's status as the GET returns it
+    PodGroupProgress write;
+    bool puts;  // false: nothing new, nothing sent after the GET
+    const char* phase;
+    int64_t scheduled;
+    const char* start;
+  };
+  const std::vector<Case> cases = {
+      {"first member: Scheduling, count and start time", "{}", progress("Scheduling", 1, true), true, "Scheduling", 1,
+       "2026-11-27T12:00:00Z"},
+      {"min members bound: Scheduled",
+       R"({"phase":"Scheduling","scheduled":1,"scheduleStartTime":"2026-11-27T11:00:00Z"})",
+       progress("Scheduled", 2, false), true, "Scheduled", 2, "2026-11-27T11:00:00Z"},
+      {"a late write of an earlier progress changes nothing", R"({"phase":"Scheduled","scheduled":3})",
+       progress("Scheduling", 1, true), true, "Scheduled", 3, "2026-11-27T12:00:00Z"},
+      {"the same progress again is not sent", R"({"phase":"Scheduled","scheduled":3,"scheduleStartTime":"x"})",
+       progress("Scheduled", 3, false), false, nullptr, 0, nullptr},
+      {"the start time is never replaced",
+       R"({"phase":"Scheduling","scheduled":1,"scheduleStartTime":"2026-01-01T00:00:00Z"})",
+       progress("Scheduling", 2, true), true, "Scheduling", 2, "2026-01-01T00:00:00Z"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const std::string object = std::string(R"({"kind":"PodGroup","metadata":{"name":"job","namespace":"team-a",)") +
+                               R"("resourceVersion":"7"},"spec":{"minMember":2},"status":)" + c.status_read + "}";
+    FakeApiServer server([&](const RecordedRequest& request, ResponseWriter& out) {
+      out.respond(200, request.method == "GET" ? object : request.body);
+    });
+    const ApiResult result = patch_pod_group_status(*api_for(server), c.write);
+    CHECK(result.ok);
+    const auto requests = server.requests();
+    CHECK(requests.at(0).path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job");
+    REQUIRE(requests.size() == (c.puts ? 2u : 1u));
+    if (!c.puts) continue;
+    CHECK(requests[1].method == "PUT");
+    CHECK(requests[1].path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job/status");
+    auto doc = parse_document(requests[1].body);
+    REQUIRE(doc.ok());
+    CHECK(string_at(**doc, {"status", "phase"}) == c.phase);
+    CHECK((**doc)["status"]["scheduled"].GetInt64() == c.scheduled);
+    CHECK(string_at(**doc, {"status", "scheduleStartTime"}) == c.start);
+    CHECK(string_at(**doc, {"metadata", "resourceVersion"}) == "7");
+  }
+}
+
+TEST_CASE("patch_pod_group_status: a PodGroup that is gone is a 404", "[writers][podgroup]") {
+  FakeApiServer server([](const RecordedRequest&, ResponseWriter& out) {
+    out.respond_status(404, "NotFound", "podgroups.scheduling.sigs.k8s.io \"job\" not found");
+  });
+  const ApiResult result = patch_pod_group_status(*api_for(server), progress("Scheduling", 1, true));
+  CHECK_FALSE(result.ok);
+  CHECK(result.code == 404);
 }

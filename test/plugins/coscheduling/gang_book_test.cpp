@@ -22,6 +22,13 @@ GangSpec gang(const std::string& id, int min, MatchPolicy policy = MatchPolicy::
   return spec;
 }
 
+/// A member that names its gang by the PodGroup label alone.
+GangSpec pod_group_member(const std::string& id) {
+  GangSpec spec = gang(id, 0);
+  spec.from_pod_group = true;
+  return spec;
+}
+
 std::vector<std::string> sorted(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
   return v;
@@ -210,8 +217,7 @@ TEST_CASE("gang book: the first member's rules are the gang's", "[coscheduling]"
 
 TEST_CASE("gang book: a gang named by its PodGroup waits for the PodGroup, then goes by its rules", "[coscheduling]") {
   GangBook book;
-  GangSpec member = gang("ns/pg", 0);
-  member.from_pod_group = true;
+  const GangSpec member = pod_group_member("ns/pg");
   book.add_member("a", member, false);
   book.add_member("b", member, false);
   CHECK(*book.pre_filter(member, "ns/a") == "can't find gang, gangName: ns/pg, podName: ns/a (no PodGroup ns/pg)");
@@ -258,8 +264,7 @@ TEST_CASE("gang book: min members bound means satisfied once (a restarted schedu
 
 TEST_CASE("gang book: a PodGroup gang's progress as its members bind", "[coscheduling]") {
   GangBook book;
-  GangSpec member = gang("ns/pg", 0);
-  member.from_pod_group = true;
+  const GangSpec member = pod_group_member("ns/pg");
   book.add_member("a", member, false);
   book.add_member("b", member, false);
   CHECK_FALSE(book.pod_group_progress("a"));  // no PodGroup yet
