@@ -178,6 +178,10 @@ void report_pod_group_progress(Self self, const std::string& uid) {
   self->send(self->state.deps.writer, atom::report_v, PodGroupProgressPtr(std::move(status)));
 }
 
+/// A gang member was unreserved after a failure (Reserve, PreBind, Binding):
+/// in Strict mode its waiting siblings are sent back too (defined with the gangs below).
+void gang_member_unreserved(Self self, const AttemptPtr& a);
+
 /// The binding cycle: runs while later pods are being scheduled.
 void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::BindingChanges changes) {
   auto job = std::make_shared<BindJob>();
@@ -218,12 +222,14 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
               return;
             }
             unreserve(self, a, node);
+            gang_member_unreserved(self, a);
             fail(self, a, "binding rejected: " + outcome.message, {}, true);
           },
           [=](caf::error& err) {
             a->framework().record_extension_point(plugins::MetricPoint::bind, plugins::Code::error,
                                                   seconds_since(bind_started));
             unreserve(self, a, node);
+            gang_member_unreserved(self, a);
             fail(self, a, "binding failed: " + to_string(err), {}, true);
           });
 }
@@ -234,6 +240,7 @@ void pre_bind_and_bind(Self self, const AttemptPtr& a, const std::string& node) 
   auto pre_bind = a->framework().run_pre_bind(*a->request->state, a->pod(), node, changes);
   if (!pre_bind.ok()) {
     unreserve(self, a, node);
+    gang_member_unreserved(self, a);
     fail(self, a, pre_bind.message(), {pre_bind.plugin}, true);
     return;
   }
@@ -261,8 +268,9 @@ void share_gang_view(Self self, const Attempt& a) {
   if (!spec) {
     view.invalid = spec.message();
   } else if (*spec) {
+    // Members come from the INFORMER alone (it reports a pod before queueing
+    // it), so a pod deleted meanwhile is not counted back in.
     auto& gangs = self->state.gangs;
-    gangs.add_member(a.pod().meta().uid, **spec, false);
     view.not_ready = gangs.pre_filter(**spec, a.pod().key);
     // The gang's rules (its PodGroup's, or its first member's) decide, not this pod's.
     const auto* rules = gangs.rules((*spec)->id);
@@ -331,6 +339,10 @@ void release_gang(Self self, const std::vector<std::string>& released) {
     if (auto entry = take_waiting(self, uid)) pre_bind_and_bind(self, entry->attempt, entry->node);
 }
 
+void gang_member_unreserved(Self self, const AttemptPtr& a) {
+  if (const auto* spec = gang_spec_of(*a)) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
+}
+
 void on_gang_timeout(Self self, const std::string& uid, uint64_t ticket) {
   auto it = self->state.waiting.find(uid);
   if (it == self->state.waiting.end() || it->second.ticket != ticket) return;  // allowed or rejected meanwhile
@@ -370,6 +382,10 @@ void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
   if (const auto* plugin = Coscheduling::of(a->framework())) {
     if (const auto* view = plugin->view(state); view && view->spec) {
       auto decision = self->state.gangs.permit(*view->spec, a->pod().meta().uid);
+      if (decision.gone) {
+        unreserve(self, a, node);
+        return fail(self, a, "pod is no longer a member of gang " + view->spec->id, {Coscheduling::kName}, false);
+      }
       released = std::move(decision.released);
       plugins::coscheduling::GangView decided = *view;
       decided.permit_allowed = decision.allowed;
@@ -404,9 +420,13 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
       .then(
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
+            gang_member_unreserved(self, a);
             fail(self, a, outcome.message, {outcome.plugin}, true);
           },
-          [=](caf::error& err) { fail(self, a, "reserve failed: " + to_string(err), {}, true); });
+          [=](caf::error& err) {
+            gang_member_unreserved(self, a);
+            fail(self, a, "reserve failed: " + to_string(err), {}, true);
+          });
   next(self);
 }
 
@@ -645,6 +665,10 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::gang_member, const QueuedPodPtr& pod, bool bound) {
         MessageTimer timer(self->state.actor_metrics, self);
         on_gang_member(self, *pod, bound);
+      },
+      [=](atom::gang_member, const std::string& left_uid) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        on_gang_member_gone(self, left_uid);
       },
       [=](atom::upsert_podgroup, const PodGroupRulesPtr& group) {
         MessageTimer timer(self->state.actor_metrics, self);

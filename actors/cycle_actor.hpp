@@ -72,6 +72,8 @@ using cycle_actor = caf::typed_actor<
     caf::reacts_to<atom::node_count, int64_t>,
     // A pod of a gang exists (INFORMER): pending, or bound when the flag says so.
     caf::reacts_to<atom::gang_member, QueuedPodPtr, bool>,
+    // The pod with this uid names no gang any more (INFORMER): it leaves its gang.
+    caf::reacts_to<atom::gang_member, std::string>,
     // A PodGroup's rules for its gang, or the PodGroup was deleted (INFORMER).
     caf::reacts_to<atom::upsert_podgroup, PodGroupRulesPtr>,
     caf::reacts_to<atom::delete_podgroup, std::string>,

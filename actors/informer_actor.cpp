@@ -267,7 +267,11 @@ void forget_in_cycle(Self self, const PodIdentity& id) {
 /// pending member is also a cluster event: its siblings that were waiting for
 /// it get another try.
 void report_gang_member(Self self, const PodIdentity& id, const PodInfoPtr& info, bool bound) {
-  if (!plugins::coscheduling::gang_name_of(info->meta())) return;
+  if (!plugins::coscheduling::gang_name_of(info->meta())) {
+    // Its gang label or annotation was taken off: it leaves the gang.
+    if (self->state.gang_members.erase(id.uid) > 0) self->send(self->state.deps.cycle, atom::gang_member_v, id.uid);
+    return;
+  }
   auto framework = self->state.deps.frameworks.find(id.scheduler_name);
   if (framework == self->state.deps.frameworks.end()) return;
   auto pod = std::make_shared<QueuedPod>();

@@ -33,12 +33,8 @@ void GangBook::mark_bound(const std::string& uid) {
   if (member == member_gang_.end()) return;
   auto it = gangs_.find(member->second);
   if (it == gangs_.end()) return;
-  Gang& gang = it->second;
-  gang.bound.insert(uid);
-  // min members bound: the gang was satisfied, even if not in this process's
-  // memory (a restart lists the bound pods), so once-satisfied lets the rest go.
-  if (static_cast<int>(gang.bound.size()) >= rules_of(gang).min_member && !pod_group_problem(gang, ""))
-    gang.once_satisfied = true;
+  it->second.bound.insert(uid);
+  it->second.once_satisfied = true;
 }
 
 const GangBook::Gang* GangBook::find(const std::string& gang_id) const {
@@ -111,11 +107,15 @@ bool GangBook::valid_for_permit(const Gang& gang) const {
 }
 
 GangBook::PermitDecision GangBook::permit(const GangSpec& spec, const std::string& uid) {
-  add_member(uid, spec, false);  // the INFORMER's report may not have come yet
+  PermitDecision decision;
+  auto member = member_gang_.find(uid);
+  if (member == member_gang_.end() || member->second != spec.id) {
+    decision.gone = true;
+    return decision;
+  }
   Gang& own = gangs_.at(spec.id);
   own.waiting.insert(uid);
   waiting_gang_[uid] = spec.id;
-  PermitDecision decision;
   const std::vector<std::string> group = rules_of(own).group;
   for (const auto& id : group) {
     const Gang* gang = find(id);

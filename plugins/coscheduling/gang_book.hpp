@@ -24,12 +24,15 @@ namespace troupe::plugins::coscheduling {
 
 class GangBook {
  public:
-  /// A pod of the gang exists (pending, or bound when `bound`). Idempotent.
+  /// A pod of the gang exists (pending, or bound when `bound`): the INFORMER's
+  /// report, the only way in. Idempotent.
   void add_member(const std::string& uid, const GangSpec& spec, bool bound);
   /// The pod is gone (deleted or finished): no longer a member, nor waiting.
   void remove_member(const std::string& uid);
-  /// The pod was bound (by this scheduler's binding cycle). Once min members
-  /// are bound the gang counts as satisfied once.
+  /// The pod was bound (by this scheduler's binding cycle, or found bound).
+  /// As in Koordinator, a gang with a bound member counts as satisfied once:
+  /// after a restart the bound pods are listed, and once-satisfied lets the
+  /// remaining members go on alone.
   void mark_bound(const std::string& uid);
 
   /// A PodGroup object's rules for its gang (or why they cannot be read).
@@ -53,12 +56,15 @@ class GangBook {
   std::optional<std::string> pre_filter(const GangSpec& spec, const std::string& pod_key) const;
 
   struct PermitDecision {
-    bool allowed = false;                // false: the pod waits
+    bool allowed = false;                // false: the pod waits (unless gone)
+    bool gone = false;                   // the pod is no longer a member of the gang (deleted, relabelled)
     std::vector<std::string> released;   // other waiting pods of the group allowed with it
   };
   /// Permit for a reserved pod: it waits unless, counting it, every gang of
   /// its group is valid; then the whole group's waiting pods go on to bind
-  /// and every gang of the group is marked once satisfied.
+  /// and every gang of the group is marked once satisfied. Only members the
+  /// INFORMER reported count: a pod deleted while its attempt ran is `gone`
+  /// and neither waits nor binds.
   PermitDecision permit(const GangSpec& spec, const std::string& uid);
 
   /// Whether a member's failure (no node, timeout, unreserve) rejects the

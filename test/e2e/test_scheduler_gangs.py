@@ -20,8 +20,8 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scheduler_helpers import (SchedulingTest, all_bound, condition, describe_pending, make_node,  # noqa: E402
-                               make_pod)
+from scheduler_helpers import (SchedulingTest, all_bound, condition, describe_pending, fast_config,  # noqa: E402
+                               make_node, make_pod)
 
 NAME = "gang.scheduling.koordinator.sh/name"
 MIN = "gang.scheduling.koordinator.sh/min-available"
@@ -126,6 +126,27 @@ class GangTest(SchedulingTest):
         message = self.unschedulable_message("ow-1", timeout=20)
         self.assertEqual(message, "rejected due to timeout after waiting 1s at plugin Coscheduling")
         self.assertIsNone(self.client.pod("ow-1")["spec"].get("nodeName"))
+
+    def test_deleting_a_waiting_member_sends_the_strict_gang_back(self):
+        self.client.create(make_node("n-0", cpu="4", memory="8Gi"))
+        self.scheduler = self.cluster.start_scheduler(fast_config(), log_level="debug")
+        self.scheduler.wait_ready()
+        # min 3, only-waiting: with one member bound already, the two pending ones wait at Permit.
+        rules = {POLICY: "only-waiting", WAIT: "60s"}
+        bound = gang_pod("dw-bound", "dw", 3, **rules)
+        bound["spec"]["nodeName"] = "n-0"
+        self.client.create(bound)
+        self.client.create_all([gang_pod(n, "dw", 3, **rules) for n in ("dw-1", "dw-2")], threads=1)
+        for name in ("dw-1", "dw-2"):
+            self.scheduler.wait_logged("default/%s waits at Permit" % name, timeout=20)
+        self.assertEqual(self.scheduler.metric("scheduler_waiting_gang_group_number"), 1)
+        self.client.delete_pod("dw-1")
+        self.assertEqual(self.unschedulable_message("dw-2"),
+                         'Gang "default/dw" gets rejected due to Pod "dw-1" in Unreserve')
+        self.cluster.wait(lambda: self.scheduler.metric("scheduler_waiting_gang_group_number") == 0, 10,
+                          "no gang waits")
+        # Neither reservation is held any more: 3 of the node's 4 cpus are free.
+        self.assertEqual(self.place_one(make_pod("rest", cpu="3", memory="1Gi"))["spec"]["nodeName"], "n-0")
 
     def test_unreadable_gang_is_reported_on_that_pod_alone(self):
         self.start([make_node("n-0", cpu="4")])

@@ -57,12 +57,17 @@ TEST_CASE("gang book: PreFilter waits for min-available members", "[coscheduling
   book.add_member("a", g, false);
   book.add_member("a", g, false);
   book.add_member("b", g, false);
-  book.add_member("c", g, true);
+  book.add_member("c", g, false);
   CHECK_FALSE(book.pre_filter(g, "ns/a"));
   book.remove_member("b");
   CHECK(book.pre_filter(g, "ns/a"));
   CHECK(book.counts("ns/g")->children == 2);
+  // A bound member counts too, and makes the gang satisfied once (Koordinator):
+  // once-satisfied gangs then pass PreFilter whatever their count.
+  book.add_member("d", g, true);
   CHECK(book.counts("ns/g")->bound == 1);
+  book.remove_member("c");
+  CHECK_FALSE(book.pre_filter(g, "ns/a"));
 }
 
 TEST_CASE("gang book: PreFilter checks every gang of the group", "[coscheduling]") {
@@ -105,7 +110,8 @@ TEST_CASE("gang book: the match policies", "[coscheduling]") {
   const std::vector<Case> cases = {
       {"only-waiting ignores bound members", MatchPolicy::only_waiting, 2, false, 3},
       {"waiting-and-running counts bound members", MatchPolicy::waiting_and_running, 2, false, 1},
-      {"once-satisfied before satisfaction", MatchPolicy::once_satisfied, 2, false, 3},
+      {"once-satisfied before satisfaction", MatchPolicy::once_satisfied, 0, false, 3},
+      {"once-satisfied with a member bound: satisfied already (Koordinator)", MatchPolicy::once_satisfied, 1, false, 1},
       {"once-satisfied after satisfaction lets each member go", MatchPolicy::once_satisfied, 0, true, 1},
       {"only-waiting after satisfaction waits again", MatchPolicy::only_waiting, 0, true, 3},
   };
@@ -120,6 +126,7 @@ TEST_CASE("gang book: the match policies", "[coscheduling]") {
       for (const char* uid : {"s0", "s1", "s2"}) book.remove_member(uid);
     }
     for (int i = 0; i < c.bound; ++i) book.add_member("bound" + std::to_string(i), g, true);
+    for (int i = 1; i <= 3; ++i) book.add_member("w" + std::to_string(i), g, false);
     for (int i = 1; i <= 3; ++i) {
       auto decision = book.permit(g, "w" + std::to_string(i));
       CHECK(decision.allowed == (i >= c.waiting_needed));
@@ -248,18 +255,37 @@ TEST_CASE("gang book: a PodGroup's rules win over its members' annotations", "[c
   CHECK_FALSE(book.permit(gang("ns/g", 1), "a").allowed);
 }
 
-TEST_CASE("gang book: min members bound means satisfied once (a restarted scheduler lists them)", "[coscheduling]") {
+TEST_CASE("gang book: a bound member means satisfied once (a restarted scheduler lists them)", "[coscheduling]") {
+  GangBook book;
+  auto g = gang("ns/g", 3);
+  book.add_member("a", g, false);
+  CHECK_FALSE(book.counts("ns/g")->once_satisfied);
+  book.mark_bound("a");
+  CHECK(book.counts("ns/g")->once_satisfied);
+  // After a restart: two bound, one replacement pending; once-satisfied lets it go on alone.
+  GangBook restarted;
+  restarted.add_member("a", g, true);
+  restarted.add_member("b", g, true);
+  restarted.add_member("c", g, false);
+  CHECK_FALSE(restarted.pre_filter(g, "ns/c"));
+  CHECK(restarted.permit(g, "c").allowed);
+}
+
+TEST_CASE("gang book: a pod that is no longer a member neither waits nor counts", "[coscheduling]") {
   GangBook book;
   auto g = gang("ns/g", 2);
-  book.add_member("a", g, true);
-  CHECK_FALSE(book.counts("ns/g")->once_satisfied);
+  book.add_member("a", g, false);
   book.add_member("b", g, false);
-  book.mark_bound("b");
-  CHECK(book.counts("ns/g")->once_satisfied);
-  // A replacement member goes on alone under once-satisfied.
-  book.add_member("c", g, false);
-  CHECK_FALSE(book.pre_filter(g, "ns/c"));
-  CHECK(book.permit(g, "c").allowed);
+  book.remove_member("b");  // deleted while its attempt was under way
+  auto gone = book.permit(g, "b");
+  CHECK(gone.gone);
+  CHECK_FALSE(gone.allowed);
+  CHECK_FALSE(book.is_waiting("b"));
+  CHECK_FALSE(book.permit(g, "a").allowed);  // a alone is not 2
+  CHECK(book.counts("ns/g")->children == 1);
+  // A pod never reported as a member does not count either.
+  CHECK(book.permit(g, "stranger").gone);
+  CHECK(book.counts("ns/g")->waiting == 1);
 }
 
 TEST_CASE("gang book: a PodGroup gang's progress as its members bind", "[coscheduling]") {
