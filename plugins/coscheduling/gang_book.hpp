@@ -80,7 +80,7 @@ class GangBook {
   bool is_waiting(const std::string& uid) const { return waiting_gang_.count(uid) > 0; }
   /// Gang groups with at least one pod waiting (scheduler_waiting_gang_group_number).
   size_t waiting_groups() const;
-  /// The gang's counts, for tests and the debug view; nullopt for an unknown gang.
+  /// The gang's counts (read by the tests; there is no gang debug endpoint yet); nullopt for an unknown gang.
   struct Counts {
     size_t children = 0, bound = 0, waiting = 0;
     bool once_satisfied = false;
