@@ -57,6 +57,7 @@ void pod_spec_fields(Io& io, T& x) {
   io.field("nodeSelector", x.node_selector);
   io.optional_object("affinity", x.affinity);
   io.array("tolerations", x.tolerations);
+  io.array("topologySpreadConstraints", x.topology_spread_constraints);
   if constexpr (Io::reading) read_volume_summary(io, x);
 }
 

@@ -59,6 +59,7 @@ struct PodSpec {
   std::map<std::string, std::string> node_selector;
   std::optional<Affinity> affinity;
   std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
   /// Summaries of spec.volumes (read only; volumes themselves stay in raw):
   /// an emptyDir or hostPath volume, and a persistentVolumeClaim volume, as
   /// the descheduler's IsPodWithLocalStorage / IsPodWithPVC test them.

@@ -80,6 +80,23 @@ void affinity_fields(Io& io, T& x) {
 }
 
 template <class Io, class T>
+void topology_spread_constraint_fields(Io& io, T& x) {
+  io.required("maxSkew", x.max_skew);
+  io.check("maxSkew", x.max_skew > 0, "Invalid value: must be greater than zero");
+  io.required("topologyKey", x.topology_key);
+  io.check("topologyKey", !x.topology_key.empty(), "Required value: can not be empty");
+  io.required("whenUnsatisfiable", x.when_unsatisfiable);
+  io.field("labelSelector", x.label_selector);
+  io.field("minDomains", x.min_domains);
+  io.check("minDomains", !x.min_domains || *x.min_domains > 0, "Invalid value: must be greater than zero");
+  io.check("minDomains", !x.min_domains || x.when_unsatisfiable == UnsatisfiableAction::do_not_schedule,
+           "Invalid value: can only use minDomains if whenUnsatisfiable=DoNotSchedule");
+  io.field("nodeAffinityPolicy", x.node_affinity_policy, NodeInclusionPolicy::honor);
+  io.field("nodeTaintsPolicy", x.node_taints_policy, NodeInclusionPolicy::ignore);
+  io.field("matchLabelKeys", x.match_label_keys);
+}
+
+template <class Io, class T>
 void container_port_fields(Io& io, T& x) {
   io.field("name", x.name);
   io.required("containerPort", x.container_port);
@@ -100,6 +117,7 @@ TROUPE_JSON_FIELDS(PodAffinityTerm, pod_affinity_term_fields)
 TROUPE_JSON_FIELDS(WeightedPodAffinityTerm, weighted_pod_affinity_term_fields)
 TROUPE_JSON_FIELDS(PodAffinity, pod_affinity_fields)
 TROUPE_JSON_FIELDS(Affinity, affinity_fields)
+TROUPE_JSON_FIELDS(TopologySpreadConstraint, topology_spread_constraint_fields)
 TROUPE_JSON_FIELDS(ContainerPort, container_port_fields)
 
 bool Toleration::tolerates(const Taint& taint) const {

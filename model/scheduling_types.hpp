@@ -21,6 +21,10 @@ enum class TaintEffect { all, no_schedule, prefer_no_schedule, no_execute };
 /// An empty operator means Equal.
 enum class TolerationOperator { equal, exists };
 enum class Protocol { tcp, udp, sctp };
+/// topologySpreadConstraints[].whenUnsatisfiable.
+enum class UnsatisfiableAction { do_not_schedule, schedule_anyway };
+/// topologySpreadConstraints[].nodeAffinityPolicy / nodeTaintsPolicy.
+enum class NodeInclusionPolicy { honor, ignore };
 
 template <>
 struct JsonEnum<TaintEffect> {
@@ -34,6 +38,17 @@ template <>
 struct JsonEnum<TolerationOperator> {
   static constexpr std::pair<TolerationOperator, std::string_view> names[] = {
       {TolerationOperator::equal, "Equal"}, {TolerationOperator::exists, "Exists"}, {TolerationOperator::equal, ""}};
+};
+template <>
+struct JsonEnum<UnsatisfiableAction> {
+  static constexpr std::pair<UnsatisfiableAction, std::string_view> names[] = {
+      {UnsatisfiableAction::do_not_schedule, "DoNotSchedule"},
+      {UnsatisfiableAction::schedule_anyway, "ScheduleAnyway"}};
+};
+template <>
+struct JsonEnum<NodeInclusionPolicy> {
+  static constexpr std::pair<NodeInclusionPolicy, std::string_view> names[] = {
+      {NodeInclusionPolicy::honor, "Honor"}, {NodeInclusionPolicy::ignore, "Ignore"}};
 };
 template <>
 struct JsonEnum<Protocol> {
@@ -111,6 +126,20 @@ struct Affinity {
   std::optional<PodAffinity> pod_anti_affinity;
 };
 
+/// spec.topologySpreadConstraints[]: how evenly matching pods spread over
+/// the values of a node label.
+struct TopologySpreadConstraint {
+  int32_t max_skew = 0;
+  std::string topology_key;
+  UnsatisfiableAction when_unsatisfiable = UnsatisfiableAction::do_not_schedule;
+  /// nullopt (nil) matches no pod, so the constraint counts nothing.
+  std::optional<LabelSelector> label_selector;
+  std::optional<int32_t> min_domains;
+  NodeInclusionPolicy node_affinity_policy = NodeInclusionPolicy::honor;
+  NodeInclusionPolicy node_taints_policy = NodeInclusionPolicy::ignore;
+  std::vector<std::string> match_label_keys;
+};
+
 struct ContainerPort {
   std::string name;
   int32_t container_port = 0;
@@ -129,6 +158,7 @@ TROUPE_DECLARE_JSON_FIELDS(PodAffinityTerm)
 TROUPE_DECLARE_JSON_FIELDS(WeightedPodAffinityTerm)
 TROUPE_DECLARE_JSON_FIELDS(PodAffinity)
 TROUPE_DECLARE_JSON_FIELDS(Affinity)
+TROUPE_DECLARE_JSON_FIELDS(TopologySpreadConstraint)
 TROUPE_DECLARE_JSON_FIELDS(ContainerPort)
 
 }  // namespace troupe
