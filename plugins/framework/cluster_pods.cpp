@@ -1,0 +1,83 @@
+#include "plugins/framework/cluster_pods.hpp"
+
+#include <algorithm>
+
+#include "plugins/framework/node_info.hpp"
+
+namespace troupe::plugins {
+
+void ClusterPods::upsert_node(std::shared_ptr<const Node> node) {
+  const std::string name = node->meta.name;
+  nodes_[name].node = std::move(node);
+  ++generation_;
+  ++terms_generation_;
+}
+
+void ClusterPods::remove_node(const std::string& name) {
+  auto it = nodes_.find(name);
+  if (it == nodes_.end()) return;
+  it->second.node = nullptr;
+  // Pods that still name the node stay until they are deleted (as a node
+  // deleted before its pods): they count for no domain meanwhile.
+  forget_empty(name);
+  ++generation_;
+  ++terms_generation_;
+}
+
+void ClusterPods::add_pod(std::shared_ptr<const PodInfo> pod, const std::string& node) {
+  remove_pod(pod_identity(*pod));
+  node_of_.emplace(std::string(pod_identity(*pod)), node);
+  if (has_pod_affinity_terms(*pod->pod)) {
+    ++with_terms_;
+    ++terms_generation_;
+  }
+  nodes_[node].pods.push_back(std::move(pod));
+  ++generation_;
+}
+
+bool ClusterPods::remove_pod(std::string_view uid) {
+  auto at = node_of_.find(std::string(uid));
+  if (at == node_of_.end()) return false;
+  const std::string node = at->second;
+  node_of_.erase(at);
+  auto& pods = nodes_[node].pods;
+  auto it = std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return pod_identity(*p) == uid; });
+  if (it != pods.end()) {
+    if (has_pod_affinity_terms(*(*it)->pod)) {
+      --with_terms_;
+      ++terms_generation_;
+    }
+    pods.erase(it);
+  }
+  forget_empty(node);
+  ++generation_;
+  return true;
+}
+
+void ClusterPods::forget_empty(const std::string& name) {
+  auto it = nodes_.find(name);
+  if (it != nodes_.end() && it->second.node == nullptr && it->second.pods.empty()) nodes_.erase(it);
+}
+
+bool has_pod_affinity_terms(const Pod& pod) {
+  const auto& affinity = pod.spec.affinity;
+  if (!affinity) return false;
+  auto any = [](const std::optional<PodAffinity>& a) {
+    return a && (!a->required.empty() || !a->preferred.empty());
+  };
+  return any(affinity->pod_affinity) || any(affinity->pod_anti_affinity);
+}
+
+bool places_by_other_pods(const Pod& pod) {
+  return !pod.spec.topology_spread_constraints.empty() || has_pod_affinity_terms(pod);
+}
+
+bool placement_reads_other_pods(const Pod& pod, const ClusterPods& cluster) {
+  return places_by_other_pods(pod) || cluster.pods_with_affinity_terms() > 0;
+}
+
+uint64_t version_seen_by(const Pod& pod, const ClusterPods& cluster) {
+  return 1 + (places_by_other_pods(pod) ? cluster.generation() : cluster.terms_generation());
+}
+
+}  // namespace troupe::plugins

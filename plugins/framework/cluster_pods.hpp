@@ -1,0 +1,80 @@
+#pragma once
+// ClusterPods: every pod assigned to a node (bound, or assumed by this
+// scheduler's Reserve), grouped by node, beside the node objects. It is the
+// cluster-wide view that InterPodAffinity and PodTopologySpread read at
+// PreFilter and PreScore: they count pods per topology domain (a zone, a
+// rack), and a domain spans many node partitions, which no single partition
+// can see.
+//
+// The cycle actor owns the one instance and changes it between attempts
+// (watch events, its own Reserve and Unreserve). It hands it to a cycle as a
+// shared input only when the pod's placement depends on other pods
+// (placement_reads_other_pods), so the other pods' classes stay cacheable
+// (actors/evaluation_cache.hpp). Filter and Score never read it: PreFilter
+// and PreScore copy what they need into the CycleState, which stays
+// immutable while the partitions filter.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "model/node.hpp"
+#include "plugins/framework/pod_info.hpp"
+
+namespace troupe::plugins {
+
+class ClusterPods {
+ public:
+  struct NodeEntry {
+    std::shared_ptr<const Node> node;  // nullptr while pods name a node not seen yet
+    std::vector<std::shared_ptr<const PodInfo>> pods;
+  };
+
+  void upsert_node(std::shared_ptr<const Node> node);
+  void remove_node(const std::string& name);
+  /// Accounts the pod on `node`; a pod with the same uid moves (its
+  /// assumed copy is replaced by the bound one).
+  void add_pod(std::shared_ptr<const PodInfo> pod, const std::string& node);
+  /// False when no pod with this uid is accounted.
+  bool remove_pod(std::string_view uid);
+
+  const std::unordered_map<std::string, NodeEntry>& nodes() const { return nodes_; }
+  size_t pod_count() const { return node_of_.size(); }
+  /// Pods with any pod (anti-)affinity term, required or preferred: while
+  /// there are none, a pod without terms of its own needs no InterPodAffinity.
+  size_t pods_with_affinity_terms() const { return with_terms_; }
+  /// Bumped on every change: a cycle shares the view under this version.
+  uint64_t generation() const { return generation_; }
+  /// Bumped when a pod with affinity terms comes or goes, or a node changes:
+  /// all a pod without terms or constraints of its own can see of the view,
+  /// so its pods keep one class (and cached verdicts) while plain pods come and go.
+  uint64_t terms_generation() const { return terms_generation_; }
+
+ private:
+  std::unordered_map<std::string, NodeEntry> nodes_;
+  std::unordered_map<std::string, std::string> node_of_;  // uid → node name
+  size_t with_terms_ = 0;
+  uint64_t generation_ = 0;
+  uint64_t terms_generation_ = 0;
+  void forget_empty(const std::string& name);
+};
+
+/// The pod has podAffinity or podAntiAffinity terms (required or preferred).
+bool has_pod_affinity_terms(const Pod& pod);
+
+/// The pod has spread constraints or pod (anti-)affinity terms of its own.
+bool places_by_other_pods(const Pod& pod);
+
+/// Whether InterPodAffinity or PodTopologySpread may need the cluster's pods
+/// to place `pod`: it has constraints or terms of its own, or some placed pod
+/// has terms that may point at it.
+bool placement_reads_other_pods(const Pod& pod, const ClusterPods& cluster);
+
+/// The version of `cluster` as `pod` sees it: the whole generation for a pod
+/// that places by other pods, else terms_generation. Never 0 (0 = no input).
+uint64_t version_seen_by(const Pod& pod, const ClusterPods& cluster);
+
+}  // namespace troupe::plugins
