@@ -11,6 +11,7 @@
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
 #include "plugins/deviceshare/numa_hint_adapter.hpp"
 #include "plugins/gpushare/gpushare_plugin.hpp"
+#include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 #include "plugins/node_affinity/node_affinity.hpp"
 #include "plugins/node_name/node_name.hpp"
 #include "plugins/node_numa_resource/node_numa_resource_plugin.hpp"
@@ -19,6 +20,7 @@
 #include "plugins/node_resources_fit/node_resources_fit.hpp"
 #include "plugins/node_resources_fit_plus/node_resources_fit_plus.hpp"
 #include "plugins/node_unschedulable/node_unschedulable.hpp"
+#include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/priority_sort/priority_sort.hpp"
 #include "plugins/reservation/reservation_plugin.hpp"
 #include "plugins/reservation/reserved_capacity.hpp"
@@ -99,6 +101,8 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {names::kNodeAffinity, NodeAffinity::make, 2},
       {names::kNodePorts, build_without_args<NodePorts>, 0},
       {names::kNodeResourcesFit, fit_factory(reserved), 1},
+      {spread::PodTopologySpread::kName, spread::PodTopologySpread::make, 2},
+      {affinity::InterPodAffinity::kName, affinity::InterPodAffinity::make, 2},
       {preemption::DefaultPreemption::kName, preemption::DefaultPreemption::make, 0},
       {names::kNodeResourcesBalancedAllocation, NodeResourcesBalancedAllocation::make, 1},
       {names::kNodeResourcesFitPlus, NodeResourcesFitPlus::make, 1},
@@ -132,8 +136,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
   static const std::vector<std::string> names = {
       // kube-scheduler in-tree plugins.
       "SchedulingGates", "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
-      "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
-      "ImageLocality", "DynamicResources",
+      "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "ImageLocality", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
       "LoadAwareScheduling", "ElasticQuota",
       "DefaultPreBind", "SchedulingHint"};

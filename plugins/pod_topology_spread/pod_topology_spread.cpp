@@ -1,0 +1,276 @@
+#include "plugins/pod_topology_spread/pod_topology_spread.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <set>
+
+#include "config/yaml_fields.hpp"
+#include "plugins/common/args.hpp"
+#include "plugins/node_affinity/node_selector.hpp"
+
+namespace troupe::plugins::spread {
+
+namespace {
+
+constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
+
+/// What PreFilter and PreScore leave for Filter and Score (one slot holds both).
+struct SpreadState {
+  std::shared_ptr<const SpreadFilterCounts> filter;
+  std::shared_ptr<const SpreadScoreCounts> score;
+};
+
+/// The selector with `key In (value)` for each matchLabelKeys key the pod has
+/// (a nil selector stays nil: it matches nothing either way).
+LabelSelector with_match_label_keys(const TopologySpreadConstraint& c, const Labels& pod_labels) {
+  LabelSelector selector = c.label_selector ? *c.label_selector : LabelSelector::nothing();
+  const bool nothing = !selector.empty() && selector.requirements().empty();
+  if (nothing || c.match_label_keys.empty()) return selector;
+  auto requirements = selector.requirements();
+  for (const auto& key : c.match_label_keys)
+    if (auto it = pod_labels.find(key); it != pod_labels.end())
+      requirements.push_back(LabelRequirement{key, LabelRequirement::Op::in, {it->second}});
+  return LabelSelector(std::move(requirements));
+}
+
+bool has_all_keys(const Labels& labels, const std::vector<SpreadConstraint>& constraints) {
+  return std::all_of(constraints.begin(), constraints.end(),
+                     [&](const SpreadConstraint& c) { return labels.count(c.topology_key) > 0; });
+}
+
+/// The pod's nodeSelector and required node affinity (upstream's GetRequiredNodeAffinity).
+bool matches_required_node_affinity(const Pod& pod, const Node& node) {
+  if (!node_selector_labels_match(pod.spec.node_selector, node)) return false;
+  const auto& affinity = pod.spec.affinity;
+  if (!affinity || !affinity->node_affinity || !affinity->node_affinity->required) return true;
+  return selector_matches(*affinity->node_affinity->required, node);
+}
+
+bool tolerates_scheduling_taints(const Pod& pod, const Node& node) {
+  for (const auto& taint : node.spec.taints) {
+    if (taint.effect != TaintEffect::no_schedule && taint.effect != TaintEffect::no_execute) continue;
+    const auto& tolerations = pod.spec.tolerations;
+    if (std::none_of(tolerations.begin(), tolerations.end(), [&](const Toleration& t) { return t.tolerates(taint); }))
+      return false;
+  }
+  return true;
+}
+
+/// The domains of every counted node: topology value → matching pods, per
+/// constraint. `require_all_keys`: a node lacking any constraint's key counts for none.
+std::vector<std::unordered_map<std::string, int64_t>> count_domains(const Pod& pod,
+                                                                    const std::vector<SpreadConstraint>& constraints,
+                                                                    const ClusterPods& cluster) {
+  std::vector<std::unordered_map<std::string, int64_t>> matching(constraints.size());
+  for (const auto& [name, entry] : cluster.nodes()) {
+    if (!entry.node || !has_all_keys(entry.node->meta.labels, constraints)) continue;
+    for (size_t i = 0; i < constraints.size(); ++i) {
+      const auto& c = constraints[i];
+      if (!node_included(c, pod, *entry.node)) continue;
+      const std::string& value = entry.node->meta.labels.at(c.topology_key);
+      matching[i][value] += count_matching(entry.pods, c.selector, pod.meta.namespace_name);
+    }
+  }
+  return matching;
+}
+
+double normalizing_weight(size_t domains) { return std::log(static_cast<double>(domains) + 2); }
+
+}  // namespace
+
+struct PodTopologySpread::State : SpreadState {};
+
+PodTopologySpreadArgs PodTopologySpreadArgs::from_yaml(const YAML::Node& args) {
+  PodTopologySpreadArgs out;
+  if (config::is_absent(args)) return out;
+  config::reject_unknown_fields(args, "", {"defaultConstraints", "defaultingType"});
+  std::string defaulting = "System";
+  config::read_optional(args, "", "defaultingType", defaulting);
+  if (defaulting != "System" && defaulting != "List")
+    throw config::FieldError("defaultingType", "Unsupported value: \"" + defaulting +
+                                                   "\": supported values: \"System\", \"List\"");
+  const YAML::Node defaults = args["defaultConstraints"];
+  if (!config::is_absent(defaults) && defaults.size() > 0)
+    throw config::FieldError("defaultConstraints",
+                             "not supported by troupe: default constraints select pods by the Services, "
+                             "ReplicaSets and StatefulSets owning them, which troupe does not watch");
+  return out;
+}
+
+Result<std::shared_ptr<const Plugin>> PodTopologySpread::make(const YAML::Node& args) {
+  return build_plugin<PodTopologySpreadArgs, PodTopologySpread>(args, PodTopologySpreadArgs::from_yaml);
+}
+
+std::vector<SpreadConstraint> constraints_of(const Pod& pod, UnsatisfiableAction kind) {
+  std::vector<SpreadConstraint> out;
+  for (const auto& c : pod.spec.topology_spread_constraints) {
+    if (c.when_unsatisfiable != kind) continue;
+    out.push_back(SpreadConstraint{c.max_skew, c.topology_key, with_match_label_keys(c, pod.meta.labels),
+                                   c.min_domains, c.node_affinity_policy, c.node_taints_policy});
+  }
+  return out;
+}
+
+int64_t count_matching(const std::vector<std::shared_ptr<const PodInfo>>& pods, const LabelSelector& selector,
+                       const std::string& ns) {
+  if (selector.empty()) return 0;
+  int64_t count = 0;
+  for (const auto& p : pods) {
+    const auto& meta = p->meta();
+    if (meta.is_terminating() || meta.namespace_name != ns) continue;
+    if (selector.matches(meta.labels)) ++count;
+  }
+  return count;
+}
+
+bool node_included(const SpreadConstraint& c, const Pod& pod, const Node& node) {
+  if (c.node_affinity_policy == NodeInclusionPolicy::honor && !matches_required_node_affinity(pod, node))
+    return false;
+  if (c.node_taints_policy == NodeInclusionPolicy::honor && !tolerates_scheduling_taints(pod, node)) return false;
+  return true;
+}
+
+SpreadFilterCounts count_for_filter(const Pod& pod, std::vector<SpreadConstraint> constraints,
+                                    const ClusterPods& cluster) {
+  SpreadFilterCounts out;
+  out.matching = count_domains(pod, constraints, cluster);
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const auto& domains = out.matching[i];
+    int64_t fewest = INT32_MAX;  // no domain at all: nothing to be skewed against
+    for (const auto& [value, count] : domains) fewest = std::min(fewest, count);
+    const auto& min_domains = constraints[i].min_domains;
+    if (min_domains && static_cast<int64_t>(domains.size()) < *min_domains) fewest = 0;
+    out.min_matching.push_back(fewest);
+  }
+  out.constraints = std::move(constraints);
+  return out;
+}
+
+PluginStatus filter_node(const SpreadFilterCounts& counts, const Pod& pod, const Labels& node_labels) {
+  for (size_t i = 0; i < counts.constraints.size(); ++i) {
+    const auto& c = counts.constraints[i];
+    auto value = node_labels.find(c.topology_key);
+    if (value == node_labels.end()) return PluginStatus::unresolvable(PodTopologySpread::kReasonMissingLabel);
+    const int64_t self = c.selector.matches(pod.meta.labels) ? 1 : 0;
+    auto domain = counts.matching[i].find(value->second);
+    const int64_t matching = domain == counts.matching[i].end() ? 0 : domain->second;
+    if (matching + self - counts.min_matching[i] > c.max_skew)
+      return PluginStatus::unschedulable(PodTopologySpread::kReasonNotMatch);
+  }
+  return {};
+}
+
+SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> constraints,
+                                  const ClusterPods& cluster) {
+  SpreadScoreCounts out;
+  out.matching = count_domains(pod, constraints, cluster);
+  // The nodes the pod may go to (its node affinity) with every key: how many domains each constraint has.
+  size_t eligible_nodes = 0;
+  std::vector<std::set<std::string>> domains(constraints.size());
+  for (const auto& [name, entry] : cluster.nodes()) {
+    if (!entry.node || !has_all_keys(entry.node->meta.labels, constraints)) continue;
+    if (!matches_required_node_affinity(pod, *entry.node)) continue;
+    ++eligible_nodes;
+    for (size_t i = 0; i < constraints.size(); ++i)
+      domains[i].insert(entry.node->meta.labels.at(constraints[i].topology_key));
+  }
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const bool per_host = constraints[i].topology_key == kHostnameLabel;
+    if (per_host) out.matching[i].clear();  // counted on the node itself
+    out.weights.push_back(normalizing_weight(per_host ? eligible_nodes : domains[i].size()));
+  }
+  out.constraints = std::move(constraints);
+  return out;
+}
+
+int64_t score_node(const SpreadScoreCounts& counts, const Pod& pod, const NodeInfo& node) {
+  const Node* object = node.node();
+  if (object == nullptr || !has_all_keys(object->meta.labels, counts.constraints)) return kIgnoredNode;
+  double score = 0;
+  for (size_t i = 0; i < counts.constraints.size(); ++i) {
+    const auto& c = counts.constraints[i];
+    int64_t matching = 0;
+    if (c.topology_key == kHostnameLabel) {
+      matching = count_matching(node.pods(), c.selector, pod.meta.namespace_name);
+    } else if (auto it = counts.matching[i].find(object->meta.labels.at(c.topology_key));
+               it != counts.matching[i].end()) {
+      matching = it->second;
+    }
+    // upstream's scoreForCount
+    score += static_cast<double>(matching) * counts.weights[i] + static_cast<double>(c.max_skew - 1);
+  }
+  return std::llround(score);
+}
+
+void normalize_spread_scores(std::vector<int64_t>& scores) {
+  int64_t lowest = INT64_MAX;
+  int64_t highest = 0;
+  for (int64_t s : scores) {
+    if (s == kIgnoredNode) continue;
+    lowest = std::min(lowest, s);
+    highest = std::max(highest, s);
+  }
+  for (auto& s : scores) {
+    if (s == kIgnoredNode) {
+      s = 0;
+    } else if (highest == 0) {
+      s = kMaxNodeScore;
+    } else {
+      s = kMaxNodeScore * (highest + lowest - s) / highest;
+    }
+  }
+}
+
+PluginStatus PodTopologySpread::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
+  auto constraints = constraints_of(*pod.pod, UnsatisfiableAction::do_not_schedule);
+  if (constraints.empty()) return PluginStatus(Code::skip);
+  const auto* cluster = state.input<ClusterPods>();
+  if (cluster == nullptr)
+    return PluginStatus::internal_error("PodTopologySpread: the cluster's pods were not shared with this cycle");
+  State data;
+  data.filter = std::make_shared<const SpreadFilterCounts>(count_for_filter(*pod.pod, std::move(constraints), *cluster));
+  state.write(state_slot(), std::move(data));
+  return {};
+}
+
+PluginStatus PodTopologySpread::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  const auto* data = state.read<State>(state_slot());
+  if (data == nullptr || !data->filter) return {};
+  if (node.node() == nullptr) return PluginStatus::unresolvable(kReasonMissingLabel);
+  return filter_node(*data->filter, *pod.pod, node.node()->meta.labels);
+}
+
+PluginStatus PodTopologySpread::pre_score(CycleState& state, const PodInfo& pod) const {
+  auto constraints = constraints_of(*pod.pod, UnsatisfiableAction::schedule_anyway);
+  if (constraints.empty()) return PluginStatus(Code::skip);
+  const auto* cluster = state.input<ClusterPods>();
+  if (cluster == nullptr)
+    return PluginStatus::internal_error("PodTopologySpread: the cluster's pods were not shared with this cycle");
+  State data;
+  if (const auto* before = state.read<State>(state_slot())) data = *before;
+  data.score = std::make_shared<const SpreadScoreCounts>(count_for_score(*pod.pod, std::move(constraints), *cluster));
+  state.write(state_slot(), std::move(data));
+  return {};
+}
+
+ScoreResult PodTopologySpread::score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  ScoreResult result;
+  const auto* data = state.read<State>(state_slot());
+  if (data == nullptr || !data->score) return result;
+  result.score = score_node(*data->score, *pod.pod, node);
+  return result;
+}
+
+PluginStatus PodTopologySpread::normalize_scores(const CycleState&, const PodInfo&,
+                                                 std::vector<int64_t>& scores) const {
+  normalize_spread_scores(scores);
+  return {};
+}
+
+std::vector<ClusterEvent> PodTopologySpread::events_to_register() const {
+  return {{EventResource::pod, kAdd | kDelete | kUpdatePodLabel, "PodChange"},
+          {EventResource::node, kAdd | kDelete | kUpdateNodeLabel | kUpdateNodeTaint, "NodeChange"}};
+}
+
+}  // namespace troupe::plugins::spread

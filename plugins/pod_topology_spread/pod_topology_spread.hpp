@@ -1,0 +1,130 @@
+#pragma once
+// PodTopologySpread (kube-scheduler): spec.topologySpreadConstraints keep the
+// pods a selector matches evenly spread over the values of a node label (a
+// zone, a rack, a host). DoNotSchedule constraints filter: on a node in
+// domain d, (matching pods in d) + (1 if the pod itself matches) − (the fewest
+// in any domain) may not exceed maxSkew. ScheduleAnyway constraints score:
+// the fewer matching pods in a node's domain, the better.
+//
+// Domains span node partitions, so the counting happens at PreFilter and
+// PreScore on the cycle, over ClusterPods (plugins/framework/cluster_pods.hpp);
+// Filter and Score only look up the node's domain in what was counted.
+//
+// Differences from upstream, each said where it applies:
+// - default constraints (`defaultingType: System`, or `List` with
+//   `defaultConstraints`) need the selectors of the Services, ReplicaSets and
+//   StatefulSets owning the pod, which troupe does not watch: System applies
+//   none, and a non-empty `defaultConstraints` is a configuration error;
+// - PreScore runs before Filter (plugin.hpp), so the score's normalising
+//   weight log(domains + 2) counts the domains of the nodes that pass the
+//   pod's node affinity, not of the nodes that passed every Filter.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "model/label_selector.hpp"
+#include "model/node.hpp"
+#include "model/result.hpp"
+#include "model/scheduling_types.hpp"
+#include "plugins/framework/cluster_pods.hpp"
+#include "plugins/framework/plugin.hpp"
+
+namespace troupe::plugins::spread {
+
+struct PodTopologySpreadArgs {
+  /// Errors name the field ("defaultConstraints: ...").
+  static PodTopologySpreadArgs from_yaml(const YAML::Node& args);
+};
+
+/// One of the pod's constraints, ready to count with: its selector has the
+/// pod's values of matchLabelKeys ANDed in.
+struct SpreadConstraint {
+  int32_t max_skew = 1;
+  std::string topology_key;
+  LabelSelector selector = LabelSelector::nothing();
+  std::optional<int32_t> min_domains;
+  NodeInclusionPolicy node_affinity_policy = NodeInclusionPolicy::honor;
+  NodeInclusionPolicy node_taints_policy = NodeInclusionPolicy::ignore;
+};
+
+/// The pod's constraints of one kind (DoNotSchedule or ScheduleAnyway).
+std::vector<SpreadConstraint> constraints_of(const Pod& pod, UnsatisfiableAction kind);
+
+/// Pods of `ns` on the list, not terminating, that `selector` matches
+/// (upstream's countPodsMatchSelector: an empty selector counts none).
+int64_t count_matching(const std::vector<std::shared_ptr<const PodInfo>>& pods, const LabelSelector& selector,
+                       const std::string& ns);
+
+/// The node counts for `constraint` (matchNodeInclusionPolicies): with
+/// nodeAffinityPolicy Honor it must match the pod's nodeSelector and required
+/// node affinity, with nodeTaintsPolicy Honor the pod must tolerate its
+/// NoSchedule/NoExecute taints.
+bool node_included(const SpreadConstraint& constraint, const Pod& pod, const Node& node);
+
+/// What PreFilter counted for the DoNotSchedule constraints.
+struct SpreadFilterCounts {
+  std::vector<SpreadConstraint> constraints;
+  /// Per constraint: topology value → matching pods in that domain.
+  std::vector<std::unordered_map<std::string, int64_t>> matching;
+  /// Per constraint: the fewest matching pods in any domain (0 when there
+  /// are fewer domains than minDomains).
+  std::vector<int64_t> min_matching;
+};
+SpreadFilterCounts count_for_filter(const Pod& pod, std::vector<SpreadConstraint> constraints,
+                                    const ClusterPods& cluster);
+/// Filter's verdict for a node with these labels.
+PluginStatus filter_node(const SpreadFilterCounts& counts, const Pod& pod, const Labels& node_labels);
+
+/// What PreScore counted for the ScheduleAnyway constraints.
+struct SpreadScoreCounts {
+  std::vector<SpreadConstraint> constraints;
+  /// Per constraint: topology value → matching pods (empty for the hostname key,
+  /// counted on the node itself at Score).
+  std::vector<std::unordered_map<std::string, int64_t>> matching;
+  std::vector<double> weights;  // log(domains + 2) per constraint
+};
+SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> constraints,
+                                  const ClusterPods& cluster);
+/// The raw score of a node; kIgnoredNode when it lacks a constraint's label.
+int64_t score_node(const SpreadScoreCounts& counts, const Pod& pod, const NodeInfo& node);
+inline constexpr int64_t kIgnoredNode = -1;
+/// Fewer matching pods rank higher; ignored nodes get 0.
+void normalize_spread_scores(std::vector<int64_t>& scores);
+
+class PodTopologySpread final : public PreFilterPlugin,
+                                public FilterPlugin,
+                                public PreScorePlugin,
+                                public ScorePlugin,
+                                public EnqueueExtensions {
+ public:
+  static constexpr const char* kName = "PodTopologySpread";
+  static constexpr const char* kReasonNotMatch = "node(s) didn't match pod topology spread constraints";
+  static constexpr const char* kReasonMissingLabel =
+      "node(s) didn't match pod topology spread constraints (missing required label)";
+
+  explicit PodTopologySpread(PodTopologySpreadArgs args) {}
+  static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
+
+  std::string_view name() const override { return kName; }
+  /// Skip without DoNotSchedule constraints; else counts their domains.
+  PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
+  PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
+  /// Skip without ScheduleAnyway constraints; else counts their domains.
+  PluginStatus pre_score(CycleState& state, const PodInfo& pod) const override;
+  ScoreResult score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
+  bool has_normalize_score() const override { return true; }
+  PluginStatus normalize_scores(const CycleState& state, const PodInfo& pod,
+                                std::vector<int64_t>& scores) const override;
+  std::vector<ClusterEvent> events_to_register() const override;
+
+ private:
+  struct State;
+};
+
+}  // namespace troupe::plugins::spread
