@@ -158,7 +158,22 @@ node_actor& owner(Self self, const std::string& node) {
 }
 
 void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
+  self->state.cluster_pods.remove_pod(plugins::pod_identity(a->pod()));
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
+}
+
+/// InterPodAffinity and PodTopologySpread count the cluster's pods at
+/// PreFilter and PreScore: the attempt gets them when the pod's placement may
+/// depend on them. The view is the cycle's own, not a copy: only PreFilter and
+/// PreScore read it, here on the cycle, before anything changes it again. Its
+/// version goes into the pod's class, so the partitions reuse no verdict
+/// computed over other pods (for a pod without terms of its own, only other
+/// pods' terms and the nodes count: ClusterPods::terms_generation).
+void share_cluster_pods(Self self, const Attempt& a) {
+  const auto& cluster = self->state.cluster_pods;
+  if (!plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return;
+  std::shared_ptr<const plugins::ClusterPods> view(std::shared_ptr<const plugins::ClusterPods>(), &cluster);
+  a.request->state->share_input(std::move(view), plugins::version_seen_by(*a.pod().pod, cluster));
 }
 
 /// A member of a PodGroup's gang is bound: the PodGroup's status follows
@@ -416,14 +431,18 @@ void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
 /// Reserve fails (the node changed since the round), the next pod saw the
 /// node without this one, which is what the node then holds.
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
+  // Assumed on the node from now on, for the next pods' domain counts.
+  self->state.cluster_pods.add_pod(a->request->pod, node);
   self->request(owner(self, node), kNodeReply, atom::reserve_v, CycleRequestPtr(a->request), node)
       .then(
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
+            self->state.cluster_pods.remove_pod(plugins::pod_identity(a->pod()));
             gang_member_unreserved(self, a);
             fail(self, a, outcome.message, {outcome.plugin}, true);
           },
           [=](caf::error& err) {
+            self->state.cluster_pods.remove_pod(plugins::pod_identity(a->pod()));
             gang_member_unreserved(self, a);
             fail(self, a, "reserve failed: " + to_string(err), {}, true);
           });
@@ -559,11 +578,12 @@ void attempt(Self self, QueuedPodPtr queued) {
   request->pod = queued->pod;
   request->state = std::shared_ptr<plugins::CycleState>(queued->framework->new_cycle_state());
   self->state.task_learning.on_attempt(*queued, *request->state);  // actors/task_learning.hpp
+  a->request = request;
+  share_cluster_pods(self, *a);
   if (self->state.deps.evaluation_cache)
     request->scheduling_class =
         plugins::with_inputs_version(queued->scheduling_class, request->state->inputs_version(),
                                      request->state->filter_inputs_version());
-  a->request = request;
   release_nomination(self, *request->pod);
   share_gang_view(self, *a);
 
@@ -657,6 +677,19 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         MessageTimer timer(self->state.actor_metrics, self);
         forget_nomination(self, uid);
         on_gang_member_gone(self, uid);
+        self->state.cluster_pods.remove_pod(uid);
+      },
+      [=](atom::pod_bound, const PodInfoPtr& pod, const std::string& node) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.cluster_pods.add_pod(pod, node);
+      },
+      [=](atom::upsert_node, const NodePtr& node) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.cluster_pods.upsert_node(node);
+      },
+      [=](atom::delete_node, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.cluster_pods.remove_node(name);
       },
       [=](atom::node_count, int64_t count) {
         MessageTimer timer(self->state.actor_metrics, self);

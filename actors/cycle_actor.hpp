@@ -42,6 +42,7 @@
 #include "actors/task_learning.hpp"
 #include "plugins/coscheduling/gang_book.hpp"
 #include "plugins/default_preemption/nomination_book.hpp"
+#include "plugins/framework/cluster_pods.hpp"
 
 namespace troupe::actors {
 
@@ -65,9 +66,14 @@ using cycle_actor = caf::typed_actor<
     caf::reacts_to<atom::next>,
     // INTERNAL: an extender call finished on an I/O thread: continue the attempt.
     caf::reacts_to<atom::next, CycleResumePtr>,
-    // An unassigned pod, or a gang member, with this uid was deleted (or
-    // finished): drop its nomination, its gang membership, its wait at Permit.
+    // A pod with this uid was deleted (or finished): drop its nomination,
+    // its gang membership, its wait at Permit, its place in the cluster's pods.
     caf::reacts_to<atom::pod_gone, std::string>,
+    // A pod is bound to this node (INFORMER): the cluster's pods count it.
+    caf::reacts_to<atom::pod_bound, PodInfoPtr, std::string>,
+    // A node's labels and taints, or its deletion (INFORMER): the topology domains.
+    caf::reacts_to<atom::upsert_node, NodePtr>,
+    caf::reacts_to<atom::delete_node, std::string>,
     // The cluster's node count (INFORMER), for fit errors before any Filter round.
     caf::reacts_to<atom::node_count, int64_t>,
     // A pod of a gang exists (INFORMER): pending, or bound when the flag says so.
@@ -129,6 +135,9 @@ struct cycle_actor_state {
   plugins::coscheduling::GangBook gangs;
   std::unordered_map<std::string, WaitingAtPermit> waiting;
   uint64_t next_wait_ticket = 0;
+  /// Every pod bound or reserved, by node, with the nodes: what
+  /// InterPodAffinity and PodTopologySpread count domains over.
+  plugins::ClusterPods cluster_pods;
 
   static inline const char* name = "scheduling-cycle";
 };

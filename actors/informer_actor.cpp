@@ -52,6 +52,7 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
     std::string name = read_pod_identity(*object).name;  // metadata.name, whatever the kind
     if (known.erase(name) > 0) count_nodes(self);
     self->send(owner(self, name), atom::delete_node_v, name);
+    self->send(self->state.deps.cycle, atom::delete_node_v, name);
     cluster_event(self, plugins::EventResource::node, ActionType::kDelete);
     return;
   }
@@ -66,6 +67,7 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   known[ptr->meta.name] = ptr;
   if (before == known.end()) count_nodes(self);
   self->send(owner(self, ptr->meta.name), atom::upsert_node_v, NodePtr(ptr));
+  self->send(self->state.deps.cycle, atom::upsert_node_v, NodePtr(ptr));  // its topology domains
   cluster_event(self, plugins::EventResource::node, actions);
 }
 
@@ -255,11 +257,11 @@ void release_pod(Self self, const PodIdentity& id, bool ours, bool final_state_u
   cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
 }
 
-/// An unassigned pod or a gang member is gone: the cycle drops its
-/// preemption nomination and its gang membership, if any.
+/// A pod is gone: the cycle drops its preemption nomination, its gang
+/// membership and its place among the cluster's pods, if any.
 void forget_in_cycle(Self self, const PodIdentity& id) {
-  const bool gang_member = self->state.gang_members.erase(id.uid) > 0;
-  if (id.node_name.empty() || gang_member) self->send(self->state.deps.cycle, atom::pod_gone_v, id.uid);
+  self->state.gang_members.erase(id.uid);
+  self->send(self->state.deps.cycle, atom::pod_gone_v, id.uid);
 }
 
 /// A pod of one of our profiles that names a gang: the cycle counts it among
@@ -336,6 +338,7 @@ void on_pod(Self self, const ObjectEvent& event) {
       auto info = plugins::PodInfo::make(*pod);
       report_bound_to_cycle(self, id, info);
       report_gang_member(self, id, info, true);
+      self->send(self->state.deps.cycle, atom::pod_bound_v, PodInfoPtr(info), id.node_name);
       self->send(owner(self, id.node_name), atom::pod_bound_v, PodInfoPtr(std::move(info)));
       return;
     }
