@@ -107,11 +107,7 @@ bool nothing_to_filter(const AffinityFilterCounts& counts) {
 }
 
 PluginStatus filter_node(const AffinityFilterCounts& counts, const Pod& pod, const Labels& node_labels) {
-  for (const auto& [pair, count] : counts.existing_anti_affinity) {
-    const std::string* value = label_of(node_labels, pair.first);
-    if (count > 0 && value != nullptr && *value == pair.second)
-      return PluginStatus::unschedulable(InterPodAffinity::kReasonExistingAntiAffinity);
-  }
+  // upstream's order: the pod's affinity (which preemption cannot help), its anti-affinity, then the placed pods'.
   const auto& required = counts.terms.required_affinity;
   bool pods_exist = true;
   for (const auto& term : required) {
@@ -125,6 +121,11 @@ PluginStatus filter_node(const AffinityFilterCounts& counts, const Pod& pod, con
   for (const auto& term : counts.terms.required_anti_affinity)
     if (any_in(counts.anti_affinity, term.topology_key, node_labels))
       return PluginStatus::unschedulable(InterPodAffinity::kReasonAntiAffinity);
+  for (const auto& [pair, count] : counts.existing_anti_affinity) {
+    const std::string* value = label_of(node_labels, pair.first);
+    if (count > 0 && value != nullptr && *value == pair.second)
+      return PluginStatus::unschedulable(InterPodAffinity::kReasonExistingAntiAffinity);
+  }
   return {};
 }
 
@@ -148,7 +149,7 @@ TopologyScores score_topologies(const Pod& pod, const PodTerms& terms, const Clu
       if (args.hard_pod_affinity_weight > 0)
         for (const auto& term : theirs.required_affinity)
           add_term(scores, term, args.hard_pod_affinity_weight, pod, labels);
-      if (args.ignore_preferred_terms_of_existing_pods) continue;
+      // ignorePreferredTermsOfExistingPods only skips PreScore for a pod without preferred terms (upstream).
       add_terms(scores, theirs.preferred_affinity, +1, pod, labels);
       add_terms(scores, theirs.preferred_anti_affinity, -1, pod, labels);
     }

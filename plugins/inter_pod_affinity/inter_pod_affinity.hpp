@@ -3,16 +3,18 @@
 // pod by the pods already placed in a topology domain (the nodes sharing a
 // value of the term's topologyKey).
 //
-// Filter, for a node in domain d of each term's key:
-// - no placed pod's required anti-affinity term that matches the pod may
-//   have a pod in d ("existing pods anti-affinity");
+// Filter, for a node in domain d of each term's key, in this order:
 // - every required affinity term needs a pod it matches in d, except for the
 //   first pod of a group: when no placed pod matches the terms anywhere and
 //   the pod matches its own terms, any node with the keys will do;
-// - no required anti-affinity term may match a pod in d.
+// - no required anti-affinity term may match a pod in d;
+// - no placed pod's required anti-affinity term that matches the pod may
+//   have a pod in d ("existing pods anti-affinity").
 // Score: the pod's preferred terms, and placed pods' preferred terms (and
 // required affinity terms, weighted hardPodAffinityWeight) that match it,
 // add or subtract their weights for their domains; min-max normalised.
+// ignorePreferredTermsOfExistingPods skips the score of a pod that has no
+// preferred terms of its own (and only that, as upstream).
 //
 // Domains span node partitions, so the counting happens at PreFilter and
 // PreScore on the cycle, over ClusterPods; Filter and Score look up the

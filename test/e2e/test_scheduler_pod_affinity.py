@@ -55,10 +55,10 @@ class PodAffinityTest(SchedulingTest):
         names = ["web-%d" % i for i in range(3)]
         placed = self.place([anti_affinity_pod(n, "web") for n in names])
         self.assertEqual(len({placed[n]["spec"]["nodeName"] for n in names}), 3)
-        # A fourth replica: every host has a web pod whose own anti-affinity rejects it.
+        # A fourth replica: every host has a web pod its anti-affinity rejects.
         message = self.create_unschedulable(anti_affinity_pod("web-3", "web"))
-        self.assertTrue(message.startswith("0/3 nodes are available: 3 node(s) didn't satisfy existing pods "
-                                           "anti-affinity rules."), message)
+        self.assertTrue(message.startswith("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity "
+                                           "rules."), message)
         # A replica goes: the pending one is tried again and takes its host.
         freed = placed["web-1"]["spec"]["nodeName"]
         self.client.delete_pod("web-1")
@@ -74,6 +74,10 @@ class PodAffinityTest(SchedulingTest):
         names = ["plain-%d" % i for i in range(4)]
         placed = self.place([make_pod(n, cpu="100m", memory="64Mi", labels={"app": "web"}) for n in names])
         self.assertEqual({placed[n]["spec"]["nodeName"] for n in names}, {"n-1"})
+        # One that may only go to the guard's host is reported with the guard's rule.
+        message = self.create_unschedulable(make_pod("pinned", cpu="100m", memory="64Mi", labels={"app": "web"},
+                                                     node_selector={HOST: "n-0"}))
+        self.assertIn("1 node(s) didn't satisfy existing pods anti-affinity rules", message)
 
     def test_required_affinity_follows_the_zone_of_the_pods_it_names(self):
         nodes = [zone_node("a-0", "a"), zone_node("a-1", "a"), zone_node("b-0", "b"), zone_node("b-1", "b")]
