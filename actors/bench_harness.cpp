@@ -293,7 +293,11 @@ void BenchHarness::load_cluster(const std::vector<Node>& nodes, const std::vecto
   auto& impl = *impl_;
   spawn_actors(nodes.size());
   caf::scoped_actor self{*impl.system};
-  for (const auto& n : nodes) self->send(impl.owner(n.meta.name), atom::upsert_node_v, NodePtr(std::make_shared<Node>(n)));
+  for (const auto& n : nodes) {
+    auto node = NodePtr(std::make_shared<Node>(n));
+    self->send(impl.owner(n.meta.name), atom::upsert_node_v, node);
+    self->send(impl.cycle, atom::upsert_node_v, node);  // the topology domains (as the informer does)
+  }
   // A node actor frees a Device or NRT once it has built its state from it.
   // Copied and sent all at once (a copy takes a microsecond, applying one
   // tens), every one would be alive together, and the pages they freed stay
@@ -325,7 +329,10 @@ Status BenchHarness::place_bound_pods(const std::vector<Pod>& pods) {
       return Error{"place_bound_pods: pod " + pod.meta.namespace_name + "/" + pod.meta.name + " has no spec.nodeName"};
     Pod copy = pod;
     if (copy.meta.uid.empty()) copy.meta.uid = copy.meta.namespace_name + "/" + copy.meta.name;
-    self->send(impl.owner(copy.spec.node_name), atom::pod_bound_v, PodInfoPtr(plugins::PodInfo::make(std::move(copy))));
+    const std::string node = copy.spec.node_name;
+    auto info = PodInfoPtr(plugins::PodInfo::make(std::move(copy)));
+    self->send(impl.cycle, atom::pod_bound_v, info, node);  // counted for pod affinity and spread
+    self->send(impl.owner(node), atom::pod_bound_v, std::move(info));
   }
   impl.sync_nodes(self);
   return {};

@@ -158,22 +158,32 @@ node_actor& owner(Self self, const std::string& node) {
 }
 
 void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
-  self->state.cluster_pods.remove_pod(plugins::pod_identity(a->pod()));
+  self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
 }
 
 /// InterPodAffinity and PodTopologySpread count the cluster's pods at
 /// PreFilter and PreScore: the attempt gets them when the pod's placement may
 /// depend on them. The view is the cycle's own, not a copy: only PreFilter and
-/// PreScore read it, here on the cycle, before anything changes it again. Its
-/// version goes into the pod's class, so the partitions reuse no verdict
-/// computed over other pods (for a pod without terms of its own, only other
-/// pods' terms and the nodes count: ClusterPods::terms_generation).
-void share_cluster_pods(Self self, const Attempt& a) {
+/// PreScore read it, here on the cycle, and withdraw_cluster_pods takes it
+/// back before the CycleState travels to the partitions. Its version goes into
+/// the pod's class, so the partitions reuse no verdict computed over other
+/// pods (for a pod without terms of its own, only other pods' terms and the
+/// nodes count: ClusterPods::terms_generation). Returns the version shared, 0 for none.
+uint64_t share_cluster_pods(Self self, const Attempt& a) {
   const auto& cluster = self->state.cluster_pods;
-  if (!plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return;
+  if (!plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return 0;
   std::shared_ptr<const plugins::ClusterPods> view(std::shared_ptr<const plugins::ClusterPods>(), &cluster);
-  a.request->state->share_input(std::move(view), plugins::version_seen_by(*a.pod().pod, cluster));
+  const uint64_t version = plugins::version_seen_by(*a.pod().pod, cluster);
+  a.request->state->share_input(std::move(view), version);
+  return version;
+}
+
+/// After PreScore: Filter, Score and Reserve run on other threads while the
+/// cycle changes ClusterPods, so they must not reach it. The version stays
+/// (the pod's class was keyed on it).
+void withdraw_cluster_pods(const Attempt& a, uint64_t version) {
+  if (version != 0) a.request->state->share_input(std::shared_ptr<const plugins::ClusterPods>(), version);
 }
 
 /// A member of a PodGroup's gang is bound: the PodGroup's status follows
@@ -432,17 +442,17 @@ void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
 /// node without this one, which is what the node then holds.
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
   // Assumed on the node from now on, for the next pods' domain counts.
-  self->state.cluster_pods.add_pod(a->request->pod, node);
+  self->state.cluster_pods.assume_pod(a->request->pod, node);
   self->request(owner(self, node), kNodeReply, atom::reserve_v, CycleRequestPtr(a->request), node)
       .then(
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
-            self->state.cluster_pods.remove_pod(plugins::pod_identity(a->pod()));
+            self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
             gang_member_unreserved(self, a);
             fail(self, a, outcome.message, {outcome.plugin}, true);
           },
           [=](caf::error& err) {
-            self->state.cluster_pods.remove_pod(plugins::pod_identity(a->pod()));
+            self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
             gang_member_unreserved(self, a);
             fail(self, a, "reserve failed: " + to_string(err), {}, true);
           });
@@ -579,7 +589,7 @@ void attempt(Self self, QueuedPodPtr queued) {
   request->state = std::shared_ptr<plugins::CycleState>(queued->framework->new_cycle_state());
   self->state.task_learning.on_attempt(*queued, *request->state);  // actors/task_learning.hpp
   a->request = request;
-  share_cluster_pods(self, *a);
+  const uint64_t cluster_version = share_cluster_pods(self, *a);
   if (self->state.deps.evaluation_cache)
     request->scheduling_class =
         plugins::with_inputs_version(queued->scheduling_class, request->state->inputs_version(),
@@ -589,12 +599,14 @@ void attempt(Self self, QueuedPodPtr queued) {
 
   auto pre_filter = a->framework().run_pre_filter(*request->state, a->pod());
   if (!pre_filter.ok()) {
+    withdraw_cluster_pods(*a, cluster_version);
     bool error = pre_filter.code == plugins::Code::error;
     auto message = error ? pre_filter.message()
                          : plugins::pre_filter_fit_error_message(self->state.total_nodes, pre_filter.message());
     return fail_and_next(self, a, message, {pre_filter.plugin}, error);
   }
   a->pre_score = a->framework().run_pre_score(*request->state, a->pod());
+  withdraw_cluster_pods(*a, cluster_version);
   request->score = a->pre_score.ok();
   int32_t percentage = a->framework().percentage_of_nodes_to_score().value_or(
       self->state.deps.percentage_of_nodes_to_score);

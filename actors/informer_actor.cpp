@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <functional>
+#include <utility>
+
 #include "actors/gpu_health.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/pod_routing.hpp"
@@ -40,6 +43,27 @@ void cluster_event(Self self, plugins::EventResource resource, uint32_t actions)
   self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(resource), actions);
 }
 
+/// Pods placed (or relabelled) are a cluster event for the pods that pod
+/// affinity or topology spread rejected (upstream's AssignedPodAdd/Update). A
+/// burst of bindings makes one event, kPlacedEventDelay after the first: the
+/// queue checks every unschedulable pod per event.
+constexpr auto kPlacedEventDelay = std::chrono::milliseconds(20);
+
+void pods_placed(Self self, uint32_t actions) {
+  auto& st = self->state;
+  if (st.placed_actions == 0) self->delayed_send(self, kPlacedEventDelay, atom::tick_v);
+  st.placed_actions |= actions;
+}
+
+/// What ClusterPods reads of a bound pod that may change while it is bound.
+uint64_t placement_fingerprint(const JsonValue& pod, bool terminating) {
+  std::string text = terminating ? "T" : "-";
+  auto meta = pod.FindMember("metadata");
+  if (meta != pod.MemberEnd() && meta->value.IsObject())
+    if (auto labels = meta->value.FindMember("labels"); labels != meta->value.MemberEnd()) text += to_json(labels->value);
+  return std::hash<std::string>{}(text);
+}
+
 /// The cycle words a pod rejected before any Filter round ("0/N nodes are
 /// available: ...") with the node count; it learns it here, not only from rounds.
 void count_nodes(Self self) {
@@ -63,11 +87,14 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   }
   auto ptr = std::make_shared<const Node>(std::move(*node));
   auto before = known.find(ptr->meta.name);
-  uint32_t actions = before == known.end() ? ActionType::kAdd : node_update_actions(*before->second, *ptr);
+  const bool is_new = before == known.end();
+  uint32_t actions = is_new ? ActionType::kAdd : node_update_actions(*before->second, *ptr);
   known[ptr->meta.name] = ptr;
-  if (before == known.end()) count_nodes(self);
+  if (is_new) count_nodes(self);
   self->send(owner(self, ptr->meta.name), atom::upsert_node_v, NodePtr(ptr));
-  self->send(self->state.deps.cycle, atom::upsert_node_v, NodePtr(ptr));  // its topology domains
+  // The cycle's ClusterPods reads labels (domains) and taints (nodeTaintsPolicy), not heartbeats.
+  if (is_new || (actions & (ActionType::kUpdateNodeLabel | ActionType::kUpdateNodeTaint)) != 0)
+    self->send(self->state.deps.cycle, atom::upsert_node_v, NodePtr(ptr));
   cluster_event(self, plugins::EventResource::node, actions);
 }
 
@@ -237,6 +264,7 @@ void release_pod(Self self, const PodIdentity& id, bool ours, bool final_state_u
   if (it != bound.end()) {
     self->send(owner(self, it->second), atom::pod_gone_v, id.uid);
     bound.erase(it);
+    self->state.bound_fingerprints.erase(id.uid);
     cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
     return;
   }
@@ -304,6 +332,19 @@ void report_bound_to_cycle(Self self, const PodIdentity& id, const PodInfoPtr& i
   self->send(self->state.deps.cycle, atom::pod_bound_v, QueuedPodPtr(std::move(pod)));
 }
 
+/// A pod already accounted on its node changed. Its resources cannot change
+/// while it is bound; its labels and its deletion can, and the cycle's
+/// ClusterPods counts by them: it gets the new copy.
+void relabel_bound(Self self, const PodIdentity& id, const ObjectEvent& event, uint64_t fingerprint) {
+  auto& known = self->state.bound_fingerprints[id.uid];
+  if (known == fingerprint) return;
+  const auto& pod = event.pod();
+  if (!pod) return;
+  known = fingerprint;
+  self->send(self->state.deps.cycle, atom::pod_bound_v, PodInfoPtr(plugins::PodInfo::make(*pod)), id.node_name);
+  pods_placed(self, ActionType::kUpdatePodLabel);
+}
+
 void on_pod(Self self, const ObjectEvent& event) {
   const watch::EventType type = event.type;
   const watch::ObjectPtr& object = event.object;
@@ -327,7 +368,8 @@ void on_pod(Self self, const ObjectEvent& event) {
       return;
     case PodRoute::node: {
       if (self->state.pending.count(id.key()) > 0) dequeue(self, id);
-      if (self->state.bound_pods.count(id.uid) > 0) return;  // already accounted
+      const uint64_t fingerprint = placement_fingerprint(*object, id.terminating);
+      if (self->state.bound_pods.count(id.uid) > 0) return relabel_bound(self, id, event, fingerprint);
       const auto& pod = event.pod();  // decoded once for every actor following pods
       if (!pod) {
         // Bound by someone else with a spec we cannot read: nothing to account.
@@ -335,11 +377,13 @@ void on_pod(Self self, const ObjectEvent& event) {
         return;
       }
       self->state.bound_pods[id.uid] = id.node_name;
+      self->state.bound_fingerprints[id.uid] = fingerprint;
       auto info = plugins::PodInfo::make(*pod);
       report_bound_to_cycle(self, id, info);
       report_gang_member(self, id, info, true);
       self->send(self->state.deps.cycle, atom::pod_bound_v, PodInfoPtr(info), id.node_name);
       self->send(owner(self, id.node_name), atom::pod_bound_v, PodInfoPtr(std::move(info)));
+      pods_placed(self, ActionType::kAdd);
       return;
     }
     case PodRoute::queue: {
@@ -391,6 +435,10 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "podgroups") return on_pod_group(self, event->type, event->object);
         // The reservation controller follows reservations itself (SharedReflectors).
         if (event->resource == "reservations") return on_reservation(self, event->type, event->object);
+      },
+      [=](atom::tick) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        cluster_event(self, plugins::EventResource::pod, std::exchange(self->state.placed_actions, 0));
       },
       [=](atom::synced, const std::string& resource) {
         MessageTimer timer(self->state.actor_metrics, self);

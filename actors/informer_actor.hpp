@@ -34,7 +34,9 @@ using informer_actor = caf::typed_actor<
     // A watch event from a reflector thread.
     caf::reacts_to<atom::watch_event, ObjectEventPtr>,
     // The reflector of this resource has delivered a complete list.
-    caf::reacts_to<atom::synced, std::string>>;
+    caf::reacts_to<atom::synced, std::string>,
+    // INTERNAL: send the cluster event for the pods placed since the last one.
+    caf::reacts_to<atom::tick>>;
 
 struct InformerDeps {
   std::vector<node_actor> nodes;
@@ -59,6 +61,12 @@ struct informer_state {
   std::set<std::string> our_scheduler_names;                   // the profiles' names (deps.frameworks' keys)
   std::unordered_map<std::string, NodePtr> nodes;             // by name, for update diffs
   std::unordered_map<std::string, std::string> bound_pods;    // uid -> node
+  /// uid -> hash of what pod affinity and spread read of a bound pod that can
+  /// change while it stays bound: its labels, and whether it is terminating.
+  std::unordered_map<std::string, uint64_t> bound_fingerprints;
+  /// The pod-event actions (add, label change) of pods placed since the last
+  /// coalesced cluster event; 0 = none pending.
+  uint32_t placed_actions = 0;
   std::unordered_map<std::string, std::string> reservation_nodes;  // uid -> node holding the Reservation
   /// Pending pods: key -> what scheduling reads of them (spec, labels,
   /// annotations). A status-only update (our own PodScheduled patch) must not

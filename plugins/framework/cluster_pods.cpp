@@ -26,29 +26,49 @@ void ClusterPods::remove_node(const std::string& name) {
 
 void ClusterPods::add_pod(std::shared_ptr<const PodInfo> pod, const std::string& node) {
   remove_pod(pod_identity(*pod));
-  node_of_.emplace(std::string(pod_identity(*pod)), node);
+  place(std::move(pod), node, false);
+}
+
+void ClusterPods::assume_pod(std::shared_ptr<const PodInfo> pod, const std::string& node) {
+  auto known = placed_.find(std::string(pod_identity(*pod)));
+  if (known != placed_.end() && !known->second.assumed) return;
+  remove_pod(pod_identity(*pod));
+  place(std::move(pod), node, true);
+}
+
+void ClusterPods::forget_assumed(std::string_view uid) {
+  auto known = placed_.find(std::string(uid));
+  if (known != placed_.end() && known->second.assumed) remove_pod(uid);
+}
+
+void ClusterPods::place(std::shared_ptr<const PodInfo> pod, const std::string& node, bool assumed) {
+  placed_.emplace(std::string(pod_identity(*pod)), Placement{node, assumed});
+  auto& entry = nodes_[node];
   if (has_pod_affinity_terms(*pod->pod)) {
     ++with_terms_;
     ++terms_generation_;
+    entry.pods_with_terms.push_back(pod);
   }
-  nodes_[node].pods.push_back(std::move(pod));
+  entry.pods.push_back(std::move(pod));
   ++generation_;
 }
 
 bool ClusterPods::remove_pod(std::string_view uid) {
-  auto at = node_of_.find(std::string(uid));
-  if (at == node_of_.end()) return false;
-  const std::string node = at->second;
-  node_of_.erase(at);
-  auto& pods = nodes_[node].pods;
-  auto it = std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return pod_identity(*p) == uid; });
-  if (it != pods.end()) {
-    if (has_pod_affinity_terms(*(*it)->pod)) {
-      --with_terms_;
-      ++terms_generation_;
-    }
-    pods.erase(it);
+  auto at = placed_.find(std::string(uid));
+  if (at == placed_.end()) return false;
+  const std::string node = at->second.node;
+  placed_.erase(at);
+  auto& entry = nodes_[node];
+  auto same = [&](const auto& p) { return pod_identity(*p) == uid; };
+  if (auto it = std::find_if(entry.pods_with_terms.begin(), entry.pods_with_terms.end(), same);
+      it != entry.pods_with_terms.end()) {
+    entry.pods_with_terms.erase(it);
+    --with_terms_;
+    ++terms_generation_;
   }
+  // Last: `uid` may view the uid of the pod erased here.
+  if (auto it = std::find_if(entry.pods.begin(), entry.pods.end(), same); it != entry.pods.end())
+    entry.pods.erase(it);
   forget_empty(node);
   ++generation_;
   return true;

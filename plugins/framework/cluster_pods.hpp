@@ -31,18 +31,27 @@ class ClusterPods {
   struct NodeEntry {
     std::shared_ptr<const Node> node;  // nullptr while pods name a node not seen yet
     std::vector<std::shared_ptr<const PodInfo>> pods;
+    /// The pods here with pod (anti-)affinity terms: all that a pod without
+    /// terms of its own needs to look at (upstream's PodsWithAffinity).
+    std::vector<std::shared_ptr<const PodInfo>> pods_with_terms;
   };
 
   void upsert_node(std::shared_ptr<const Node> node);
   void remove_node(const std::string& name);
-  /// Accounts the pod on `node`; a pod with the same uid moves (its
-  /// assumed copy is replaced by the bound one).
+  /// A pod the API server shows bound (the informer): replaces any copy,
+  /// assumed or not, with the same uid.
   void add_pod(std::shared_ptr<const PodInfo> pod, const std::string& node);
-  /// False when no pod with this uid is accounted.
+  /// A pod this scheduler reserved and has not seen bound yet (upstream's
+  /// AssumePod). Nothing changes when the pod is already known bound.
+  void assume_pod(std::shared_ptr<const PodInfo> pod, const std::string& node);
+  /// Undoes assume_pod after a failure; a pod known bound stays (upstream's
+  /// ForgetPod): the API server, not the failed request, says where it is.
+  void forget_assumed(std::string_view uid);
+  /// The pod is deleted or finished. False when no pod with this uid is known.
   bool remove_pod(std::string_view uid);
 
   const std::unordered_map<std::string, NodeEntry>& nodes() const { return nodes_; }
-  size_t pod_count() const { return node_of_.size(); }
+  size_t pod_count() const { return placed_.size(); }
   /// Pods with any pod (anti-)affinity term, required or preferred: while
   /// there are none, a pod without terms of its own needs no InterPodAffinity.
   size_t pods_with_affinity_terms() const { return with_terms_; }
@@ -54,11 +63,16 @@ class ClusterPods {
   uint64_t terms_generation() const { return terms_generation_; }
 
  private:
+  struct Placement {
+    std::string node;
+    bool assumed = false;
+  };
   std::unordered_map<std::string, NodeEntry> nodes_;
-  std::unordered_map<std::string, std::string> node_of_;  // uid → node name
+  std::unordered_map<std::string, Placement> placed_;  // by uid
   size_t with_terms_ = 0;
   uint64_t generation_ = 0;
   uint64_t terms_generation_ = 0;
+  void place(std::shared_ptr<const PodInfo> pod, const std::string& node, bool assumed);
   void forget_empty(const std::string& name);
 };
 

@@ -100,9 +100,10 @@ class PostFilterPlugin : public virtual Plugin {
 ///
 /// troupe runs PreScore before the Filter round, not after it as
 /// kube-scheduler does, so that each node partition filters and scores its
-/// nodes in one message: PreScore sees the pod, not the feasible nodes. No
-/// plugin troupe implements needs them (upstream, InterPodAffinity and
-/// PodTopologySpread do; they are not implemented).
+/// nodes in one message: PreScore sees the pod, not the feasible nodes.
+/// Upstream, InterPodAffinity and PodTopologySpread read the feasible nodes at
+/// PreScore; troupe's count over the nodes the pod's node affinity allows
+/// (plugins/pod_topology_spread/pod_topology_spread.hpp says what differs).
 class PreScorePlugin : public virtual Plugin {
  public:
   virtual PluginStatus pre_score(CycleState& state, const PodInfo& pod) const = 0;

@@ -23,14 +23,19 @@ const std::string* label_of(const Labels& labels, const std::string& key) {
 
 /// +1 for (term's key, the node's value of it) when the node has the key.
 void count_on(TopologyCounts& counts, const ResolvedTerm& term, const Labels& node_labels) {
-  if (const std::string* value = label_of(node_labels, term.topology_key)) ++counts[{term.topology_key, *value}];
+  if (const std::string* value = label_of(node_labels, term.topology_key)) ++counts[term.topology_key][*value];
+}
+
+int64_t count_in(const TopologyCounts& counts, const std::string& key, const std::string& value) {
+  auto by_key = counts.find(key);
+  if (by_key == counts.end()) return 0;
+  auto it = by_key->second.find(value);
+  return it == by_key->second.end() ? 0 : it->second;
 }
 
 bool any_in(const TopologyCounts& counts, const std::string& key, const Labels& node_labels) {
   const std::string* value = label_of(node_labels, key);
-  if (value == nullptr) return false;
-  auto it = counts.find({key, *value});
-  return it != counts.end() && it->second > 0;
+  return value != nullptr && count_in(counts, key, *value) > 0;
 }
 
 /// A placed pod's terms, resolved leniently (it was admitted; see affinity_term.hpp).
@@ -86,12 +91,12 @@ AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const Clus
   for (const auto& [name, entry] : cluster.nodes()) {
     if (!entry.node) continue;
     const Labels& labels = entry.node->meta.labels;
+    for (const auto& placed : entry.pods_with_terms)
+      for (const auto& term : terms_of_placed(*placed->pod).required_anti_affinity)
+        if (term.matches(pod)) count_on(out.existing_anti_affinity, term, labels);
+    if (!own_required) continue;
     for (const auto& placed : entry.pods) {
       const Pod& other = *placed->pod;
-      if (has_pod_affinity_terms(other))
-        for (const auto& term : terms_of_placed(other).required_anti_affinity)
-          if (term.matches(pod)) count_on(out.existing_anti_affinity, term, labels);
-      if (!own_required) continue;
       if (matches_all(own.required_affinity, other))
         for (const auto& term : own.required_affinity) count_on(out.affinity, term, labels);
       for (const auto& term : own.required_anti_affinity)
@@ -121,11 +126,10 @@ PluginStatus filter_node(const AffinityFilterCounts& counts, const Pod& pod, con
   for (const auto& term : counts.terms.required_anti_affinity)
     if (any_in(counts.anti_affinity, term.topology_key, node_labels))
       return PluginStatus::unschedulable(InterPodAffinity::kReasonAntiAffinity);
-  for (const auto& [pair, count] : counts.existing_anti_affinity) {
-    const std::string* value = label_of(node_labels, pair.first);
-    if (count > 0 && value != nullptr && *value == pair.second)
-      return PluginStatus::unschedulable(InterPodAffinity::kReasonExistingAntiAffinity);
-  }
+  if (!counts.existing_anti_affinity.empty())
+    for (const auto& [key, value] : node_labels)
+      if (count_in(counts.existing_anti_affinity, key, value) > 0)
+        return PluginStatus::unschedulable(InterPodAffinity::kReasonExistingAntiAffinity);
   return {};
 }
 
@@ -138,13 +142,12 @@ TopologyScores score_topologies(const Pod& pod, const PodTerms& terms, const Clu
   for (const auto& [name, entry] : cluster.nodes()) {
     if (!entry.node) continue;
     const Labels& labels = entry.node->meta.labels;
-    for (const auto& placed : entry.pods) {
+    // Without preferred terms of its own, only placed pods' terms can score (upstream's PodsWithAffinity).
+    for (const auto& placed : own_preferred ? entry.pods : entry.pods_with_terms) {
       const Pod& other = *placed->pod;
-      const bool other_has_terms = has_pod_affinity_terms(other);
-      if (!own_preferred && !other_has_terms) continue;
       add_terms(scores, terms.preferred_affinity, +1, other, labels);
       add_terms(scores, terms.preferred_anti_affinity, -1, other, labels);
-      if (!other_has_terms) continue;
+      if (!has_pod_affinity_terms(other)) continue;
       const PodTerms theirs = terms_of_placed(other);
       if (args.hard_pod_affinity_weight > 0)
         for (const auto& term : theirs.required_affinity)

@@ -48,8 +48,9 @@ struct InterPodAffinityArgs {
   static InterPodAffinityArgs from_yaml(const YAML::Node& args);
 };
 
-/// (topology key, value) → pods counted there.
-using TopologyCounts = std::map<std::pair<std::string, std::string>, int64_t>;
+/// topology key → value → pods counted there. Nested, so that Filter looks
+/// a node's labels up without building a key (Filter must not allocate).
+using TopologyCounts = std::map<std::string, std::map<std::string, int64_t>, std::less<>>;
 
 /// What PreFilter counted.
 struct AffinityFilterCounts {

@@ -13,8 +13,6 @@ namespace troupe::plugins::spread {
 
 namespace {
 
-constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
-
 /// What PreFilter and PreScore leave for Filter and Score (one slot holds both).
 struct SpreadState {
   std::shared_ptr<const SpreadFilterCounts> filter;
@@ -166,37 +164,26 @@ SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> 
   SpreadScoreCounts out;
   out.matching = count_domains(pod, constraints, cluster);
   // The nodes the pod may go to (its node affinity) with every key: how many domains each constraint has.
-  size_t eligible_nodes = 0;
   std::vector<std::set<std::string>> domains(constraints.size());
   for (const auto& [name, entry] : cluster.nodes()) {
     if (!entry.node || !has_all_keys(entry.node->meta.labels, constraints)) continue;
     if (!matches_required_node_affinity(pod, *entry.node)) continue;
-    ++eligible_nodes;
     for (size_t i = 0; i < constraints.size(); ++i)
       domains[i].insert(entry.node->meta.labels.at(constraints[i].topology_key));
   }
-  for (size_t i = 0; i < constraints.size(); ++i) {
-    const bool per_host = constraints[i].topology_key == kHostnameLabel;
-    if (per_host) out.matching[i].clear();  // counted on the node itself
-    out.weights.push_back(normalizing_weight(per_host ? eligible_nodes : domains[i].size()));
-  }
+  for (const auto& values : domains) out.weights.push_back(normalizing_weight(values.size()));
   out.constraints = std::move(constraints);
   return out;
 }
 
-int64_t score_node(const SpreadScoreCounts& counts, const Pod& pod, const NodeInfo& node) {
-  const Node* object = node.node();
-  if (object == nullptr || !has_all_keys(object->meta.labels, counts.constraints)) return kIgnoredNode;
+int64_t score_node(const SpreadScoreCounts& counts, const Node& node) {
+  const Labels& labels = node.meta.labels;
+  if (!has_all_keys(labels, counts.constraints)) return kIgnoredNode;
   double score = 0;
   for (size_t i = 0; i < counts.constraints.size(); ++i) {
     const auto& c = counts.constraints[i];
-    int64_t matching = 0;
-    if (c.topology_key == kHostnameLabel) {
-      matching = count_matching(node.pods(), c.selector, pod.meta.namespace_name);
-    } else if (auto it = counts.matching[i].find(object->meta.labels.at(c.topology_key));
-               it != counts.matching[i].end()) {
-      matching = it->second;
-    }
+    auto domain = counts.matching[i].find(labels.at(c.topology_key));
+    const int64_t matching = domain == counts.matching[i].end() ? 0 : domain->second;
     // upstream's scoreForCount
     score += static_cast<double>(matching) * counts.weights[i] + static_cast<double>(c.max_skew - 1);
   }
@@ -258,7 +245,7 @@ ScoreResult PodTopologySpread::score(const CycleState& state, const PodInfo& pod
   ScoreResult result;
   const auto* data = state.read<State>(state_slot());
   if (data == nullptr || !data->score) return result;
-  result.score = score_node(*data->score, *pod.pod, node);
+  result.score = node.node() == nullptr ? kIgnoredNode : score_node(*data->score, *node.node());
   return result;
 }
 

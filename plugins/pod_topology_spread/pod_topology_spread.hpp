@@ -84,15 +84,15 @@ PluginStatus filter_node(const SpreadFilterCounts& counts, const Pod& pod, const
 /// What PreScore counted for the ScheduleAnyway constraints.
 struct SpreadScoreCounts {
   std::vector<SpreadConstraint> constraints;
-  /// Per constraint: topology value → matching pods (empty for the hostname key,
-  /// counted on the node itself at Score).
+  /// Per constraint: topology value → matching pods (upstream counts the
+  /// hostname key on the node at Score; the result is the same).
   std::vector<std::unordered_map<std::string, int64_t>> matching;
   std::vector<double> weights;  // log(domains + 2) per constraint
 };
 SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> constraints,
                                   const ClusterPods& cluster);
 /// The raw score of a node; kIgnoredNode when it lacks a constraint's label.
-int64_t score_node(const SpreadScoreCounts& counts, const Pod& pod, const NodeInfo& node);
+int64_t score_node(const SpreadScoreCounts& counts, const Node& node);
 inline constexpr int64_t kIgnoredNode = -1;
 /// Fewer matching pods rank higher; ignored nodes get 0.
 void normalize_spread_scores(std::vector<int64_t>& scores);

@@ -7,7 +7,9 @@ so these tests check what one node partition alone could not decide:
   pod avoids matching pods, and a placed pod's anti-affinity keeps matching
   newcomers away, even one placed by another scheduler); the one that fits
   nowhere is reported and placed once a replica is deleted;
-- required affinity puts a pod in the zone of the pods it names;
+- required affinity puts a pod in the zone of the pods it names, and a pod
+  waiting for its affinity is tried again as soon as a matching pod is placed;
+- a bound pod whose labels change is counted by its new labels;
 - a DoNotSchedule spread constraint keeps zones within maxSkew, counting
   pods the scheduler has only reserved, and reports the nodes it rejects;
 - preferred affinity and ScheduleAnyway spread outweigh the resource scores;
@@ -95,6 +97,28 @@ class PodAffinityTest(SchedulingTest):
         message = self.create_unschedulable(other)
         self.assertTrue(message.startswith("0/4 nodes are available: 4 node(s) didn't match pod affinity rules."),
                         message)
+
+    def test_a_pod_waiting_for_its_affinity_is_placed_once_a_matching_pod_is(self):
+        self.start([zone_node("a-0", "a"), zone_node("b-0", "b")])
+        wants_db = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term({"app": "db"}, ZONE)]}}
+        # api does not match its own term, so it is not the first of a group: it waits for a db pod.
+        message = self.create_unschedulable(make_pod("api", cpu="100m", memory="64Mi", affinity=wants_db))
+        self.assertTrue(message.startswith("0/2 nodes are available: 2 node(s) didn't match pod affinity rules."),
+                        message)
+        # A db pod is placed in zone b: that placement is the event that gives api another try (no resync wait).
+        self.place([make_pod("db-1", cpu="100m", memory="64Mi", labels={"app": "db"}, node_selector={HOST: "b-0"})])
+        self.cluster.wait(lambda: self.node_of("api") == "b-0", 10, "api follows db-1 to zone b")
+
+    def test_a_bound_pod_relabelled_stops_repelling(self):
+        self.start([make_node("n-0")])
+        self.place([make_pod("db", cpu="100m", memory="64Mi", labels={"app": "db"})])
+        avoids_db = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term({"app": "db"}, HOST)]}}
+        message = self.create_unschedulable(make_pod("api", cpu="100m", memory="64Mi", affinity=avoids_db))
+        self.assertIn("1 node(s) didn't match pod anti-affinity rules", message)
+        # The bound pod's label changes: the scheduler counts its new labels and tries api again.
+        self.client.ok("PATCH", "/api/v1/namespaces/default/pods/db", {"metadata": {"labels": {"app": "cache"}}},
+                       content_type="application/merge-patch+json")
+        self.cluster.wait(lambda: self.node_of("api") == "n-0", 10, "api placed beside the relabelled pod")
 
     def test_do_not_schedule_spread_keeps_zones_within_max_skew(self):
         # Zone b has room for one pod only.

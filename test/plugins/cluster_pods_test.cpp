@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -241,5 +242,37 @@ TEST_CASE("placement_reads_other_pods", "[cluster_pods]") {
   for (const auto& c : cases) {
     INFO(c.name);
     CHECK(placement_reads_other_pods(c.pod, c.cluster ? *c.cluster : empty) == c.reads);
+  }
+}
+
+TEST_CASE("ClusterPods: assumed pods give way to bound ones and only they are forgotten", "[cluster_pods]") {
+  struct Step {
+    const char* what;
+    std::function<void(ClusterPods&)> apply;
+    std::vector<std::string> on_n1;
+    std::vector<std::string> on_n2;
+  };
+  const auto uid = [](const char* name) { return std::string(pod_identity(*info(name))); };
+  const std::vector<Step> steps = {
+      {"the cycle assumes a on n1", [](ClusterPods& c) { c.assume_pod(info("a"), "n1"); }, {"a"}, {}},
+      {"a failed binding forgets it", [&](ClusterPods& c) { c.forget_assumed(uid("a")); }, {}, {}},
+      {"assumed again on n1", [](ClusterPods& c) { c.assume_pod(info("a"), "n1"); }, {"a"}, {}},
+      {"the API server shows it bound on n2", [](ClusterPods& c) { c.add_pod(info("a"), "n2"); }, {}, {"a"}},
+      {"a late failure does not forget a bound pod", [&](ClusterPods& c) { c.forget_assumed(uid("a")); }, {}, {"a"}},
+      {"nor does assuming it elsewhere move it", [](ClusterPods& c) { c.assume_pod(info("a"), "n1"); }, {}, {"a"}},
+      {"b bound by another scheduler", [](ClusterPods& c) { c.add_pod(info("b"), "n1"); }, {"b"}, {"a"}},
+      {"forgetting a pod never assumed changes nothing", [&](ClusterPods& c) { c.forget_assumed(uid("b")); },
+       {"b"}, {"a"}},
+      {"a deletion removes a bound pod", [&](ClusterPods& c) { c.remove_pod(uid("a")); }, {"b"}, {}},
+  };
+  ClusterPods cluster;
+  cluster.upsert_node(node("n1"));
+  cluster.upsert_node(node("n2"));
+  for (const auto& step : steps) {
+    INFO(step.what);
+    step.apply(cluster);
+    CHECK(pods_on(cluster, "n1") == step.on_n1);
+    CHECK(pods_on(cluster, "n2") == step.on_n2);
+    CHECK(cluster.pod_count() == step.on_n1.size() + step.on_n2.size());
   }
 }

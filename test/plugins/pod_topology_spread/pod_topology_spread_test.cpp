@@ -548,32 +548,28 @@ TEST_CASE("count_for_score + score_node + normalize: upstream's scores", "[pod_t
     auto cluster = cluster_of(c.nodes, c.existing);
     auto counts = count_for_score(c.pod, constraints_of(c.pod, kScheduleAnyway), *cluster);
     std::vector<int64_t> scores;
-    for (const auto& info : node_infos(c.nodes, c.existing)) scores.push_back(score_node(counts, c.pod, info));
+    for (const auto& n : c.nodes) scores.push_back(score_node(counts, n));
     normalize_spread_scores(scores);
     CHECK(scores == c.want);
   }
 }
 
-TEST_CASE("count_for_score: the hostname key is counted on the node at Score", "[pod_topology_spread]") {
+TEST_CASE("count_for_score: the hostname key is a domain like any other", "[pod_topology_spread]") {
   Pod pod = spread_pod("p", {{"foo", ""}}, {soft(1, kHostname, exists("foo")), soft(1, "zone", exists("foo"))});
   std::vector<Node> nodes = {node("node-a", {{kHostname, "node-a"}, {"zone", "z1"}}),
                              node("node-b", {{kHostname, "node-b"}, {"zone", "z1"}})};
-  // The cluster view has 3 pods on node-a; the NodeInfos the partitions hold say otherwise.
   auto cluster = cluster_of(nodes, on("node-a", 3));
   auto counts = count_for_score(pod, constraints_of(pod, kScheduleAnyway), *cluster);
   REQUIRE(counts.matching.size() == 2);
   REQUIRE(counts.weights.size() == 2);
-  CHECK(counts.matching[0].empty());
+  CHECK(counts.matching[0] == std::unordered_map<std::string, int64_t>{{"node-a", 3}, {"node-b", 0}});
   CHECK(counts.matching[1] == std::unordered_map<std::string, int64_t>{{"z1", 3}});
-  CHECK(counts.weights[0] == Approx(std::log(4.0)));  // 2 eligible nodes
+  CHECK(counts.weights[0] == Approx(std::log(4.0)));  // 2 hosts
   CHECK(counts.weights[1] == Approx(std::log(3.0)));  // 1 zone
-
-  auto infos = node_infos(nodes, on("node-b", 2));  // node-a empty, node-b with 2 matching pods
-  // node-a: 0 on the host + 3 in z1; node-b: 2 on the host + 3 in z1.
-  CHECK(score_node(counts, pod, infos[0]) == std::llround(3 * std::log(3.0)));
-  CHECK(score_node(counts, pod, infos[1]) == std::llround(2 * std::log(4.0) + 3 * std::log(3.0)));
-  NodeInfo unknown;  // no node object yet
-  CHECK(score_node(counts, pod, unknown) == kIgnoredNode);
+  // node-a: 3 on the host + 3 in z1; node-b: 0 on the host + 3 in z1.
+  CHECK(score_node(counts, nodes[0]) == std::llround(3 * std::log(4.0) + 3 * std::log(3.0)));
+  CHECK(score_node(counts, nodes[1]) == std::llround(3 * std::log(3.0)));
+  CHECK(score_node(counts, node("node-c", {{"zone", "z1"}})) == kIgnoredNode);  // no hostname label
 }
 
 TEST_CASE("normalize_spread_scores: fewer matching pods rank higher, ignored nodes get 0", "[pod_topology_spread]") {
