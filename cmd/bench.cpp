@@ -32,13 +32,14 @@ const char* kSummary =
     "scheduling cycle, every plugin of the default profile), injecting objects in-process and confirming\n"
     "Bindings at once. Reports pods/s from first enqueue to last binding, per-pod latency (enqueue -> binding),\n"
     "peak RSS and RSS per node, and the process's CPU time per pod while scheduling (less sensitive to other load\n"
-    "on the machine than pods/s). Mixes: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed.";
+    "on the machine than pods/s). Mixes: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed, "
+    "spread (cpu pods of 50 apps spreading over hosts: topology spread and pod anti-affinity).";
 
 std::vector<FlagSpec> bench_specs() {
   return {
       {"nodes", true, "cluster size (default 1000)"},
       {"pods", true, "pods to schedule (default 1000)"},
-      {"mix", true, "pod mix: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed (default cpu)"},
+      {"mix", true, "pod mix: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed, spread (default cpu)"},
       {"partitions", true, "node actors; 0 = one per thread (default 0)"},
       {"one-node-per-actor", false, "one node actor per node (granularity comparison)"},
       {"no-evaluation-cache", false, "evaluate every node for every pod (troupe.evaluationCache: false)"},

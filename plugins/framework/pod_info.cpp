@@ -11,6 +11,11 @@ std::shared_ptr<const PodInfo> PodInfo::make(std::shared_ptr<const Pod> pod) {
   info->requests = ResourceVector::from(pod_requests(pod->spec));
   info->non_zero_requests = ResourceVector::from(pod_non_zero_requests(pod->spec));
   info->host_ports = pod_host_ports(pod->spec);
+  const auto& affinity = pod->spec.affinity;
+  if (affinity && (affinity->pod_affinity || affinity->pod_anti_affinity)) {
+    auto terms = affinity::resolve_terms(*pod, /*strict=*/false);  // lenient: never an error
+    if (terms) info->placed_terms = std::make_shared<const affinity::PodTerms>(std::move(*terms));
+  }
   info->pod = std::move(pod);
   return info;
 }

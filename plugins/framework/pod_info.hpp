@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/pod.hpp"
+#include "plugins/framework/affinity_term.hpp"
 #include "plugins/framework/host_ports.hpp"
 #include "plugins/framework/resource_vector.hpp"
 
@@ -25,6 +26,10 @@ struct PodInfo {
   /// what the resource scorers add to a node's non-zero requested.
   ResourceVector non_zero_requests;
   std::vector<HostPort> host_ports;
+  /// Its pod (anti-)affinity terms, resolved once as a placed pod's are
+  /// (leniently, affinity_term.hpp), as upstream's PodInfo keeps them: what
+  /// InterPodAffinity reads of every placed pod with terms. Null without terms.
+  std::shared_ptr<const affinity::PodTerms> placed_terms;
 
   static std::shared_ptr<const PodInfo> make(std::shared_ptr<const Pod> pod);
   static std::shared_ptr<const PodInfo> make(Pod pod) { return make(std::make_shared<const Pod>(std::move(pod))); }

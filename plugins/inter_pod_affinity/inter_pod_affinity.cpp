@@ -38,10 +38,10 @@ bool any_in(const TopologyCounts& counts, const std::string& key, const Labels& 
   return value != nullptr && count_in(counts, key, *value) > 0;
 }
 
-/// A placed pod's terms, resolved leniently (it was admitted; see affinity_term.hpp).
-PodTerms terms_of_placed(const Pod& pod) {
-  auto terms = resolve_terms(pod, /*strict=*/false);
-  return terms ? std::move(*terms) : PodTerms{};
+/// A placed pod's terms, resolved leniently when its PodInfo was made (pod_info.hpp).
+const PodTerms& terms_of_placed(const PodInfo& pod) {
+  static const PodTerms kNone;
+  return pod.placed_terms ? *pod.placed_terms : kNone;
 }
 
 /// upstream's processTerm: `sign` × weight for the term's domain on the placed pod's node, if `target` matches.
@@ -92,7 +92,7 @@ AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const Clus
     if (!entry.node) continue;
     const Labels& labels = entry.node->meta.labels;
     for (const auto& placed : entry.pods_with_terms)
-      for (const auto& term : terms_of_placed(*placed->pod).required_anti_affinity)
+      for (const auto& term : terms_of_placed(*placed).required_anti_affinity)
         if (term.matches(pod)) count_on(out.existing_anti_affinity, term, labels);
     if (!own_required) continue;
     for (const auto& placed : entry.pods) {
@@ -147,8 +147,8 @@ TopologyScores score_topologies(const Pod& pod, const PodTerms& terms, const Clu
       const Pod& other = *placed->pod;
       add_terms(scores, terms.preferred_affinity, +1, other, labels);
       add_terms(scores, terms.preferred_anti_affinity, -1, other, labels);
-      if (!has_pod_affinity_terms(other)) continue;
-      const PodTerms theirs = terms_of_placed(other);
+      if (!placed->placed_terms) continue;
+      const PodTerms& theirs = *placed->placed_terms;
       if (args.hard_pod_affinity_weight > 0)
         for (const auto& term : theirs.required_affinity)
           add_term(scores, term, args.hard_pod_affinity_weight, pod, labels);

@@ -19,7 +19,7 @@
 // Domains span node partitions, so the counting happens at PreFilter and
 // PreScore on the cycle, over ClusterPods; Filter and Score look up the
 // node's labels in what was counted. Not supported: a namespaceSelector
-// with requirements on the pod being scheduled (plugins/inter_pod_affinity/affinity_term.hpp),
+// with requirements on the pod being scheduled (plugins/framework/affinity_term.hpp),
 // and preemption for a pod that only anti-affinity keeps out (victims are
 // not subtracted from the counts: upstream's AddPod/RemovePod).
 
@@ -36,7 +36,7 @@
 #include "model/result.hpp"
 #include "plugins/framework/cluster_pods.hpp"
 #include "plugins/framework/plugin.hpp"
-#include "plugins/inter_pod_affinity/affinity_term.hpp"
+#include "plugins/framework/affinity_term.hpp"
 
 namespace troupe::plugins::affinity {
 

@@ -15,11 +15,12 @@ namespace {
 
 constexpr std::pair<PodKind, std::string_view> kKindNames[] = {
     {PodKind::cpu, "cpu"},           {PodKind::lsr, "lsr"},           {PodKind::gpu_share, "gpu-share"},
-    {PodKind::gpu_whole, "gpu-whole"}, {PodKind::gpu_rdma, "gpu-rdma"},
+    {PodKind::gpu_whole, "gpu-whole"}, {PodKind::gpu_rdma, "gpu-rdma"}, {PodKind::spread, "spread"},
 };
 constexpr std::pair<PodMix, std::string_view> kMixNames[] = {
     {PodMix::cpu, "cpu"},           {PodMix::lsr, "lsr"},           {PodMix::gpu_share, "gpu-share"},
     {PodMix::gpu_whole, "gpu-whole"}, {PodMix::gpu_rdma, "gpu-rdma"}, {PodMix::mixed, "mixed"},
+    {PodMix::spread, "spread"},
 };
 
 constexpr const char* kResourceSpec = "scheduling.koordinator.sh/resource-spec";
@@ -109,6 +110,26 @@ void shape_gpu_rdma(Pod& pod, trace::TraceRng& rng) {
   pod.meta.annotations[kJointAllocate] = R"({"deviceTypes":["gpu","rdma"]})";
 }
 
+void shape_spread(Pod& pod, trace::TraceRng& rng) {
+  shape_cpu(pod, rng);
+  const std::string app = "app-" + std::to_string(rng.below(kSpreadApps));
+  pod.meta.labels["app"] = app;
+  const LabelSelector same_app({LabelRequirement{"app", LabelRequirement::Op::in, {app}}});
+  TopologySpreadConstraint spread;
+  spread.max_skew = 1;
+  spread.topology_key = "kubernetes.io/hostname";
+  spread.when_unsatisfiable = UnsatisfiableAction::do_not_schedule;
+  spread.label_selector = same_app;
+  pod.spec.topology_spread_constraints.push_back(std::move(spread));
+  WeightedPodAffinityTerm apart;
+  apart.weight = 50;
+  apart.term.label_selector = same_app;
+  apart.term.topology_key = "kubernetes.io/hostname";
+  pod.spec.affinity = Affinity{};
+  pod.spec.affinity->pod_anti_affinity = PodAffinity{};
+  pod.spec.affinity->pod_anti_affinity->preferred.push_back(std::move(apart));
+}
+
 Pod make_pod(PodKind kind, const std::string& name, const PodMixOptions& options, trace::TraceRng& rng) {
   Pod pod;
   pod.meta.name = name;
@@ -122,6 +143,7 @@ Pod make_pod(PodKind kind, const std::string& name, const PodMixOptions& options
     case PodKind::gpu_share: shape_gpu_share(pod, rng); break;
     case PodKind::gpu_whole: shape_gpu_whole(pod, rng); break;
     case PodKind::gpu_rdma: shape_gpu_rdma(pod, rng); break;
+    case PodKind::spread: shape_spread(pod, rng); break;
   }
   return pod;
 }
@@ -155,6 +177,7 @@ const std::vector<KindShare>& mix_composition(PodMix mix) {
   static const std::vector<KindShare> gpu_share = {{PodKind::gpu_share, 1.0}};
   static const std::vector<KindShare> gpu_whole = {{PodKind::gpu_whole, 1.0}};
   static const std::vector<KindShare> gpu_rdma = {{PodKind::gpu_rdma, 1.0}};
+  static const std::vector<KindShare> spread = {{PodKind::spread, 1.0}};
   static const std::vector<KindShare> mixed = {{PodKind::cpu, 0.40},
                                                {PodKind::lsr, 0.10},
                                                {PodKind::gpu_share, 0.20},
@@ -167,6 +190,7 @@ const std::vector<KindShare>& mix_composition(PodMix mix) {
     case PodMix::gpu_whole: return gpu_whole;
     case PodMix::gpu_rdma: return gpu_rdma;
     case PodMix::mixed: return mixed;
+    case PodMix::spread: return spread;
   }
   return mixed;
 }

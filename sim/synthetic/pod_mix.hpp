@@ -29,12 +29,17 @@ namespace troupe::sim::synthetic {
 
 inline constexpr const char* kBenchKindLabel = "troupe.dev/bench-kind";
 
-enum class PodKind { cpu, lsr, gpu_share, gpu_whole, gpu_rdma };
-enum class PodMix { cpu, lsr, gpu_share, gpu_whole, gpu_rdma, mixed };
+/// `spread`: a cpu-shaped replica of one of kSpreadApps apps that spreads
+/// over hosts (a DoNotSchedule hostname constraint, maxSkew 1) and prefers
+/// hosts without its app (preferred anti-affinity): PodTopologySpread and
+/// InterPodAffinity count the cluster's pods for every one of them.
+enum class PodKind { cpu, lsr, gpu_share, gpu_whole, gpu_rdma, spread };
+enum class PodMix { cpu, lsr, gpu_share, gpu_whole, gpu_rdma, mixed, spread };
+inline constexpr int kSpreadApps = 50;
 
 std::string_view pod_kind_name(PodKind kind);
 std::string_view pod_mix_name(PodMix mix);
-/// Accepts "cpu", "lsr", "gpu-share", "gpu-whole", "gpu-rdma", "mixed"; the error lists them.
+/// Accepts "cpu", "lsr", "gpu-share", "gpu-whole", "gpu-rdma", "mixed", "spread"; the error lists them.
 Result<PodMix> parse_pod_mix(std::string_view name);
 
 struct KindShare {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "plugins/framework/cluster_pods.hpp"
-#include "plugins/inter_pod_affinity/affinity_term.hpp"
+#include "plugins/framework/affinity_term.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 #include "test/plugins/builders.hpp"
 

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <set>
 
 #include "sim/synthetic/pod_mix.hpp"
 
@@ -35,6 +36,7 @@ TEST_CASE("pod mixes: proportions", "[synthetic][mix]") {
       // 13 pods: exact shares 5.2, 1.3, 2.6, 1.95, 1.95 -> the largest remainders get the 3 left over.
       {PodMix::mixed, 13, {{"cpu", 5}, {"lsr", 1}, {"gpu-share", 3}, {"gpu-whole", 2}, {"gpu-rdma", 2}}},
       {PodMix::mixed, 0, {}},
+      {PodMix::spread, 5, {{"spread", 5}}},
   };
   for (const auto& c : cases) {
     INFO(pod_mix_name(c.mix) << " x " << c.count);
@@ -121,15 +123,47 @@ TEST_CASE("pod mixes: deterministic by seed; names and errors", "[synthetic][mix
   CHECK(ea != ec);
   CHECK((*a)[7].meta.name == "pod-7");
 
-  for (auto mix : {PodMix::cpu, PodMix::lsr, PodMix::gpu_share, PodMix::gpu_whole, PodMix::gpu_rdma, PodMix::mixed})
+  for (auto mix : {PodMix::cpu, PodMix::lsr, PodMix::gpu_share, PodMix::gpu_whole, PodMix::gpu_rdma, PodMix::mixed,
+                   PodMix::spread})
     CHECK(*parse_pod_mix(pod_mix_name(mix)) == mix);
   auto bad = parse_pod_mix("gpu");
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.message() == "unknown pod mix 'gpu' (known: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed)");
+  CHECK(bad.message() == "unknown pod mix 'gpu' (known: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed, spread)");
   PodMixOptions no_prefix;
   no_prefix.name_prefix = "";
   CHECK_THAT(make_pods(PodMix::cpu, no_prefix).message(), Catch::Contains("empty pod name prefix"));
   PodMixOptions no_namespace;
   no_namespace.namespace_name = "";
   CHECK_THAT(make_pods(PodMix::cpu, no_namespace).message(), Catch::Contains("empty namespace"));
+}
+
+TEST_CASE("pod mixes: spread replicas carry a hostname spread constraint and preferred anti-affinity",
+          "[synthetic][mix]") {
+  PodMixOptions options;
+  options.count = 200;
+  auto pods = make_pods(PodMix::spread, options);
+  REQUIRE(pods.ok());
+  std::set<std::string> apps;
+  for (const auto& pod : *pods) {
+    INFO(pod.meta.name);
+    const auto app = pod.meta.label("app");
+    REQUIRE(app);
+    apps.insert(*app);
+    REQUIRE(pod.spec.topology_spread_constraints.size() == 1);
+    const auto& c = pod.spec.topology_spread_constraints[0];
+    CHECK(c.max_skew == 1);
+    CHECK(c.topology_key == "kubernetes.io/hostname");
+    CHECK(c.when_unsatisfiable == UnsatisfiableAction::do_not_schedule);
+    REQUIRE(c.label_selector);
+    CHECK(c.label_selector->matches(pod.meta.labels));
+    REQUIRE(pod.spec.affinity);
+    REQUIRE(pod.spec.affinity->pod_anti_affinity);
+    const auto& preferred = pod.spec.affinity->pod_anti_affinity->preferred;
+    REQUIRE(preferred.size() == 1);
+    CHECK(preferred[0].weight == 50);
+    CHECK(preferred[0].term.label_selector->matches(pod.meta.labels));
+    CHECK(pod.spec.affinity->pod_anti_affinity->required.empty());
+  }
+  CHECK(apps.size() > 1);
+  CHECK(apps.size() <= static_cast<size_t>(kSpreadApps));
 }

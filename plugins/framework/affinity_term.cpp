@@ -1,4 +1,4 @@
-#include "plugins/inter_pod_affinity/affinity_term.hpp"
+#include "plugins/framework/affinity_term.hpp"
 
 #include <algorithm>
 #include <tuple>
