@@ -276,3 +276,46 @@ TEST_CASE("ClusterPods: assumed pods give way to bound ones and only they are fo
     CHECK(cluster.pod_count() == step.on_n1.size() + step.on_n2.size());
   }
 }
+
+TEST_CASE("ClusterPods: terms_generation moves only with pods that have terms, and with nodes", "[cluster_pods]") {
+  struct Step {
+    const char* what;
+    std::function<void(ClusterPods&)> apply;
+    bool terms_moved;
+  };
+  const auto uid = [](const char* name) { return std::string(pod_identity(*info(name))); };
+  const std::vector<Step> steps = {
+      {"a node", [](ClusterPods& c) { c.upsert_node(node("n1")); }, true},
+      {"a plain pod", [](ClusterPods& c) { c.add_pod(info("plain"), "n1"); }, false},
+      {"a plain pod assumed", [](ClusterPods& c) { c.assume_pod(info("plain-2"), "n1"); }, false},
+      {"a pod with anti-affinity", [](ClusterPods& c) { c.add_pod(info("anti", Terms::required_anti), "n1"); }, true},
+      {"the plain pod goes", [&](ClusterPods& c) { c.remove_pod(uid("plain")); }, false},
+      {"the pod with terms goes", [&](ClusterPods& c) { c.remove_pod(uid("anti")); }, true},
+      {"the node goes", [](ClusterPods& c) { c.remove_node("n1"); }, true},
+  };
+  ClusterPods cluster;
+  for (const auto& step : steps) {
+    INFO(step.what);
+    const uint64_t generation = cluster.generation();
+    const uint64_t terms = cluster.terms_generation();
+    step.apply(cluster);
+    CHECK(cluster.generation() > generation);
+    CHECK((cluster.terms_generation() > terms) == step.terms_moved);
+  }
+}
+
+TEST_CASE("version_seen_by: the whole generation for a pod with terms or constraints, else terms_generation",
+          "[cluster_pods]") {
+  ClusterPods cluster;
+  cluster.upsert_node(node("n1"));
+  for (int i = 0; i < 3; ++i) cluster.add_pod(info("plain-" + std::to_string(i)), "n1");
+  REQUIRE(cluster.generation() != cluster.terms_generation());
+  const Pod plain = pod_with("p", Terms::none);
+  Pod spreads = pod_with("s", Terms::none);
+  spreads.spec.topology_spread_constraints.push_back(TopologySpreadConstraint{});
+  CHECK(version_seen_by(plain, cluster) == cluster.terms_generation() + 1);
+  CHECK(version_seen_by(pod_with("a", Terms::preferred_affinity), cluster) == cluster.generation() + 1);
+  CHECK(version_seen_by(spreads, cluster) == cluster.generation() + 1);
+  ClusterPods empty;
+  CHECK(version_seen_by(plain, empty) == 1);  // never 0: 0 means no input
+}
