@@ -2,6 +2,7 @@
 
 #include "model/pod_requests.hpp"
 #include "plugins/node_affinity/node_selector.hpp"
+#include "plugins/taint_toleration/taint_toleration.hpp"
 
 namespace troupe::plugins::descheduler {
 
@@ -18,13 +19,9 @@ std::optional<std::string> selector_failure(const Pod& pod, const Node& node) {
 }
 
 std::optional<std::string> taint_failure(const Pod& pod, const Node& node) {
-  for (const Taint& taint : node.spec.taints) {
-    // PreferNoSchedule never blocks placement.
-    if (taint.effect != TaintEffect::no_schedule && taint.effect != TaintEffect::no_execute) continue;
-    bool tolerated = false;
-    for (const Toleration& toleration : pod.spec.tolerations) tolerated = tolerated || toleration.tolerates(taint);
-    if (!tolerated) return "node(s) had untolerated taint {" + taint.key + ": " + taint.value + "}";
-  }
+  // PreferNoSchedule never blocks placement.
+  if (const Taint* taint = first_untolerated_scheduling_taint(node.spec.taints, pod.spec.tolerations))
+    return untolerated_taint_reason(*taint);
   return std::nullopt;
 }
 

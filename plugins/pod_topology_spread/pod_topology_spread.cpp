@@ -8,6 +8,7 @@
 #include "config/yaml_fields.hpp"
 #include "plugins/common/args.hpp"
 #include "plugins/node_affinity/node_selector.hpp"
+#include "plugins/taint_toleration/taint_toleration.hpp"
 
 namespace troupe::plugins::spread {
 
@@ -43,16 +44,6 @@ bool matches_required_node_affinity(const Pod& pod, const Node& node) {
   const auto& affinity = pod.spec.affinity;
   if (!affinity || !affinity->node_affinity || !affinity->node_affinity->required) return true;
   return selector_matches(*affinity->node_affinity->required, node);
-}
-
-bool tolerates_scheduling_taints(const Pod& pod, const Node& node) {
-  for (const auto& taint : node.spec.taints) {
-    if (taint.effect != TaintEffect::no_schedule && taint.effect != TaintEffect::no_execute) continue;
-    const auto& tolerations = pod.spec.tolerations;
-    if (std::none_of(tolerations.begin(), tolerations.end(), [&](const Toleration& t) { return t.tolerates(taint); }))
-      return false;
-  }
-  return true;
 }
 
 /// The domains of every counted node: topology value → matching pods, per
@@ -125,7 +116,9 @@ int64_t count_matching(const std::vector<std::shared_ptr<const PodInfo>>& pods, 
 bool node_included(const SpreadConstraint& c, const Pod& pod, const Node& node) {
   if (c.node_affinity_policy == NodeInclusionPolicy::honor && !matches_required_node_affinity(pod, node))
     return false;
-  if (c.node_taints_policy == NodeInclusionPolicy::honor && !tolerates_scheduling_taints(pod, node)) return false;
+  if (c.node_taints_policy == NodeInclusionPolicy::honor &&
+      first_untolerated_scheduling_taint(node.spec.taints, pod.spec.tolerations) != nullptr)
+    return false;
   return true;
 }
 

@@ -16,17 +16,23 @@ bool tolerated(const Taint& taint, const std::vector<Toleration>& tolerations, b
 
 }  // namespace
 
+const Taint* first_untolerated_scheduling_taint(const std::vector<Taint>& taints,
+                                                const std::vector<Toleration>& tolerations) {
+  for (const auto& taint : taints) {
+    if (taint.effect != TaintEffect::no_schedule && taint.effect != TaintEffect::no_execute) continue;
+    if (!tolerated(taint, tolerations, false)) return &taint;
+  }
+  return nullptr;
+}
+
 std::string untolerated_taint_reason(const Taint& taint) {
   return "node(s) had untolerated taint {" + taint.key + ": " + taint.value + "}";
 }
 
 PluginStatus TaintToleration::filter(const CycleState&, const PodInfo& pod, const NodeInfo& node) const {
   if (node.node() == nullptr) return {};
-  for (const auto& taint : node.node()->spec.taints) {
-    if (taint.effect != TaintEffect::no_schedule && taint.effect != TaintEffect::no_execute) continue;
-    if (!tolerated(taint, pod.spec().tolerations, false))
-      return PluginStatus::unresolvable(untolerated_taint_reason(taint));
-  }
+  if (const Taint* taint = first_untolerated_scheduling_taint(node.node()->spec.taints, pod.spec().tolerations))
+    return PluginStatus::unresolvable(untolerated_taint_reason(*taint));
   return {};
 }
 

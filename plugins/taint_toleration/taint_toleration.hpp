@@ -25,6 +25,13 @@ class TaintToleration final : public FilterPlugin, public ScorePlugin, public En
   std::vector<ClusterEvent> events_to_register() const override;
 };
 
+/// The first NoSchedule/NoExecute taint no toleration covers, nullptr when
+/// every one is tolerated (upstream's FindMatchingUntoleratedTaint with
+/// DoNotScheduleTaintsFilterFunc): what TaintToleration's Filter,
+/// PodTopologySpread's nodeTaintsPolicy and the descheduler's NodeFit ask.
+const Taint* first_untolerated_scheduling_taint(const std::vector<Taint>& taints,
+                                                const std::vector<Toleration>& tolerations);
+
 /// The reason text for an untolerated taint: "node(s) had untolerated taint {k: v}".
 std::string untolerated_taint_reason(const Taint& taint);
 
