@@ -29,9 +29,6 @@ bool same_requirement_lists(const std::vector<LabelRequirement>& a, const std::v
   return true;
 }
 
-// LabelSelector::nothing() is Go's nil selector: it has no JSON form.
-bool is_nothing(const LabelSelector& selector) { return !selector.empty() && selector.requirements().empty(); }
-
 }  // namespace
 
 JsonWriter::JsonWriter(rapidjson::Value& root, JsonAllocator& allocator) : current_(&root), allocator_(allocator) {}
@@ -158,7 +155,7 @@ rapidjson::Value JsonWriter::encode_requirements(const std::vector<LabelRequirem
 
 rapidjson::Value JsonWriter::encode_leaf(const LabelSelector& value) {
   rapidjson::Value obj(rapidjson::kObjectType);
-  if (is_nothing(value)) return obj;
+  if (value.matches_nothing()) return obj;
   rapidjson::Value labels(rapidjson::kObjectType);
   std::vector<LabelRequirement> expressions;
   for (const auto& requirement : value.requirements()) {
@@ -174,7 +171,7 @@ rapidjson::Value JsonWriter::encode_leaf(const LabelSelector& value) {
 }
 
 bool JsonWriter::same_selector(const rapidjson::Value& existing, const std::optional<LabelSelector>& value) {
-  if (!value || is_nothing(*value)) return false;
+  if (!value || value->matches_nothing()) return false;
   Result<LabelSelector> decoded = decode_label_selector(existing, "");
   return decoded.ok() && same_requirement_lists(decoded->requirements(), value->requirements());
 }

@@ -182,7 +182,7 @@ class JsonWriter {
   static bool is_empty(const T& value) {
     if constexpr (std::is_same_v<T, std::optional<LabelSelector>>) {
       // LabelSelector::nothing() is Go's nil selector: no JSON form.
-      return !value || (!value->empty() && value->requirements().empty());
+      return !value || value->matches_nothing();
     } else if constexpr (is_optional<T>::value) {
       return !value.has_value();
     } else if constexpr (std::is_same_v<T, std::string> || is_vector<T>::value || is_map<T>::value ||

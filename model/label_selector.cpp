@@ -236,6 +236,20 @@ std::string LabelSelector::to_string() const {
   return out;
 }
 
+LabelSelector with_label_values(const std::optional<LabelSelector>& selector, const Labels& labels,
+                                const std::vector<std::string>& in_keys, const std::vector<std::string>& not_in_keys) {
+  if (!selector || selector->matches_nothing()) return LabelSelector::nothing();
+  if (in_keys.empty() && not_in_keys.empty()) return *selector;
+  auto requirements = selector->requirements();
+  auto add = [&](const std::vector<std::string>& keys, LabelRequirement::Op op) {
+    for (const auto& key : keys)
+      if (auto it = labels.find(key); it != labels.end()) requirements.push_back(LabelRequirement{key, op, {it->second}});
+  };
+  add(in_keys, LabelRequirement::Op::in);
+  add(not_in_keys, LabelRequirement::Op::not_in);
+  return LabelSelector(std::move(requirements));
+}
+
 Labels labels_from_json(const rapidjson::Value& labels_object) {
   Labels labels;
   if (!labels_object.IsObject()) return labels;

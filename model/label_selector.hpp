@@ -5,6 +5,7 @@
 // NotIn, Exists, DoesNotExist, Gt, Lt).
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,8 @@ class LabelSelector {
 
   bool matches(const Labels& labels) const;
   bool empty() const { return requirements_.empty() && !match_nothing_; }
+  /// Whether this is `nothing()`, Go's nil selector.
+  bool matches_nothing() const { return match_nothing_ && requirements_.empty(); }
   const std::vector<LabelRequirement>& requirements() const { return requirements_; }
   /// The query-string form, e.g. "app=web,env in (a,b)". Parsing it gives back
   /// an equivalent selector (values come out sorted, as the API server writes
@@ -49,6 +52,15 @@ class LabelSelector {
   std::vector<LabelRequirement> requirements_;
   bool match_nothing_ = false;
 };
+
+/// `selector` (nullopt: nil, which matches nothing) narrowed by the values
+/// `labels` has for some keys: `key In (value)` for each of `in_keys` and
+/// `key NotIn (value)` for each of `not_in_keys` that `labels` holds; a nil
+/// selector stays nil. (matchLabelKeys / mismatchLabelKeys of pod affinity
+/// terms and topology spread constraints.)
+LabelSelector with_label_values(const std::optional<LabelSelector>& selector, const Labels& labels,
+                                const std::vector<std::string>& in_keys,
+                                const std::vector<std::string>& not_in_keys = {});
 
 /// Parses the `labelSelector=` query syntax; errors name the offending text.
 /// Accepts what apimachinery's labels.Parse accepts, including `key>N` and

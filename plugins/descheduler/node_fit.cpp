@@ -10,11 +10,8 @@ namespace {
 
 std::optional<std::string> selector_failure(const Pod& pod, const Node& node) {
   if (!node_selector_labels_match(pod.spec.node_selector, node)) return "node(s) didn't match Pod's node selector";
-  const auto& affinity = pod.spec.affinity;
-  if (affinity && affinity->node_affinity && affinity->node_affinity->required &&
-      !selector_matches(*affinity->node_affinity->required, node)) {
-    return "node(s) didn't match Pod's node affinity";
-  }
+  const NodeSelector* required = required_node_affinity(pod.spec);
+  if (required != nullptr && !selector_matches(*required, node)) return "node(s) didn't match Pod's node affinity";
   return std::nullopt;
 }
 

@@ -7,23 +7,6 @@ namespace troupe::plugins::affinity {
 
 namespace {
 
-bool selects_nothing(const LabelSelector& s) { return !s.empty() && s.requirements().empty(); }
-
-LabelSelector with_label_keys(const PodAffinityTerm& term, const Labels& owner_labels) {
-  LabelSelector selector = term.label_selector ? *term.label_selector : LabelSelector::nothing();
-  if (selects_nothing(selector) || (term.match_label_keys.empty() && term.mismatch_label_keys.empty()))
-    return selector;
-  auto requirements = selector.requirements();
-  auto add = [&](const std::vector<std::string>& keys, LabelRequirement::Op op) {
-    for (const auto& key : keys)
-      if (auto it = owner_labels.find(key); it != owner_labels.end())
-        requirements.push_back(LabelRequirement{key, op, {it->second}});
-  };
-  add(term.match_label_keys, LabelRequirement::Op::in);
-  add(term.mismatch_label_keys, LabelRequirement::Op::not_in);
-  return LabelSelector(std::move(requirements));
-}
-
 template <class Terms, class Get>
 Status resolve_list(const Terms& terms, const Pod& owner, bool strict, Get get, std::vector<ResolvedTerm>& out) {
   for (const auto& t : terms) {
@@ -46,10 +29,11 @@ Result<ResolvedTerm> resolve_term(const PodAffinityTerm& term, const Pod& owner,
   ResolvedTerm out;
   out.topology_key = term.topology_key;
   out.weight = weight;
-  out.selector = with_label_keys(term, owner.meta.labels);
+  out.selector =
+      with_label_values(term.label_selector, owner.meta.labels, term.match_label_keys, term.mismatch_label_keys);
   out.namespaces.insert(term.namespaces.begin(), term.namespaces.end());
   // A null namespaceSelector is an absent one.
-  const bool has_ns_selector = term.namespace_selector && !selects_nothing(*term.namespace_selector);
+  const bool has_ns_selector = term.namespace_selector && !term.namespace_selector->matches_nothing();
   if (has_ns_selector) {
     const auto& ns_selector = *term.namespace_selector;
     if (!ns_selector.empty() && strict)

@@ -13,12 +13,6 @@ using config::FieldError;
 
 namespace {
 
-const NodeSelector* pod_required(const PodInfo& pod) {
-  const auto& affinity = pod.spec().affinity;
-  if (!affinity || !affinity->node_affinity || !affinity->node_affinity->required) return nullptr;
-  return &*affinity->node_affinity->required;
-}
-
 const std::vector<PreferredSchedulingTerm>* pod_preferred(const PodInfo& pod) {
   const auto& affinity = pod.spec().affinity;
   if (!affinity || !affinity->node_affinity) return nullptr;
@@ -117,7 +111,7 @@ Result<std::shared_ptr<const Plugin>> NodeAffinity::make(const YAML::Node& args)
 }
 
 PluginStatus NodeAffinity::pre_filter(CycleState&, const PodInfo& pod, PreFilterResult& result) const {
-  const NodeSelector* required = pod_required(pod);
+  const NodeSelector* required = required_node_affinity(pod.spec());
   if (required == nullptr && !args_.added_required && pod.spec().node_selector.empty())
     return PluginStatus(Code::skip);
   if (required == nullptr || required->terms.empty()) return {};
@@ -137,9 +131,7 @@ PluginStatus NodeAffinity::filter(const CycleState&, const PodInfo& pod, const N
   if (node == nullptr) return PluginStatus::unresolvable(kReasonPod);
   if (args_.added_required && !selector_matches(*args_.added_required, *node))
     return PluginStatus::unresolvable(kReasonEnforced);
-  if (!node_selector_labels_match(pod.spec().node_selector, *node)) return PluginStatus::unresolvable(kReasonPod);
-  const NodeSelector* required = pod_required(pod);
-  if (required != nullptr && !selector_matches(*required, *node)) return PluginStatus::unresolvable(kReasonPod);
+  if (!required_node_selection_matches(pod.spec(), *node)) return PluginStatus::unresolvable(kReasonPod);
   return {};
 }
 

@@ -113,6 +113,18 @@ bool node_selector_labels_match(const std::map<std::string, std::string>& select
   return true;
 }
 
+const NodeSelector* required_node_affinity(const PodSpec& spec) {
+  const auto& affinity = spec.affinity;
+  if (!affinity || !affinity->node_affinity || !affinity->node_affinity->required) return nullptr;
+  return &*affinity->node_affinity->required;
+}
+
+bool required_node_selection_matches(const PodSpec& spec, const Node& node) {
+  if (!node_selector_labels_match(spec.node_selector, node)) return false;
+  const NodeSelector* required = required_node_affinity(spec);
+  return required == nullptr || selector_matches(*required, node);
+}
+
 NodeSelectorTerm read_node_selector_term(const YAML::Node& node, const std::string& path) {
   config::expect_map(node, path);
   config::reject_unknown_fields(node, path, {"matchExpressions", "matchFields"});

@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "model/node.hpp"
+#include "model/pod.hpp"
 #include "model/scheduling_types.hpp"
 
 namespace troupe::plugins {
@@ -20,6 +21,11 @@ bool term_matches(const NodeSelectorTerm& term, const Node& node);
 bool selector_matches(const NodeSelector& selector, const Node& node);
 /// `pod.spec.nodeSelector`: every label present with the same value.
 bool node_selector_labels_match(const std::map<std::string, std::string>& selector, const Node& node);
+/// The pod's spec.affinity.nodeAffinity.requiredDuringScheduling..., or null.
+const NodeSelector* required_node_affinity(const PodSpec& spec);
+/// spec.nodeSelector and the required node affinity both match the node
+/// (upstream's GetRequiredNodeAffinity(pod).Match(node)).
+bool required_node_selection_matches(const PodSpec& spec, const Node& node);
 
 /// Decodes a NodeSelectorTerm from YAML ({matchExpressions, matchFields}) with
 /// kube-scheduler's validation; throws config::FieldError naming the field.

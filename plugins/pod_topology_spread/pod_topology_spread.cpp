@@ -20,30 +20,9 @@ struct SpreadState {
   std::shared_ptr<const SpreadScoreCounts> score;
 };
 
-/// The selector with `key In (value)` for each matchLabelKeys key the pod has
-/// (a nil selector stays nil: it matches nothing either way).
-LabelSelector with_match_label_keys(const TopologySpreadConstraint& c, const Labels& pod_labels) {
-  LabelSelector selector = c.label_selector ? *c.label_selector : LabelSelector::nothing();
-  const bool nothing = !selector.empty() && selector.requirements().empty();
-  if (nothing || c.match_label_keys.empty()) return selector;
-  auto requirements = selector.requirements();
-  for (const auto& key : c.match_label_keys)
-    if (auto it = pod_labels.find(key); it != pod_labels.end())
-      requirements.push_back(LabelRequirement{key, LabelRequirement::Op::in, {it->second}});
-  return LabelSelector(std::move(requirements));
-}
-
 bool has_all_keys(const Labels& labels, const std::vector<SpreadConstraint>& constraints) {
   return std::all_of(constraints.begin(), constraints.end(),
                      [&](const SpreadConstraint& c) { return labels.count(c.topology_key) > 0; });
-}
-
-/// The pod's nodeSelector and required node affinity (upstream's GetRequiredNodeAffinity).
-bool matches_required_node_affinity(const Pod& pod, const Node& node) {
-  if (!node_selector_labels_match(pod.spec.node_selector, node)) return false;
-  const auto& affinity = pod.spec.affinity;
-  if (!affinity || !affinity->node_affinity || !affinity->node_affinity->required) return true;
-  return selector_matches(*affinity->node_affinity->required, node);
 }
 
 /// The domains of every counted node: topology value → matching pods, per
@@ -95,8 +74,9 @@ std::vector<SpreadConstraint> constraints_of(const Pod& pod, UnsatisfiableAction
   std::vector<SpreadConstraint> out;
   for (const auto& c : pod.spec.topology_spread_constraints) {
     if (c.when_unsatisfiable != kind) continue;
-    out.push_back(SpreadConstraint{c.max_skew, c.topology_key, with_match_label_keys(c, pod.meta.labels),
-                                   c.min_domains, c.node_affinity_policy, c.node_taints_policy});
+    LabelSelector selector = with_label_values(c.label_selector, pod.meta.labels, c.match_label_keys);
+    out.push_back(SpreadConstraint{c.max_skew, c.topology_key, std::move(selector), c.min_domains,
+                                   c.node_affinity_policy, c.node_taints_policy});
   }
   return out;
 }
@@ -114,7 +94,7 @@ int64_t count_matching(const std::vector<std::shared_ptr<const PodInfo>>& pods, 
 }
 
 bool node_included(const SpreadConstraint& c, const Pod& pod, const Node& node) {
-  if (c.node_affinity_policy == NodeInclusionPolicy::honor && !matches_required_node_affinity(pod, node))
+  if (c.node_affinity_policy == NodeInclusionPolicy::honor && !required_node_selection_matches(pod.spec, node))
     return false;
   if (c.node_taints_policy == NodeInclusionPolicy::honor &&
       first_untolerated_scheduling_taint(node.spec.taints, pod.spec.tolerations) != nullptr)
@@ -160,7 +140,7 @@ SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> 
   std::vector<std::set<std::string>> domains(constraints.size());
   for (const auto& [name, entry] : cluster.nodes()) {
     if (!entry.node || !has_all_keys(entry.node->meta.labels, constraints)) continue;
-    if (!matches_required_node_affinity(pod, *entry.node)) continue;
+    if (!required_node_selection_matches(pod.spec, *entry.node)) continue;
     for (size_t i = 0; i < constraints.size(); ++i)
       domains[i].insert(entry.node->meta.labels.at(constraints[i].topology_key));
   }

@@ -6,6 +6,7 @@
 
 #include <rapidjson/document.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -163,11 +164,41 @@ TEST_CASE("label selector: empty and nothing selectors", "[label_selector]") {
   CHECK(everything.empty());
   CHECK(everything.matches({}));
   CHECK(everything.matches({{"a", "b"}}));
+  CHECK_FALSE(everything.matches_nothing());
+  CHECK_FALSE(LabelSelector({{"a", LabelRequirement::Op::exists, {}}}).matches_nothing());
   LabelSelector none = LabelSelector::nothing();
+  CHECK(none.matches_nothing());
   CHECK_FALSE(none.empty());
   CHECK_FALSE(none.matches({}));
   CHECK_FALSE(none.matches({{"a", "b"}}));
   CHECK(none.to_string().empty());
+}
+
+TEST_CASE("with_label_values narrows a selector by the values of some keys", "[label_selector]") {
+  using Op = LabelRequirement::Op;
+  const Labels owner{{"app", "web"}, {"hash", "abc"}, {"tenant", "t1"}};
+  const LabelSelector app({{"app", Op::equals, {"web"}}});
+  struct Case {
+    const char* name;
+    std::optional<LabelSelector> selector;
+    std::vector<std::string> in_keys, not_in_keys;
+    std::string expected;  // to_string(); "<nil>" for the nil selector
+  };
+  const std::vector<Case> cases = {
+      {"no keys: unchanged", app, {}, {}, "app=web"},
+      {"an in key", app, {"hash"}, {}, "app=web,hash in (abc)"},
+      {"a not-in key", app, {}, {"tenant"}, "app=web,tenant notin (t1)"},
+      {"both, in keys first", app, {"hash"}, {"tenant"}, "app=web,hash in (abc),tenant notin (t1)"},
+      {"a key the labels lack adds nothing", app, {"missing"}, {"gone"}, "app=web"},
+      {"the empty selector narrowed", LabelSelector(), {"hash"}, {}, "hash in (abc)"},
+      {"nil stays nil", std::nullopt, {"hash"}, {}, "<nil>"},
+      {"nothing() stays nothing()", LabelSelector::nothing(), {"hash"}, {"tenant"}, "<nil>"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    LabelSelector got = troupe::with_label_values(c.selector, owner, c.in_keys, c.not_in_keys);
+    CHECK((got.matches_nothing() ? std::string("<nil>") : got.to_string()) == c.expected);
+  }
 }
 
 TEST_CASE("label selector: programmatic selectors print parseable text", "[label_selector]") {
