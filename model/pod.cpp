@@ -58,6 +58,7 @@ void pod_spec_fields(Io& io, T& x) {
   io.optional_object("affinity", x.affinity);
   io.array("tolerations", x.tolerations);
   io.array("topologySpreadConstraints", x.topology_spread_constraints);
+  io.array("schedulingGates", x.scheduling_gates);
   if constexpr (Io::reading) read_volume_summary(io, x);
 }
 

@@ -60,6 +60,7 @@ struct PodSpec {
   std::optional<Affinity> affinity;
   std::vector<Toleration> tolerations;
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  std::vector<PodSchedulingGate> scheduling_gates;
   /// Summaries of spec.volumes (read only; volumes themselves stay in raw):
   /// an emptyDir or hostPath volume, and a persistentVolumeClaim volume, as
   /// the descheduler's IsPodWithLocalStorage / IsPodWithPVC test them.

@@ -97,6 +97,12 @@ void topology_spread_constraint_fields(Io& io, T& x) {
 }
 
 template <class Io, class T>
+void scheduling_gate_fields(Io& io, T& x) {
+  io.required("name", x.name);
+  io.check("name", !x.name.empty(), "Required value");
+}
+
+template <class Io, class T>
 void container_port_fields(Io& io, T& x) {
   io.field("name", x.name);
   io.required("containerPort", x.container_port);
@@ -118,6 +124,7 @@ TROUPE_JSON_FIELDS(WeightedPodAffinityTerm, weighted_pod_affinity_term_fields)
 TROUPE_JSON_FIELDS(PodAffinity, pod_affinity_fields)
 TROUPE_JSON_FIELDS(Affinity, affinity_fields)
 TROUPE_JSON_FIELDS(TopologySpreadConstraint, topology_spread_constraint_fields)
+TROUPE_JSON_FIELDS(PodSchedulingGate, scheduling_gate_fields)
 TROUPE_JSON_FIELDS(ContainerPort, container_port_fields)
 
 bool Toleration::tolerates(const Taint& taint) const {

@@ -140,6 +140,13 @@ struct TopologySpreadConstraint {
   std::vector<std::string> match_label_keys;
 };
 
+/// spec.schedulingGates[]: while a pod carries any, no scheduler may place it
+/// (the SchedulingGates plugin keeps it out of the queue, the API server
+/// refuses its Binding). Gates can only be removed after creation.
+struct PodSchedulingGate {
+  std::string name;
+};
+
 struct ContainerPort {
   std::string name;
   int32_t container_port = 0;
@@ -159,6 +166,7 @@ TROUPE_DECLARE_JSON_FIELDS(WeightedPodAffinityTerm)
 TROUPE_DECLARE_JSON_FIELDS(PodAffinity)
 TROUPE_DECLARE_JSON_FIELDS(Affinity)
 TROUPE_DECLARE_JSON_FIELDS(TopologySpreadConstraint)
+TROUPE_DECLARE_JSON_FIELDS(PodSchedulingGate)
 TROUPE_DECLARE_JSON_FIELDS(ContainerPort)
 
 }  // namespace troupe

@@ -62,6 +62,7 @@ const char* kPodJson = R"({
     "tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute",
                      "tolerationSeconds": 300},
                     {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}],
+    "schedulingGates": [{"name": "example.com/quota"}, {"name": "example.com/volumes"}],
     "dnsPolicy": "ClusterFirst"
   },
   "status": {
@@ -138,6 +139,9 @@ TEST_CASE("decode_pod reads every modelled field of a real-looking pod", "[pod]"
   CHECK(pod.spec.tolerations[0].toleration_seconds == 300);
   CHECK(pod.spec.has_local_storage);
   CHECK(pod.spec.has_pvc);
+  REQUIRE(pod.spec.scheduling_gates.size() == 2);
+  CHECK(pod.spec.scheduling_gates[0].name == "example.com/quota");
+  CHECK(pod.spec.scheduling_gates[1].name == "example.com/volumes");
 
   CHECK(pod.status.phase == "Pending");
   REQUIRE(pod.status.conditions.size() == 1);
@@ -242,6 +246,10 @@ TEST_CASE("decode_pod names the offending field and never crashes", "[pod]") {
        "[app]: Invalid value: number: must be a string"},
       {pod(R"("affinity": "none")"), "spec.affinity: Invalid value: string: must be an object"},
       {pod(R"("volumes": {"cache": {}})"), "spec.volumes: Invalid value: object: must be an array"},
+      {pod(R"("schedulingGates": {"name": "a"})"), "spec.schedulingGates: Invalid value: object: must be an array"},
+      {pod(R"("schedulingGates": [{}])"), "spec.schedulingGates[0].name: Required value"},
+      {pod(R"("schedulingGates": [{"name": "a"}, {"name": ""}])"), "spec.schedulingGates[1].name: Required value"},
+      {pod(R"("schedulingGates": ["a"])"), "spec.schedulingGates[0]: Invalid value: string: must be an object"},
       {R"({"metadata": {"name": "p", "labels": {"app": 5}}})",
        "metadata.labels.app: Invalid value: number: must be a string"},
       {R"({"metadata": {"name": "p", "creationTimestamp": "yesterday"}})",
