@@ -318,7 +318,7 @@ ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, co
       take_status(body, change.doc);
     } else {
       prepare_for_update(r, old.value(), change.doc);
-      if (auto e = validate_object(r, change.doc)) return *e;
+      if (auto e = validate_update(r, old.value(), change.doc)) return *e;
     }
     return finish_change(old.value(), std::move(change));
   });
@@ -380,7 +380,7 @@ ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, con
       take_status(patched, change.doc);
     } else {
       prepare_for_update(r, old.value(), change.doc);
-      if (auto e = validate_object(r, change.doc)) return *e;
+      if (auto e = validate_update(r, old.value(), change.doc)) return *e;
     }
     return finish_change(old.value(), std::move(change));
   });

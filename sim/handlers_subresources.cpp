@@ -6,6 +6,7 @@
 #include "model/label_selector.hpp"
 #include "sim/api_handler.hpp"
 #include "sim/object_rules.hpp"
+#include "sim/pod_scheduling_gates.hpp"
 
 namespace troupe::sim {
 
@@ -16,20 +17,7 @@ using Alloc = rapidjson::Document::AllocatorType;
 // Sets the PodScheduled condition to True, replacing any earlier one.
 void set_pod_scheduled(rapidjson::Document& pod) {
   auto& alloc = pod.GetAllocator();
-  auto status_it = pod.FindMember("status");
-  if (status_it == pod.MemberEnd() || !status_it->value.IsObject()) {
-    if (status_it != pod.MemberEnd()) pod.RemoveMember(status_it);
-    pod.AddMember("status", rapidjson::Value(rapidjson::kObjectType), alloc);
-    status_it = pod.FindMember("status");
-  }
-  rapidjson::Value& status = status_it->value;
-  auto conditions_it = status.FindMember("conditions");
-  if (conditions_it == status.MemberEnd() || !conditions_it->value.IsArray()) {
-    if (conditions_it != status.MemberEnd()) status.RemoveMember(conditions_it);
-    status.AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), alloc);
-    conditions_it = status.FindMember("conditions");
-  }
-  rapidjson::Value& conditions = conditions_it->value;
+  rapidjson::Value& conditions = conditions_of(pod);
   for (auto it = conditions.Begin(); it != conditions.End();) {
     if (it->IsObject() && string_at(*it, "type") == "PodScheduled") {
       it = conditions.Erase(it);
@@ -148,6 +136,8 @@ ApiResponse ApiHandler::bind(const ParsedPath& path, const ApiRequest& request, 
     std::string bound_to = string_at(spec->value, "nodeName");
     if (!bound_to.empty())
       return conflict("pods/binding", "", name, "pod " + name + " is already assigned to node \"" + bound_to + "\"");
+    if (has_scheduling_gates(change.doc))
+      return conflict("pods/binding", "", name, "pod " + name + " has non-empty .spec.schedulingGates");
     set_string(spec->value, "nodeName", node, change.doc.GetAllocator());
     copy_annotations(binding, change.doc);
     set_pod_scheduled(change.doc);

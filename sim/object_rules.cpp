@@ -5,6 +5,7 @@
 #include <ctime>
 #include <random>
 
+#include "sim/pod_scheduling_gates.hpp"
 #include "sim/stored_object.hpp"
 #include "sim/yaml_json.hpp"
 
@@ -119,14 +120,29 @@ std::optional<ApiError> check_and_fill_type(const ResourceInfo& r, rapidjson::Do
   return std::nullopt;
 }
 
-rapidjson::Value& metadata_of(rapidjson::Document& doc) {
-  auto it = doc.FindMember("metadata");
-  if (it == doc.MemberEnd() || !it->value.IsObject()) {
-    if (it != doc.MemberEnd()) doc.RemoveMember(it);
-    doc.AddMember("metadata", rapidjson::Value(rapidjson::kObjectType), doc.GetAllocator());
-    it = doc.FindMember("metadata");
+namespace {
+
+// object[key], replaced by an empty value of `type` when missing or of another type.
+rapidjson::Value& member_of_type(rapidjson::Value& object, const char* key, rapidjson::Type type, Alloc& alloc) {
+  auto it = object.FindMember(key);
+  if (it == object.MemberEnd() || it->value.GetType() != type) {
+    if (it != object.MemberEnd()) object.RemoveMember(it);
+    object.AddMember(rapidjson::Value(key, alloc), rapidjson::Value(type), alloc);
+    it = object.FindMember(key);
   }
   return it->value;
+}
+
+}  // namespace
+
+rapidjson::Value& metadata_of(rapidjson::Document& doc) {
+  return member_of_type(doc, "metadata", rapidjson::kObjectType, doc.GetAllocator());
+}
+
+rapidjson::Value& conditions_of(rapidjson::Document& doc) {
+  auto& alloc = doc.GetAllocator();
+  rapidjson::Value& status = member_of_type(doc, "status", rapidjson::kObjectType, alloc);
+  return member_of_type(status, "conditions", rapidjson::kArrayType, alloc);
 }
 
 std::string string_at(const rapidjson::Value& object, std::string_view a, std::string_view b, std::string_view c) {
@@ -172,6 +188,7 @@ void prepare_for_create(const ResourceInfo& r, rapidjson::Document& doc, bool ke
       doc.AddMember("status", std::move(status), alloc);
     }
   }
+  if (r.kind == "Pod" && r.group.empty()) mark_scheduling_gated(doc);
   if (r.kind == "Namespace" && r.group.empty() && string_at(doc, "status", "phase").empty()) {
     remove_member(doc, "status");
     rapidjson::Value status(rapidjson::kObjectType);
@@ -228,9 +245,20 @@ std::optional<ApiError> validate_object(const ResourceInfo& r, const rapidjson::
     for (const char* key : {"labels", "annotations"})
       if (auto cause = check_string_map(*meta, key)) causes.push_back(*cause);
   }
-  if (r.kind == "Pod" && r.group.empty() && !has_containers(doc)) causes.push_back(required_field("spec.containers"));
+  if (r.kind == "Pod" && r.group.empty()) {
+    if (!has_containers(doc)) causes.push_back(required_field("spec.containers"));
+    for (auto& cause : check_scheduling_gates(doc)) causes.push_back(std::move(cause));
+  }
   if (causes.empty()) return std::nullopt;
   return invalid(r, name, std::move(causes));
+}
+
+std::optional<ApiError> validate_update(const ResourceInfo& r, const rapidjson::Value& old, const rapidjson::Value& doc) {
+  if (auto error = validate_object(r, doc)) return error;
+  if (r.kind != "Pod" || !r.group.empty()) return std::nullopt;
+  std::vector<StatusCause> causes = check_scheduling_gates_update(old, doc);
+  if (causes.empty()) return std::nullopt;
+  return invalid(r, string_at(doc, "metadata", "name"), std::move(causes));
 }
 
 bool is_dns_label(std::string_view name) {

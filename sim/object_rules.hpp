@@ -26,6 +26,9 @@ std::optional<ApiError> check_and_fill_type(const ResourceInfo& r, rapidjson::Do
 
 /// Returns metadata (created as {} when missing or not an object).
 rapidjson::Value& metadata_of(rapidjson::Document& doc);
+/// Returns status.conditions (created as [] when missing or not an array,
+/// and status as {} likewise).
+rapidjson::Value& conditions_of(rapidjson::Document& doc);
 std::string string_at(const rapidjson::Value& object, std::string_view a, std::string_view b = {},
                       std::string_view c = {});
 void set_string(rapidjson::Value& object, const char* key, const std::string& value, rapidjson::Document::AllocatorType& alloc);
@@ -44,6 +47,9 @@ void prepare_for_update(const ResourceInfo& r, const rapidjson::Value& old, rapi
 /// Name format, string-valued labels/annotations, and kind rules (a Pod needs
 /// containers). `name` is the object's name for the message.
 std::optional<ApiError> validate_object(const ResourceInfo& r, const rapidjson::Value& doc);
+/// validate_object, and what may change in an update (a Pod's scheduling
+/// gates can only be removed).
+std::optional<ApiError> validate_update(const ResourceInfo& r, const rapidjson::Value& old, const rapidjson::Value& doc);
 
 /// DNS-1123 subdomain (most names) / label (namespaces).
 bool is_dns_subdomain(std::string_view name);

@@ -111,6 +111,14 @@ StatusCause invalid_field(const std::string& field, const std::string& value_jso
   return {"FieldValueInvalid", "Invalid value: " + value_json + ": " + detail, field};
 }
 
+StatusCause duplicate_field(const std::string& field, const std::string& value_json) {
+  return {"FieldValueDuplicate", "Duplicate value: " + value_json, field};
+}
+
+StatusCause forbidden_field(const std::string& field, const std::string& detail) {
+  return {"FieldValueForbidden", "Forbidden: " + detail, field};
+}
+
 ApiError invalid(const ResourceInfo& resource, const std::string& name, std::vector<StatusCause> causes) {
   // Message as field.ErrorList.ToAggregate(): one error alone, several in [a, b].
   std::vector<std::string> parts;

@@ -44,6 +44,8 @@ ApiError optimistic_lock_conflict(const ResourceInfo& resource, const std::strin
 ApiError invalid(const ResourceInfo& resource, const std::string& name, std::vector<StatusCause> causes);
 StatusCause required_field(const std::string& field, const std::string& detail = "");
 StatusCause invalid_field(const std::string& field, const std::string& value_json, const std::string& detail);
+StatusCause duplicate_field(const std::string& field, const std::string& value_json);
+StatusCause forbidden_field(const std::string& field, const std::string& detail);
 ApiError bad_request(std::string message);
 ApiError method_not_allowed(const std::string& verb, const std::string& kind);
 ApiError unsupported_media_type(const std::string& accepted);

@@ -1,0 +1,103 @@
+#include <catch2/catch.hpp>
+
+#include <rapidjson/document.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/object_rules.hpp"
+#include "sim/pod_scheduling_gates.hpp"
+
+using namespace troupe::sim;
+
+namespace {
+
+rapidjson::Document pod(const std::string& spec, const std::string& status = "{}") {
+  rapidjson::Document d;
+  d.Parse((R"({"metadata":{"name":"p"},"spec":)" + spec + R"(,"status":)" + status + "}").c_str());
+  REQUIRE_FALSE(d.HasParseError());
+  return d;
+}
+
+// "field: message" per cause.
+std::vector<std::string> lines(const std::vector<StatusCause>& causes) {
+  std::vector<std::string> out;
+  for (const auto& c : causes) out.push_back(c.field + ": " + c.message);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("scheduling gates: what a pod may carry", "[gates]") {
+  struct Case {
+    const char* spec;
+    std::vector<std::string> causes;
+  };
+  const std::vector<Case> cases = {
+      {R"({})", {}},
+      {R"({"schedulingGates":[]})", {}},
+      {R"({"schedulingGates":[{"name":"a"},{"name":"b"}]})", {}},
+      {R"({"nodeName":"n0"})", {}},
+      {R"({"nodeName":"n0","schedulingGates":[]})", {}},
+      {R"({"schedulingGates":[{"name":"a"},{"name":"a"}]})", {"spec.schedulingGates[1]: Duplicate value: \"a\""}},
+      {R"({"schedulingGates":[{"name":""}]})",
+       {"spec.schedulingGates[0]: Invalid value: \"\": name part must be non-empty"}},
+      {R"({"schedulingGates":["a"]})", {"spec.schedulingGates[0]: Invalid value: \"\": name part must be non-empty"}},
+      {R"({"nodeName":"n0","schedulingGates":[{"name":"a"}]})",
+       {"spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared"}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.spec);
+    CHECK(lines(check_scheduling_gates(pod(c.spec))) == c.causes);
+  }
+}
+
+TEST_CASE("scheduling gates: an update may only remove them", "[gates]") {
+  struct Case {
+    const char* before;
+    const char* after;
+    std::vector<std::string> causes;
+  };
+  const std::vector<Case> cases = {
+      {R"({"schedulingGates":[{"name":"a"},{"name":"b"}]})", R"({"schedulingGates":[{"name":"a"},{"name":"b"}]})", {}},
+      {R"({"schedulingGates":[{"name":"a"},{"name":"b"}]})", R"({"schedulingGates":[{"name":"b"},{"name":"a"}]})", {}},
+      {R"({"schedulingGates":[{"name":"a"},{"name":"b"}]})", R"({"schedulingGates":[{"name":"b"}]})", {}},
+      {R"({"schedulingGates":[{"name":"a"}]})", R"({})", {}},
+      {R"({})", R"({})", {}},
+      {R"({})", R"({"schedulingGates":[{"name":"a"}]})",
+       {"spec.schedulingGates: Forbidden: only deletion is allowed, but found new scheduling gate 'a'"}},
+      {R"({"schedulingGates":[{"name":"a"}]})", R"({"schedulingGates":[{"name":"b"}]})",
+       {"spec.schedulingGates: Forbidden: only deletion is allowed, but found new scheduling gate 'b'"}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.before << " -> " << c.after);
+    CHECK(lines(check_scheduling_gates_update(pod(c.before), pod(c.after))) == c.causes);
+  }
+}
+
+TEST_CASE("scheduling gates: a gated pod is created PodScheduled=False, SchedulingGated", "[gates]") {
+  struct Case {
+    const char* spec;
+    const char* status;
+    std::string expected_conditions;
+  };
+  const std::string gated =
+      R"([{"type":"PodScheduled","status":"False","reason":"SchedulingGated",)"
+      R"("message":"Scheduling is blocked due to non-empty scheduling gates"}])";
+  const std::vector<Case> cases = {
+      {R"({"schedulingGates":[{"name":"a"}]})", R"({"phase":"Pending"})", gated},
+      {R"({"schedulingGates":[{"name":"a"}]})", R"("not an object")", gated},
+      {R"({"schedulingGates":[{"name":"a"}]})", R"({"conditions":[{"type":"PodScheduled","status":"True"}]})",
+       R"([{"type":"PodScheduled","status":"True"}])"},
+      {R"({})", R"({"conditions":[]})", "[]"},
+      {R"({"schedulingGates":[]})", R"({"conditions":[]})", "[]"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.spec << " " << c.status);
+    rapidjson::Document p = pod(c.spec, c.status);
+    mark_scheduling_gated(p);
+    rapidjson::Document expected;
+    expected.Parse(c.expected_conditions.c_str());
+    CHECK(conditions_of(p) == expected);
+  }
+}
