@@ -209,7 +209,9 @@ void declare_scheduler_metrics(MetricsRegistry& r) {
             "[ALPHA] Scheduling algorithm latency in seconds", {}, exponential_buckets(0.001, 2, 15));
   r.declare("scheduler_pending_pods", T::gauge,
             "[STABLE] Number of pending pods, by the queue type. 'active' means number of pods in activeQ; "
-            "'backoff' means number of pods in backoffQ; 'unschedulable' means number of pods in unschedulablePods.",
+            "'backoff' means number of pods in backoffQ; 'unschedulable' means number of pods in unschedulablePods that "
+            "the scheduler attempted to schedule and failed; 'gated' is the number of unschedulable pods that the "
+            "scheduler never attempted to schedule because they are gated.",
             {"queue"});
   r.declare("scheduler_pod_scheduling_sli_duration_seconds", T::histogram,
             "[BETA] E2e latency for a pod being scheduled, from the time the pod enters the scheduling queue and "

@@ -1,5 +1,7 @@
 #include "actors/queue_actor.hpp"
 
+#include <spdlog/spdlog.h>
+
 namespace troupe::actors {
 
 std::shared_ptr<QueuedPod> make_queued_pod(PodInfoPtr pod, std::shared_ptr<const plugins::Framework> framework) {
@@ -18,6 +20,15 @@ bool queue_sort_less(const SchedulingQueue<QueuedPod>::Entry& a, const Schedulin
   plugins::QueuedPodInfo qa{a.payload.pod.get(), a.added, a.attempts};
   plugins::QueuedPodInfo qb{b.payload.pod.get(), b.added, b.attempts};
   return a.payload.framework->less(qa, qb);
+}
+
+// PreEnqueue: whether a plugin (SchedulingGates) holds the pod back. Run on
+// every add and update, so an update that lifts the last gate releases it.
+bool held_back(const QueuedPod& pod) {
+  plugins::PluginStatus status = pod.framework->run_pre_enqueue(*pod.pod);
+  if (status.ok()) return false;
+  spdlog::debug("{} is not queued: {} ({})", pod.pod->key, status.message(), status.plugin);
+  return true;
 }
 
 QueuedPodPtr handout(const SchedulingQueue<QueuedPod>::Entry& entry) {
@@ -44,6 +55,7 @@ void queue_actor_state::publish_sizes() {
   metrics->set("scheduler_pending_pods", {"active"}, static_cast<double>(queue->active_size()));
   metrics->set("scheduler_pending_pods", {"backoff"}, static_cast<double>(queue->backoff_size()));
   metrics->set("scheduler_pending_pods", {"unschedulable"}, static_cast<double>(queue->unschedulable_size()));
+  metrics->set("scheduler_pending_pods", {"gated"}, static_cast<double>(queue->gated_size()));
 }
 
 queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_actor_state> self,
@@ -58,9 +70,11 @@ queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_ac
         MessageTimer timer(self->state.actor_metrics, self);
         auto now = QueueClock::now();
         bool known = self->state.queue->find(pod->pod->key) != nullptr;
-        self->state.queue->add(pod->pod->key, *pod, now);
+        bool gated = held_back(*pod);
+        self->state.queue->add(pod->pod->key, *pod, now, gated);
         if (self->state.metrics)
-          self->state.metrics->add("scheduler_queue_incoming_pods_total", {known ? "PodUpdate" : "PodAdd", "active"});
+          self->state.metrics->add("scheduler_queue_incoming_pods_total",
+                                   {known ? "PodUpdate" : "PodAdd", gated ? "gated" : "active"});
         self->state.serve_waiting(now);
       },
       [=](atom::dequeue, const std::string& key) {

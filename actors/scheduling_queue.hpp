@@ -8,6 +8,9 @@
 //   unschedulablePods  pods no node could take; a cluster event that one of
 //                      the plugins that rejected them cares about moves them
 //                      back, and so does a periodic flush after `max_unschedulable_age`
+//   gated              pods a PreEnqueue plugin holds back (scheduling gates);
+//                      only an update of the pod itself that PreEnqueue lets
+//                      through releases them, never an event or the flush
 //
 // Pure data structure: the actor supplies the clock, so tests drive time.
 
@@ -48,7 +51,7 @@ class SchedulingQueue {
   /// Whether a cluster event may help this pod (rejected by `entry.rejected_by`).
   using EventFilter = std::function<bool(const Entry& entry)>;
 
-  enum class Where { none, active, backoff, unschedulable, in_flight };
+  enum class Where { none, active, backoff, unschedulable, gated, in_flight };
 
   SchedulingQueue(Less less, QueueSettings settings)
       : less_(std::move(less)), settings_(settings), active_(ActiveOrder{this}) {}
@@ -56,10 +59,11 @@ class SchedulingQueue {
   SchedulingQueue(const SchedulingQueue&) = delete;
   SchedulingQueue& operator=(const SchedulingQueue&) = delete;
 
-  /// A new pending pod. Re-adding a known key updates it instead.
-  void add(const std::string& key, Payload payload, QueueClock::time_point now) {
+  /// A new pending pod; `gated` when a PreEnqueue plugin holds it back.
+  /// Re-adding a known key updates it instead.
+  void add(const std::string& key, Payload payload, QueueClock::time_point now, bool gated = false) {
     if (entries_.count(key) > 0) {
-      update(key, std::move(payload), now);
+      update(key, std::move(payload), now, gated);
       return;
     }
     Entry& entry = entries_[key];
@@ -67,23 +71,36 @@ class SchedulingQueue {
     entry.payload = std::move(payload);
     entry.added = now;
     entry.sequence = next_sequence_++;
-    to_active(entry);
+    if (gated) {
+      to_gated(entry);
+    } else {
+      to_active(entry);
+    }
   }
 
   /// The pod object changed. A pod waiting as unschedulable gets another try
-  /// (its spec may now fit); a pod in flight keeps its slot and is updated.
-  void update(const std::string& key, Payload payload, QueueClock::time_point now) {
+  /// (its spec may now fit), and so does a gated pod that is gated no more;
+  /// a pod in flight keeps its slot and is updated.
+  void update(const std::string& key, Payload payload, QueueClock::time_point now, bool gated = false) {
     auto it = entries_.find(key);
     if (it == entries_.end()) {
-      add(key, std::move(payload), now);
+      add(key, std::move(payload), now, gated);
       return;
     }
     Entry& entry = it->second;
     Where where = where_.at(key);
+    if (gated && where != Where::in_flight) {
+      // The API server only lets gates be removed, so this is a defence:
+      // whatever now holds the pod back wins over its place in line.
+      detach(entry);
+      entry.payload = std::move(payload);
+      to_gated(entry);
+      return;
+    }
     if (where == Where::active) active_.erase(&entry);
     entry.payload = std::move(payload);
     if (where == Where::active) active_.insert(&entry);
-    if (where == Where::unschedulable) move_out_of_unschedulable(entry, now);
+    if (where == Where::unschedulable || where == Where::gated) requeue(entry, now);
   }
 
   /// The pod is gone (deleted or bound by someone else).
@@ -138,7 +155,7 @@ class SchedulingQueue {
     std::vector<std::string> moved;
     for (const auto& key : unschedulable_)
       if (!may_help || may_help(entries_.at(key))) moved.push_back(key);
-    for (const auto& key : moved) move_out_of_unschedulable(entries_.at(key), now);
+    for (const auto& key : moved) requeue(entries_.at(key), now);
     return moved.size();
   }
 
@@ -149,7 +166,7 @@ class SchedulingQueue {
     std::vector<std::string> stale;
     for (const auto& key : unschedulable_)
       if (now - entries_.at(key).last_failure >= settings_.max_unschedulable_age) stale.push_back(key);
-    for (const auto& key : stale) move_out_of_unschedulable(entries_.at(key), now);
+    for (const auto& key : stale) requeue(entries_.at(key), now);
   }
 
   /// When the next backoff expires (for the actor's timer), if any.
@@ -175,6 +192,7 @@ class SchedulingQueue {
   size_t active_size() const { return active_.size(); }
   size_t backoff_size() const { return backoff_.size(); }
   size_t unschedulable_size() const { return unschedulable_.size(); }
+  size_t gated_size() const { return gated_.size(); }
   size_t size() const { return entries_.size(); }
 
  private:
@@ -200,8 +218,15 @@ class SchedulingQueue {
     backoff_.emplace(entry.last_failure + backoff_duration(entry.attempts), entry.key);
   }
 
-  void move_out_of_unschedulable(Entry& entry, QueueClock::time_point now) {
-    unschedulable_.erase(entry.key);
+  void to_gated(Entry& entry) {
+    where_[entry.key] = Where::gated;
+    gated_.insert(entry.key);
+  }
+
+  // Out of unschedulablePods or the gated pods: to backoffQ while the pod's
+  // backoff lasts, else to activeQ.
+  void requeue(Entry& entry, QueueClock::time_point now) {
+    detach(entry);
     bool backing_off = entry.attempts > 0 && now < entry.last_failure + backoff_duration(entry.attempts);
     if (backing_off) {
       to_backoff(entry);
@@ -223,6 +248,7 @@ class SchedulingQueue {
     switch (where_.at(entry.key)) {
       case Where::active: active_.erase(&entry); break;
       case Where::unschedulable: unschedulable_.erase(entry.key); break;
+      case Where::gated: gated_.erase(entry.key); break;
       case Where::backoff:
         for (auto it = backoff_.begin(); it != backoff_.end(); ++it)
           if (it->second == entry.key) {
@@ -242,6 +268,7 @@ class SchedulingQueue {
   std::set<const Entry*, ActiveOrder> active_;
   std::multiset<std::pair<QueueClock::time_point, std::string>> backoff_;
   std::set<std::string> unschedulable_;
+  std::set<std::string> gated_;
   uint64_t move_request_cycle_ = 0;
   uint64_t next_sequence_ = 0;
 };

@@ -4,6 +4,7 @@
 
 namespace troupe::plugins::names {
 
+inline constexpr const char* kSchedulingGates = "SchedulingGates";
 inline constexpr const char* kPrioritySort = "PrioritySort";
 inline constexpr const char* kNodeName = "NodeName";
 inline constexpr const char* kNodeUnschedulable = "NodeUnschedulable";

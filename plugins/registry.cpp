@@ -25,6 +25,7 @@
 #include "plugins/reservation/reservation_plugin.hpp"
 #include "plugins/reservation/reserved_capacity.hpp"
 #include "plugins/scarce_resource_avoidance/scarce_resource_avoidance.hpp"
+#include "plugins/scheduling_gates/scheduling_gates.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
 
 namespace troupe::plugins {
@@ -94,6 +95,7 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
   };
   // Order = kube-scheduler's default multiPoint order for the plugins both have.
   const Line lines[] = {
+      {names::kSchedulingGates, build_without_args<SchedulingGates>, 0},
       {names::kPrioritySort, build_without_args<PrioritySort>, 0},
       {names::kNodeUnschedulable, build_without_args<NodeUnschedulable>, 0},
       {names::kNodeName, build_without_args<NodeName>, 0},
@@ -135,7 +137,7 @@ const Registry& in_tree_registry() {
 const std::vector<std::string>& plugins_implemented_elsewhere() {
   static const std::vector<std::string> names = {
       // kube-scheduler in-tree plugins.
-      "SchedulingGates", "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
+      "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
       "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "ImageLocality", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
       "LoadAwareScheduling", "ElasticQuota",

@@ -155,10 +155,11 @@ TEST_CASE("the periodic flush retries pods unschedulable for too long") {
 }
 
 TEST_CASE("removing a pod takes it out of whichever queue holds it") {
-  for (auto where : {Queue::Where::active, Queue::Where::backoff, Queue::Where::unschedulable, Queue::Where::in_flight}) {
+  for (auto where : {Queue::Where::active, Queue::Where::backoff, Queue::Where::unschedulable, Queue::Where::gated,
+                     Queue::Where::in_flight}) {
     auto q = make_queue();
-    q.add("p", 0, t0);
-    if (where != Queue::Where::active) {
+    q.add("p", 0, t0, where == Queue::Where::gated);
+    if (where != Queue::Where::active && where != Queue::Where::gated) {
       REQUIRE(q.pop(t0));
       if (where != Queue::Where::in_flight) q.failed("p", {"X"}, where == Queue::Where::backoff, t0);
     }
@@ -166,7 +167,7 @@ TEST_CASE("removing a pod takes it out of whichever queue holds it") {
     q.remove("p");
     CHECK(q.where("p") == Queue::Where::none);
     CHECK(q.size() == 0);
-    CHECK(q.active_size() + q.backoff_size() + q.unschedulable_size() == 0);
+    CHECK(q.active_size() + q.backoff_size() + q.unschedulable_size() + q.gated_size() == 0);
     CHECK_FALSE(q.pop(t0 + 1h));
   }
 }
@@ -181,4 +182,66 @@ TEST_CASE("an update to an unschedulable pod gives it another try") {
   auto e = q.pop(t0 + 5s);
   REQUIRE(e);
   CHECK(e->payload == 7);
+}
+
+TEST_CASE("a gated pod waits for an update that lifts its gate, and for nothing else") {
+  auto q = make_queue(QueueSettings{1s, 10s, 60s});
+  q.add("gated", 5, t0, true);
+  q.add("free", 0, t0);
+  CHECK(q.where("gated") == Queue::Where::gated);
+  CHECK(q.gated_size() == 1);
+  CHECK(drain(q, t0) == std::vector<std::string>{"free"});
+  q.on_cluster_event({}, t0 + 1s);  // an event that may help every unschedulable pod
+  q.flush(t0 + 1h);                 // and the periodic flush, long after
+  CHECK(q.where("gated") == Queue::Where::gated);
+  q.update("gated", 5, t0 + 2h, true);  // another update that keeps a gate
+  CHECK(q.where("gated") == Queue::Where::gated);
+  q.update("gated", 5, t0 + 3h, false);
+  CHECK(q.where("gated") == Queue::Where::active);
+  CHECK(q.gated_size() == 0);
+  CHECK(drain(q, t0 + 3h) == std::vector<std::string>{"gated"});
+}
+
+TEST_CASE("a gate keeps its place in line: released, the pod sorts by its first arrival") {
+  auto q = make_queue();
+  q.add("early", 0, t0, true);
+  q.add("late", 0, t0 + 1s);
+  q.update("early", 0, t0 + 2s, false);
+  CHECK(drain(q, t0 + 2s) == std::vector<std::string>{"early", "late"});
+}
+
+TEST_CASE("an update that adds a gate takes the pod out of whichever queue held it") {
+  for (auto where : {Queue::Where::active, Queue::Where::backoff, Queue::Where::unschedulable}) {
+    auto q = make_queue();
+    q.add("p", 0, t0);
+    if (where != Queue::Where::active) {
+      REQUIRE(q.pop(t0));
+      q.failed("p", {"X"}, where == Queue::Where::backoff, t0);
+    }
+    REQUIRE(q.where("p") == where);
+    q.update("p", 0, t0 + 1s, true);
+    CHECK(q.where("p") == Queue::Where::gated);
+    CHECK(q.active_size() + q.backoff_size() + q.unschedulable_size() == 0);
+    CHECK_FALSE(q.pop(t0 + 1h));
+  }
+}
+
+TEST_CASE("a pod in flight keeps its slot whatever its update says") {
+  auto q = make_queue();
+  q.add("p", 0, t0);
+  REQUIRE(q.pop(t0));
+  q.update("p", 3, t0 + 1s, true);
+  CHECK(q.where("p") == Queue::Where::in_flight);
+}
+
+TEST_CASE("a gated pod released while it backs off waits out its backoff") {
+  auto q = make_queue(QueueSettings{10s, 10s, 60s});
+  q.add("p", 0, t0);
+  REQUIRE(q.pop(t0));
+  q.failed("p", {"X"}, true, t0);  // backoff until t0 + 10s
+  q.update("p", 0, t0 + 1s, true);
+  q.update("p", 0, t0 + 2s, false);
+  CHECK(q.where("p") == Queue::Where::backoff);
+  CHECK_FALSE(q.pop(t0 + 9s));
+  CHECK(q.pop(t0 + 10s));
 }

@@ -67,6 +67,10 @@ class PodBuilder {
   PodBuilder& node_name(std::string n) { pod_.spec.node_name = std::move(n); return *this; }
   PodBuilder& node_selector(std::map<std::string, std::string> s) { pod_.spec.node_selector = std::move(s); return *this; }
   PodBuilder& toleration(Toleration t) { pod_.spec.tolerations.push_back(std::move(t)); return *this; }
+  PodBuilder& scheduling_gate(std::string name) {
+    pod_.spec.scheduling_gates.push_back({std::move(name)});
+    return *this;
+  }
   PodBuilder& required_terms(std::vector<NodeSelectorTerm> terms) {
     node_affinity().required = NodeSelector{std::move(terms)};
     return *this;

@@ -26,6 +26,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
     int32_t weight;
   };
   const std::vector<Case> cases = {
+      {"SchedulingGates", {P::pre_enqueue}, 0},
       {"PrioritySort", {P::queue_sort}, 0},
       {"NodeUnschedulable", {P::filter}, 0},
       {"NodeName", {P::filter}, 0},
@@ -85,6 +86,7 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
                                  "InterPodAffinity", "Reservation", "NodeNUMAResource", "DeviceShare",
                                  "AliyunGPUShare", "Coscheduling"});
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::permit) == std::vector<std::string>{"Coscheduling"});
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_enqueue) == std::vector<std::string>{"SchedulingGates"});
   // Reservation nominates first (NodeNUMAResource and DeviceShare restore what it reserved), then
   // NodeNUMAResource: DeviceShare's Reserve uses the NUMA affinity it chose.
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::reserve) ==
