@@ -34,7 +34,7 @@ bool held_back(const QueuedPod& pod) {
 QueuedPodPtr handout(const SchedulingQueue<QueuedPod>::Entry& entry) {
   auto pod = std::make_shared<QueuedPod>(entry.payload);
   pod->attempts = entry.attempts;
-  pod->first_queued = entry.added;
+  pod->first_queued = entry.ready_since.value_or(entry.added);
   return pod;
 }
 
@@ -72,9 +72,9 @@ queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_ac
         bool known = self->state.queue->find(pod->pod->key) != nullptr;
         bool gated = held_back(*pod);
         self->state.queue->add(pod->pod->key, *pod, now, gated);
-        if (self->state.metrics)
-          self->state.metrics->add("scheduler_queue_incoming_pods_total",
-                                   {known ? "PodUpdate" : "PodAdd", gated ? "gated" : "active"});
+        // Upstream counts a pod when it enters activeQ; a gated one is not counted.
+        if (self->state.metrics && !gated)
+          self->state.metrics->add("scheduler_queue_incoming_pods_total", {known ? "PodUpdate" : "PodAdd", "active"});
         self->state.serve_waiting(now);
       },
       [=](atom::dequeue, const std::string& key) {

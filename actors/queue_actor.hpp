@@ -29,7 +29,7 @@ struct QueuedPod {
   /// What the partitions' evaluation caches key the pod's results by.
   std::shared_ptr<const plugins::SchedulingClass> scheduling_class;
   int attempts = 0;  // failed attempts before this one
-  QueueClock::time_point first_queued;
+  QueueClock::time_point first_queued;  // when it was first queued with no gate: where its latency starts
 };
 using QueuedPodPtr = std::shared_ptr<const QueuedPod>;
 

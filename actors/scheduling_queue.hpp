@@ -40,6 +40,10 @@ class SchedulingQueue {
     std::string key;                    // "namespace/name"
     Payload payload;
     QueueClock::time_point added;       // first time the pod was queued (QueueSort tie-break)
+    /// When the pod was first queued with no gate (a gated pod's wait does not
+    /// count towards its scheduling latency, as upstream's InitialAttemptTimestamp).
+    std::optional<QueueClock::time_point> ready_since;
+    bool gated = false;                 // the last add/update said a PreEnqueue plugin holds it back
     QueueClock::time_point last_failure;
     int attempts = 0;                   // failed scheduling attempts so far
     std::set<std::string> rejected_by;  // plugins that made the last attempt fail
@@ -71,9 +75,11 @@ class SchedulingQueue {
     entry.payload = std::move(payload);
     entry.added = now;
     entry.sequence = next_sequence_++;
+    entry.gated = gated;
     if (gated) {
       to_gated(entry);
     } else {
+      entry.ready_since = now;
       to_active(entry);
     }
   }
@@ -89,9 +95,12 @@ class SchedulingQueue {
     }
     Entry& entry = it->second;
     Where where = where_.at(key);
+    entry.gated = gated;
+    if (!gated && !entry.ready_since) entry.ready_since = now;
     if (gated && where != Where::in_flight) {
       // The API server only lets gates be removed, so this is a defence:
-      // whatever now holds the pod back wins over its place in line.
+      // whatever now holds the pod back wins over its place in line (a pod
+      // in flight is parked when its attempt fails).
       detach(entry);
       entry.payload = std::move(payload);
       to_gated(entry);
@@ -140,7 +149,9 @@ class SchedulingQueue {
     entry.attempts += 1;
     entry.last_failure = now;
     entry.rejected_by = std::move(rejected_by);
-    if (error || entry.popped_at_cycle < move_request_cycle_) {
+    if (entry.gated) {
+      to_gated(entry);
+    } else if (error || entry.popped_at_cycle < move_request_cycle_) {
       to_backoff(entry);
     } else {
       where_[key] = Where::unschedulable;

@@ -226,12 +226,32 @@ TEST_CASE("an update that adds a gate takes the pod out of whichever queue held 
   }
 }
 
-TEST_CASE("a pod in flight keeps its slot whatever its update says") {
+TEST_CASE("a pod gated while in flight keeps its slot, and is parked when its attempt fails") {
+  for (bool error : {false, true}) {
+    auto q = make_queue();
+    q.add("p", 0, t0);
+    REQUIRE(q.pop(t0));
+    q.update("p", 3, t0 + 1s, true);
+    CHECK(q.where("p") == Queue::Where::in_flight);
+    q.failed("p", {"X"}, error, t0 + 2s);
+    CHECK(q.where("p") == Queue::Where::gated);
+    CHECK_FALSE(q.pop(t0 + 1h));
+  }
+}
+
+TEST_CASE("a pod's latency starts when it is first queued with no gate") {
   auto q = make_queue();
-  q.add("p", 0, t0);
-  REQUIRE(q.pop(t0));
-  q.update("p", 3, t0 + 1s, true);
-  CHECK(q.where("p") == Queue::Where::in_flight);
+  q.add("free", 0, t0 + 1s);
+  q.add("gated", 0, t0, true);
+  CHECK_FALSE(q.find("gated")->ready_since.has_value());
+  q.update("gated", 0, t0 + 5s, true);
+  CHECK_FALSE(q.find("gated")->ready_since.has_value());
+  q.update("gated", 0, t0 + 9s, false);
+  CHECK(q.find("gated")->ready_since == t0 + 9s);
+  CHECK(q.find("gated")->added == t0);  // the place in line is kept
+  CHECK(q.find("free")->ready_since == t0 + 1s);
+  q.update("free", 0, t0 + 20s, false);  // later updates do not move it
+  CHECK(q.find("free")->ready_since == t0 + 1s);
 }
 
 TEST_CASE("a gated pod released while it backs off waits out its backoff") {
