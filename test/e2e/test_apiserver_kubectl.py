@@ -1,6 +1,7 @@
 """kubectl against `troupe apiserver`: discovery, create/apply/get/list with
 label and field selectors, the three patch types, delete and `get -w`, for core
-objects and every custom resource kind, over plain HTTP and over TLS with a token."""
+objects and every custom resource kind, a pod's scheduling gates (removed by name with a strategic merge
+patch, never added), over plain HTTP and over TLS with a token."""
 import json
 import os
 import subprocess
@@ -100,6 +101,28 @@ class KubectlPlainHttp(unittest.TestCase):
         self.assertIn("NotFound", gone.stderr)
         kubectl(self.server, "delete", "-f", os.path.join(MANIFESTS, "core.yaml"), "--ignore-not-found")
         self.assertEqual(get_json(self.server, "configmaps")["items"], [])
+
+    def test_scheduling_gates_can_only_be_removed(self):
+        pod = minimal_pod("gated-kubectl")
+        pod["spec"]["schedulingGates"] = [{"name": "example.com/a"}, {"name": "example.com/b"}]
+        kubectl(self.server, "create", "--validate=false", "-f", "-", input=json.dumps(pod))
+        created = get_json(self.server, "pod", "gated-kubectl")
+        self.assertEqual([(c["type"], c["status"], c["reason"]) for c in created["status"]["conditions"]],
+                         [("PodScheduled", "False", "SchedulingGated")])
+        added = kubectl(self.server, "patch", "pod", "gated-kubectl", "--type=json", "-p",
+                        '[{"op":"add","path":"/spec/schedulingGates/-","value":{"name":"example.com/c"}}]',
+                        check=False)
+        self.assertNotEqual(added.returncode, 0)
+        self.assertIn("spec.schedulingGates[2].name: Forbidden: only deletion is allowed, but found new scheduling "
+                      "gate 'example.com/c'", added.stderr)
+        # A strategic merge patch's delete directive removes one gate by name.
+        kubectl(self.server, "patch", "pod", "gated-kubectl", "-p",
+                '{"spec":{"schedulingGates":[{"$patch":"delete","name":"example.com/a"}]}}')
+        self.assertEqual(get_json(self.server, "pod", "gated-kubectl")["spec"]["schedulingGates"],
+                         [{"name": "example.com/b"}])
+        kubectl(self.server, "patch", "pod", "gated-kubectl", "-p", '{"spec":{"schedulingGates":null}}')
+        self.assertNotIn("schedulingGates", get_json(self.server, "pod", "gated-kubectl")["spec"])
+        kubectl(self.server, "delete", "pod", "gated-kubectl")
 
     def test_every_custom_resource_kind(self):
         for manifest, resource, namespaced, name in CRD_MANIFESTS:
