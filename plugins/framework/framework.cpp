@@ -316,6 +316,32 @@ PluginStatus Framework::run_filter(const CycleState& state, const PodInfo& pod, 
   return {};
 }
 
+bool Framework::pre_filter_skipped(const CycleState& state, const PreFilterPlugin& plugin) const {
+  for (size_t i = 0; i < filter_.size(); ++i)
+    if (filter_[i]->name() == plugin.name()) return (state.skip_filter_mask & (uint64_t{1} << i)) != 0;
+  return false;
+}
+
+PluginStatus Framework::run_pre_filter_extension_add_pod(CycleState& state, const PodInfo& pod, const PodInfo& other,
+                                                         const NodeInfo& node) const {
+  return run_pre_filter_extensions(state, pod, other, node, /*added=*/true);
+}
+
+PluginStatus Framework::run_pre_filter_extension_remove_pod(CycleState& state, const PodInfo& pod,
+                                                            const PodInfo& other, const NodeInfo& node) const {
+  return run_pre_filter_extensions(state, pod, other, node, /*added=*/false);
+}
+
+PluginStatus Framework::run_pre_filter_extensions(CycleState& state, const PodInfo& pod, const PodInfo& other,
+                                                  const NodeInfo& node, bool added) const {
+  for (auto* p : pre_filter_) {
+    if (pre_filter_skipped(state, *p)) continue;
+    PluginStatus s = added ? p->add_pod(state, pod, other, node) : p->remove_pod(state, pod, other, node);
+    if (!s.ok()) return as_error(std::move(s), p->name(), added ? "AddPod on PreFilter" : "RemovePod on PreFilter");
+  }
+  return {};
+}
+
 PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& pod,
                                             const NodeStatuses& statuses) const {
   PointTimer timer(observer_.get(), MetricPoint::post_filter);

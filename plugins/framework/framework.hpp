@@ -105,6 +105,13 @@ class Framework {
   /// Runs the Filters on one node; the first failure wins (with its reasons
   /// and plugin). Skipped plugins are not called. Allocation-free on success.
   PluginStatus run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const;
+  /// Preemption's dry run on a CycleState copied for one node: every
+  /// PreFilter plugin that did not Skip learns that `other` joined / left
+  /// `node` (PreFilterExtensions). An error names the plugin.
+  PluginStatus run_pre_filter_extension_add_pod(CycleState& state, const PodInfo& pod, const PodInfo& other,
+                                                const NodeInfo& node) const;
+  PluginStatus run_pre_filter_extension_remove_pod(CycleState& state, const PodInfo& pod, const PodInfo& other,
+                                                   const NodeInfo& node) const;
   /// PostFilter plugins in order until one succeeds (or is unresolvable);
   /// otherwise Unschedulable with every reason, `message` = the reasons
   /// joined (the FitError suffix). No plugin: unschedulable, empty message.
@@ -157,6 +164,10 @@ class Framework {
   Status add_plugin(const std::string& name, std::shared_ptr<const Plugin> plugin);
   // The plugin loops behind the timed public entry points.
   PluginStatus run_pre_filter_plugins(CycleState& state, const PodInfo& pod) const;
+  /// Whether `plugin`'s PreFilter returned Skip for this cycle's pod.
+  bool pre_filter_skipped(const CycleState& state, const PreFilterPlugin& plugin) const;
+  PluginStatus run_pre_filter_extensions(CycleState& state, const PodInfo& pod, const PodInfo& other,
+                                         const NodeInfo& node, bool added) const;
   PostFilterResult run_post_filter_plugins(CycleState& state, const PodInfo& pod,
                                            const NodeStatuses& statuses) const;
   PluginStatus run_reserve_plugins(CycleState& state, const std::shared_ptr<const PodInfo>& pod,

@@ -63,6 +63,20 @@ struct PreFilterResult {
 class PreFilterPlugin : public virtual Plugin {
  public:
   virtual PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const = 0;
+
+  // PreFilterExtensions (upstream's AddPod/RemovePod). Preemption's dry run
+  // takes pods off a node copy and puts some back; a plugin whose PreFilter
+  // counted other pods (topology domains spanning nodes) updates its data in
+  // `state`, a copy made for that node, so that its Filter sees the node as
+  // it now is. Plugins whose Filter reads only the NodeInfo need nothing.
+  virtual PluginStatus add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
+                               const NodeInfo& node) const {
+    return {};
+  }
+  virtual PluginStatus remove_pod(CycleState& state, const PodInfo& pod, const PodInfo& removed,
+                                  const NodeInfo& node) const {
+    return {};
+  }
 };
 
 /// Decides whether one node can run the pod. Called concurrently; must not allocate on success.
