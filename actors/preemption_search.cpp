@@ -57,10 +57,8 @@ plugins::preemption::PartitionPreemption evaluate_preemption(const NodePartition
   }
   // Node order within a partition is a hash order; sort for a repeatable search.
   std::sort(in.copies.begin(), in.copies.end(), [](const auto& a, const auto& b) { return a.name() < b.name(); });
-  auto filter = [&cycle](const plugins::PodInfo& pod, const plugins::NodeInfo& node) {
-    return cycle.framework->run_filter(*cycle.state, pod, node);
-  };
-  auto answer = pre::search_partition(*cycle.pod, std::move(in.copies), in.statuses, filter, *request.pdbs,
+  pre::FrameworkDryRun dry_run(*cycle.framework, *cycle.state);
+  auto answer = pre::search_partition(*cycle.pod, std::move(in.copies), in.statuses, dry_run, *request.pdbs,
                                       request.search);
   answer.ruled_out = std::move(in.ruled_out);
   return answer;

@@ -1,7 +1,8 @@
 #pragma once
 // A NODE actor's part of the preemption search: copies of the nodes its last
 // round rejected (and of those the extenders turned down) that may hold a
-// victim, the framework's filters as the FilterFunction, then
+// victim, the framework's filters and PreFilterExtensions as the dry run
+// (plugins/default_preemption/dry_run.hpp), then
 // plugins::preemption::search_partition.
 
 #include "actors/node_partition.hpp"

@@ -46,7 +46,7 @@ bool victims_remain(const NodeInfo& node, const std::set<std::string>& victims) 
 }
 
 PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeInfo> nodes,
-                                     const NodeStatuses& statuses, const FilterFunction& filter,
+                                     const NodeStatuses& statuses, DryRun& dry_run,
                                      const std::vector<PodDisruptionBudget>& pdbs, const PartitionSearch& search) {
   PartitionPreemption out;
   if (auto reason = ineligibility_reason(preemptor, nodes, statuses, search.options.reserve_pods_preempt)) {
@@ -65,7 +65,7 @@ PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeI
   PreemptionOptions options = search.options;
   options.min_candidate_nodes_absolute = absolute_share(options.min_candidate_nodes_absolute,
                                                         static_cast<int64_t>(nodes.size()), search.total_nodes);
-  PreemptionResult result = preempt(preemptor, std::move(nodes), statuses, filter, pdbs, options);
+  PreemptionResult result = preempt(preemptor, std::move(nodes), statuses, dry_run, pdbs, options);
   out.best = std::move(result.chosen);
   out.node_statuses = std::move(result.node_statuses);
   return out;

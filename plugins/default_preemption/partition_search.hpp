@@ -70,7 +70,7 @@ bool victims_remain(const NodeInfo& node, const std::set<std::string>& victims);
 /// The search on one partition: `nodes` are copies (changed freely),
 /// `statuses` the Filter statuses of those nodes.
 PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeInfo> nodes,
-                                     const NodeStatuses& statuses, const FilterFunction& filter,
+                                     const NodeStatuses& statuses, DryRun& dry_run,
                                      const std::vector<PodDisruptionBudget>& pdbs, const PartitionSearch& search);
 
 /// The merged verdict of every partition.

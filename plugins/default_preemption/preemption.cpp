@@ -65,7 +65,7 @@ int64_t num_candidates(int64_t nodes, const PreemptionOptions& options) {
 }
 
 PreemptionResult preempt(const PodInfo& preemptor, std::vector<NodeInfo> nodes, const NodeStatuses& statuses,
-                         const FilterFunction& filter, const std::vector<PodDisruptionBudget>& pdbs,
+                         DryRun& dry_run, const std::vector<PodDisruptionBudget>& pdbs,
                          const PreemptionOptions& options) {
   if (auto reason = ineligibility_reason(preemptor, nodes, statuses, options.reserve_pods_preempt)) {
     PreemptionResult out;
@@ -89,7 +89,7 @@ PreemptionResult preempt(const PodInfo& preemptor, std::vector<NodeInfo> nodes, 
   std::vector<Candidate> non_violating, violating;
   for (size_t i = 0; i < potential.size(); ++i) {
     NodeInfo& node = *potential[(options.offset + i) % potential.size()];
-    VictimSelection selection = select_victims_on_node(preemptor, node, filter, pdbs, options.victims);
+    VictimSelection selection = select_victims_on_node(preemptor, node, dry_run, pdbs, options.victims);
     if (selection.status.ok() && !selection.victims.pods.empty()) {
       auto& bucket = selection.victims.num_pdb_violations == 0 ? non_violating : violating;
       bucket.push_back(Candidate{node.name(), std::move(selection.victims)});

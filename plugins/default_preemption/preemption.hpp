@@ -1,9 +1,10 @@
 #pragma once
 // The preemption evaluator of kube-scheduler (framework/preemption Evaluator.Preempt
 // and DefaultPreemption), pure: given the preemptor, copies of the candidate
-// nodes, the filter statuses that rejected them, a filter function and the
-// PDBs, it says which node to nominate and which pods to evict there. It
-// does not evict, nominate or talk to the API server.
+// nodes, the filter statuses that rejected them, the dry run (filters and
+// PreFilterExtensions, dry_run.hpp) and the PDBs, it says which node to
+// nominate and which pods to evict there. It does not evict, nominate or talk
+// to the API server.
 //
 //   eligibility   preemptionPolicy Never -> "not eligible due to
 //                 preemptionPolicy=Never."; a nominated node (not rejected as
@@ -69,7 +70,7 @@ int64_t num_candidates(int64_t nodes, const PreemptionOptions& options);
 /// `nodes` are copies the caller may discard (victims are removed from
 /// them); `statuses` holds the filter status of every node that failed.
 PreemptionResult preempt(const PodInfo& preemptor, std::vector<NodeInfo> nodes, const NodeStatuses& statuses,
-                         const FilterFunction& filter, const std::vector<PodDisruptionBudget>& pdbs,
+                         DryRun& dry_run, const std::vector<PodDisruptionBudget>& pdbs,
                          const PreemptionOptions& options);
 
 }  // namespace troupe::plugins::preemption

@@ -7,10 +7,6 @@
 
 namespace troupe::plugins::preemption {
 
-namespace {
-
-}  // namespace
-
 bool may_be_victim(const PodInfo& pod, const PodInfo& preemptor, const VictimOptions& options) {
   if (pod.priority >= preemptor.priority) return false;
   // An Available reservation is accounted as its reserve pod; it is no pod
@@ -19,7 +15,7 @@ bool may_be_victim(const PodInfo& pod, const PodInfo& preemptor, const VictimOpt
   return !options.respect_disable_preemptible || reservation::is_preemptible(pod.meta());
 }
 
-VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node, const FilterFunction& filter,
+VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node, DryRun& dry_run,
                                        const std::vector<PodDisruptionBudget>& pdbs, const VictimOptions& options) {
   VictimSelection out;
   PodList potential;
@@ -29,24 +25,32 @@ VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node,
     out.status = PluginStatus::unresolvable(kNoVictimsFound);
     return out;
   }
-  for (const auto& pod : potential) node.remove_pod(pod_identity(*pod));
-  out.status = filter(preemptor, node);
+  dry_run.start_node();
+  auto remove = [&](const std::shared_ptr<const PodInfo>& pod) {
+    node.remove_pod(pod_identity(*pod));
+    return dry_run.pod_removed(preemptor, *pod, node);
+  };
+  for (const auto& pod : potential)
+    if (out.status = remove(pod); !out.status.ok()) return out;
+  out.status = dry_run.filter(preemptor, node);
   if (!out.status.ok()) return out;
 
   std::stable_sort(potential.begin(), potential.end(),
                    [&](const auto& a, const auto& b) { return more_important_pod(*a, *b, options.now); });
   const PdbSplit split = filter_pods_with_pdb_violation(potential, pdbs);
   // Reprieve: put the pod back; if the preemptor no longer fits, it must go.
-  auto reprieve = [&](const std::shared_ptr<const PodInfo>& pod) {
+  auto reprieve = [&](const std::shared_ptr<const PodInfo>& pod, bool violating) {
     node.add_pod(pod);
-    if (filter(preemptor, node).ok()) return true;
-    node.remove_pod(pod_identity(*pod));
+    if (PluginStatus added = dry_run.pod_added(preemptor, *pod, node); !added.ok()) return added;
+    if (dry_run.filter(preemptor, node).ok()) return PluginStatus();
     out.victims.pods.push_back(pod);
-    return false;
+    if (violating) ++out.victims.num_pdb_violations;
+    return remove(pod);
   };
   for (const auto& pod : split.violating)
-    if (!reprieve(pod)) ++out.victims.num_pdb_violations;
-  for (const auto& pod : split.non_violating) reprieve(pod);
+    if (out.status = reprieve(pod, true); !out.status.ok()) return out;
+  for (const auto& pod : split.non_violating)
+    if (out.status = reprieve(pod, false); !out.status.ok()) return out;
   return out;
 }
 

@@ -11,11 +11,13 @@
 //      non-violating, and add them back one at a time (violating first): a
 //      pod stays when the filters still pass, else it is a victim (violating
 //      victims counted).
+// Each removal and reprieve is told to the dry run (dry_run.hpp), so that
+// PreFilter data about other pods follows the node copy.
 
-#include <functional>
 #include <vector>
 
 #include "model/pod_disruption_budget.hpp"
+#include "plugins/default_preemption/dry_run.hpp"
 #include "plugins/default_preemption/pdb_violation.hpp"
 #include "plugins/framework/node_info.hpp"
 #include "plugins/framework/status.hpp"
@@ -23,9 +25,6 @@
 namespace troupe::plugins::preemption {
 
 inline constexpr const char* kNoVictimsFound = "No preemption victims found for incoming pod";
-
-/// Re-runs the filter plugins (with nominated pods) for the preemptor on a node.
-using FilterFunction = std::function<PluginStatus(const PodInfo& pod, const NodeInfo& node)>;
 
 struct Victims {
   /// In the order they were chosen (most important first within each group).
@@ -48,7 +47,7 @@ struct VictimSelection {
 };
 
 /// `node` is the caller's copy and is left without the victims.
-VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node, const FilterFunction& filter,
+VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node, DryRun& dry_run,
                                        const std::vector<PodDisruptionBudget>& pdbs, const VictimOptions& options);
 
 }  // namespace troupe::plugins::preemption

@@ -29,11 +29,12 @@ std::shared_ptr<const PodInfo> pod(std::string name, int32_t priority, const cha
   return PodInfo::make(p);
 }
 
-PluginStatus cpu_fits(const PodInfo& p, const NodeInfo& node) {
+PluginStatus cpu_fits_filter(const PodInfo& p, const NodeInfo& node) {
   if (node.requested().milli_cpu + p.requests.milli_cpu > node.allocatable().milli_cpu)
     return PluginStatus::unschedulable("Insufficient cpu");
   return {};
 }
+FilterOnlyDryRun cpu_fits{cpu_fits_filter};
 
 NodeInfo node4(std::string name, std::vector<std::shared_ptr<const PodInfo>> pods) {
   return NodeBuilder(std::move(name)).allocatable({{"cpu", "4"}, {"pods", "10"}}).info(pods);

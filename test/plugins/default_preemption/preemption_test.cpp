@@ -27,11 +27,12 @@ std::shared_ptr<const PodInfo> pod(std::string name, int32_t priority, const cha
 }
 
 /// The only filter: cpu must fit.
-PluginStatus cpu_fits(const PodInfo& p, const NodeInfo& node) {
+PluginStatus cpu_fits_filter(const PodInfo& p, const NodeInfo& node) {
   if (node.requested().milli_cpu + p.requests.milli_cpu > node.allocatable().milli_cpu)
     return PluginStatus::unschedulable("Insufficient cpu");
   return {};
 }
+FilterOnlyDryRun cpu_fits{cpu_fits_filter};
 
 NodeInfo node4(std::string name, std::vector<std::shared_ptr<const PodInfo>> pods) {
   return NodeBuilder(std::move(name)).allocatable({{"cpu", "4"}, {"pods", "10"}}).info(pods);
@@ -130,6 +131,74 @@ TEST_CASE("victims on a node: remove lower priority, reprieve the most important
   NodeInfo ignoring = node4("n", {pod("a", 1, "2", {{reservation::kLabelDisablePreemptible, "true"}}), pod("b", 2, "2")});
   CHECK(names(select_victims_on_node(*preemptor, ignoring, cpu_fits, {}, VictimOptions{false, kNow}).victims.pods) ==
         std::vector<std::string>{"a"});
+}
+
+namespace {
+
+/// A dry run whose filter also reads PreFilter-like data: pods labelled
+/// "blocks" counted when the node starts (as anti-affinity counts pods), kept
+/// up to date only through pod_removed / pod_added.
+class CountingDryRun final : public DryRun {
+ public:
+  explicit CountingDryRun(int blocking_at_start, std::string failing = "")
+      : at_start_(blocking_at_start), failing_(std::move(failing)) {}
+  void start_node() override {
+    ++starts;
+    blocking_ = at_start_;
+  }
+  PluginStatus filter(const PodInfo& preemptor, const NodeInfo& node) const override {
+    if (blocking_ > 0) return PluginStatus::unschedulable("blocked");
+    return cpu_fits_filter(preemptor, node);
+  }
+  PluginStatus pod_removed(const PodInfo&, const PodInfo& pod, const NodeInfo&) override {
+    if (pod.meta().name == failing_) return PluginStatus::internal_error("cannot remove " + failing_);
+    if (pod.meta().labels.count("blocks") > 0) --blocking_;
+    return {};
+  }
+  PluginStatus pod_added(const PodInfo&, const PodInfo& pod, const NodeInfo&) override {
+    if (pod.meta().labels.count("blocks") > 0) ++blocking_;
+    return {};
+  }
+  int starts = 0;
+
+ private:
+  int at_start_;
+  int blocking_ = 0;
+  std::string failing_;
+};
+
+}  // namespace
+
+TEST_CASE("select_victims_on_node tells the dry run every removal and reprieve", "[preemption]") {
+  auto preemptor = pod("high", 100, "1");
+  const std::map<std::string, std::string> blocks = {{"blocks", ""}};
+  struct Case {
+    const char* what;
+    std::vector<std::shared_ptr<const PodInfo>> pods;
+    int blocking;
+    std::string failing;
+    Code code;
+    std::vector<std::string> victims;
+  };
+  const std::vector<Case> cases = {
+      {"only the blocking pod goes, though cpu would fit with both",
+       {pod("blocker", 5, "1", blocks), pod("other", 1, "1")}, 1, "", Code::success, {"blocker"}},
+      {"two blocking pods both go; the cheaper pod stays",
+       {pod("b1", 5, "1", blocks), pod("b2", 5, "1", blocks), pod("other", 1, "1")}, 2, "", Code::success,
+       {"b1", "b2"}},
+      {"a blocking pod that may not be evicted keeps the node closed",
+       {pod("blocker", 500, "1", blocks), pod("other", 1, "1")}, 1, "", Code::unschedulable, {}},
+      {"a failing removal is the node's status", {pod("blocker", 5, "1", blocks)}, 1, "blocker", Code::error, {}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    NodeInfo node = node4("n", c.pods);
+    CountingDryRun dry_run(c.blocking, c.failing);
+    VictimSelection s = select_victims_on_node(*preemptor, node, dry_run, {}, VictimOptions{true, kNow});
+    CHECK(dry_run.starts == 1);
+    CHECK(to_string(s.status.code) == to_string(c.code));
+    CHECK(names(s.victims.pods) == c.victims);
+  }
 }
 
 TEST_CASE("candidate ordering: kube-scheduler's tie-breakers in turn", "[preemption]") {
