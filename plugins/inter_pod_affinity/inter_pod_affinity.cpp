@@ -26,6 +26,16 @@ void count_on(TopologyCounts& counts, const ResolvedTerm& term, const Labels& no
   if (const std::string* value = label_of(node_labels, term.topology_key)) ++counts[term.topology_key][*value];
 }
 
+/// `delta` for (term's key, the node's value of it); a zero count is erased,
+/// so that an empty map still means "no pod counted anywhere".
+void add_on(TopologyCounts& counts, const ResolvedTerm& term, const Labels& node_labels, int64_t delta) {
+  const std::string* value = label_of(node_labels, term.topology_key);
+  if (value == nullptr) return;
+  auto& by_value = counts[term.topology_key];
+  if ((by_value[*value] += delta) == 0) by_value.erase(*value);
+  if (by_value.empty()) counts.erase(term.topology_key);
+}
+
 int64_t count_in(const TopologyCounts& counts, const std::string& key, const std::string& value) {
   auto by_key = counts.find(key);
   if (by_key == counts.end()) return 0;
@@ -109,6 +119,17 @@ AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const Clus
 bool nothing_to_filter(const AffinityFilterCounts& counts) {
   return counts.terms.required_affinity.empty() && counts.terms.required_anti_affinity.empty() &&
          counts.existing_anti_affinity.empty();
+}
+
+void update_counts(AffinityFilterCounts& counts, const Pod& pod, const PodInfo& other, const Labels& node_labels,
+                   int64_t delta) {
+  for (const auto& term : terms_of_placed(other).required_anti_affinity)
+    if (term.matches(pod)) add_on(counts.existing_anti_affinity, term, node_labels, delta);
+  const auto& own = counts.terms;
+  if (!own.required_affinity.empty() && matches_all(own.required_affinity, *other.pod))
+    for (const auto& term : own.required_affinity) add_on(counts.affinity, term, node_labels, delta);
+  for (const auto& term : own.required_anti_affinity)
+    if (term.matches(*other.pod)) add_on(counts.anti_affinity, term, node_labels, delta);
 }
 
 PluginStatus filter_node(const AffinityFilterCounts& counts, const Pod& pod, const Labels& node_labels) {
@@ -196,6 +217,28 @@ PluginStatus InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod,
   data.filter = std::make_shared<const AffinityFilterCounts>(std::move(counts));
   state.write(state_slot(), std::move(data));
   return {};
+}
+
+PluginStatus InterPodAffinity::update_on(CycleState& state, const PodInfo& pod, const PodInfo& other,
+                                         const NodeInfo& node, int64_t delta) const {
+  const auto* data = state.read<State>(state_slot());
+  if (data == nullptr || !data->filter || node.node() == nullptr) return {};
+  auto counts = std::make_shared<AffinityFilterCounts>(*data->filter);  // the cycle's own stays as it was
+  update_counts(*counts, *pod.pod, other, node.node()->meta.labels, delta);
+  State updated = *data;
+  updated.filter = std::move(counts);
+  state.write(state_slot(), std::move(updated));
+  return {};
+}
+
+PluginStatus InterPodAffinity::add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
+                                       const NodeInfo& node) const {
+  return update_on(state, pod, added, node, +1);
+}
+
+PluginStatus InterPodAffinity::remove_pod(CycleState& state, const PodInfo& pod, const PodInfo& removed,
+                                          const NodeInfo& node) const {
+  return update_on(state, pod, removed, node, -1);
 }
 
 PluginStatus InterPodAffinity::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {

@@ -18,10 +18,11 @@
 //
 // Domains span node partitions, so the counting happens at PreFilter and
 // PreScore on the cycle, over ClusterPods; Filter and Score look up the
-// node's labels in what was counted. Not supported: a namespaceSelector
-// with requirements on the pod being scheduled (plugins/framework/affinity_term.hpp),
-// and preemption for a pod that only anti-affinity keeps out (victims are
-// not subtracted from the counts: upstream's AddPod/RemovePod).
+// node's labels in what was counted. Preemption's dry run keeps the counts
+// true as victims leave a node (AddPod/RemovePod), so evicting lower-priority
+// pods can make room for a pod that anti-affinity keeps out. Not supported:
+// a namespaceSelector with requirements on the pod being scheduled
+// (plugins/framework/affinity_term.hpp).
 
 #include <cstdint>
 #include <map>
@@ -64,6 +65,10 @@ AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const Clus
 PluginStatus filter_node(const AffinityFilterCounts& counts, const Pod& pod, const Labels& node_labels);
 /// PreFilter has nothing to check: no required terms of its own, no placed pod's anti-affinity against it.
 bool nothing_to_filter(const AffinityFilterCounts& counts);
+/// upstream's updateWithPod: `other`, on a node with these labels, counted
+/// (delta +1) or uncounted (−1); a count down to zero is erased.
+void update_counts(AffinityFilterCounts& counts, const Pod& pod, const PodInfo& other, const Labels& node_labels,
+                   int64_t delta);
 
 /// topology key → value → summed weights (PreScore's topologyScore).
 using TopologyScores = std::unordered_map<std::string, std::unordered_map<std::string, int64_t>>;
@@ -90,6 +95,10 @@ class InterPodAffinity final : public PreFilterPlugin,
 
   std::string_view name() const override { return kName; }
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
+  PluginStatus add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
+                       const NodeInfo& node) const override;
+  PluginStatus remove_pod(CycleState& state, const PodInfo& pod, const PodInfo& removed,
+                          const NodeInfo& node) const override;
   PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
   PluginStatus pre_score(CycleState& state, const PodInfo& pod) const override;
   ScoreResult score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
@@ -100,6 +109,8 @@ class InterPodAffinity final : public PreFilterPlugin,
 
  private:
   struct State;
+  PluginStatus update_on(CycleState& state, const PodInfo& pod, const PodInfo& other, const NodeInfo& node,
+                         int64_t delta) const;
   InterPodAffinityArgs args_;
 };
 

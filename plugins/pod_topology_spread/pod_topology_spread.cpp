@@ -43,6 +43,16 @@ std::vector<std::unordered_map<std::string, int64_t>> count_domains(const Pod& p
   return matching;
 }
 
+/// The fewest matching pods in any domain; 0 when there are fewer domains
+/// than minDomains; INT32_MAX without a domain (nothing to be skewed against).
+int64_t fewest_matching(const std::unordered_map<std::string, int64_t>& domains,
+                        const std::optional<int32_t>& min_domains) {
+  int64_t fewest = INT32_MAX;
+  for (const auto& [value, count] : domains) fewest = std::min(fewest, count);
+  if (min_domains && static_cast<int64_t>(domains.size()) < *min_domains) fewest = 0;
+  return fewest;
+}
+
 double normalizing_weight(size_t domains) { return std::log(static_cast<double>(domains) + 2); }
 
 }  // namespace
@@ -81,15 +91,15 @@ std::vector<SpreadConstraint> constraints_of(const Pod& pod, UnsatisfiableAction
   return out;
 }
 
+bool counts_for(const ObjectMeta& meta, const LabelSelector& selector, const std::string& ns) {
+  return !selector.empty() && !meta.is_terminating() && meta.namespace_name == ns && selector.matches(meta.labels);
+}
+
 int64_t count_matching(const std::vector<std::shared_ptr<const PodInfo>>& pods, const LabelSelector& selector,
                        const std::string& ns) {
-  if (selector.empty()) return 0;
   int64_t count = 0;
-  for (const auto& p : pods) {
-    const auto& meta = p->meta();
-    if (meta.is_terminating() || meta.namespace_name != ns) continue;
-    if (selector.matches(meta.labels)) ++count;
-  }
+  for (const auto& p : pods)
+    if (counts_for(p->meta(), selector, ns)) ++count;
   return count;
 }
 
@@ -106,16 +116,22 @@ SpreadFilterCounts count_for_filter(const Pod& pod, std::vector<SpreadConstraint
                                     const ClusterPods& cluster) {
   SpreadFilterCounts out;
   out.matching = count_domains(pod, constraints, cluster);
-  for (size_t i = 0; i < constraints.size(); ++i) {
-    const auto& domains = out.matching[i];
-    int64_t fewest = INT32_MAX;  // no domain at all: nothing to be skewed against
-    for (const auto& [value, count] : domains) fewest = std::min(fewest, count);
-    const auto& min_domains = constraints[i].min_domains;
-    if (min_domains && static_cast<int64_t>(domains.size()) < *min_domains) fewest = 0;
-    out.min_matching.push_back(fewest);
-  }
+  for (size_t i = 0; i < constraints.size(); ++i)
+    out.min_matching.push_back(fewest_matching(out.matching[i], constraints[i].min_domains));
   out.constraints = std::move(constraints);
   return out;
+}
+
+void update_counts(SpreadFilterCounts& counts, const Pod& pod, const PodInfo& other, const Node& node,
+                   int64_t delta) {
+  const Labels& labels = node.meta.labels;
+  if (!has_all_keys(labels, counts.constraints)) return;
+  for (size_t i = 0; i < counts.constraints.size(); ++i) {
+    const auto& c = counts.constraints[i];
+    if (!counts_for(other.meta(), c.selector, pod.meta.namespace_name) || !node_included(c, pod, node)) continue;
+    counts.matching[i][labels.at(c.topology_key)] += delta;
+    counts.min_matching[i] = fewest_matching(counts.matching[i], c.min_domains);
+  }
 }
 
 PluginStatus filter_node(const SpreadFilterCounts& counts, const Pod& pod, const Labels& node_labels) {
@@ -192,6 +208,28 @@ PluginStatus PodTopologySpread::pre_filter(CycleState& state, const PodInfo& pod
   data.filter = std::make_shared<const SpreadFilterCounts>(count_for_filter(*pod.pod, std::move(constraints), *cluster));
   state.write(state_slot(), std::move(data));
   return {};
+}
+
+PluginStatus PodTopologySpread::update_on(CycleState& state, const PodInfo& pod, const PodInfo& other,
+                                          const NodeInfo& node, int64_t delta) const {
+  const auto* data = state.read<State>(state_slot());
+  if (data == nullptr || !data->filter || node.node() == nullptr) return {};
+  auto counts = std::make_shared<SpreadFilterCounts>(*data->filter);  // the cycle's own stays as it was
+  update_counts(*counts, *pod.pod, other, *node.node(), delta);
+  State updated = *data;
+  updated.filter = std::move(counts);
+  state.write(state_slot(), std::move(updated));
+  return {};
+}
+
+PluginStatus PodTopologySpread::add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
+                                        const NodeInfo& node) const {
+  return update_on(state, pod, added, node, +1);
+}
+
+PluginStatus PodTopologySpread::remove_pod(CycleState& state, const PodInfo& pod, const PodInfo& removed,
+                                           const NodeInfo& node) const {
+  return update_on(state, pod, removed, node, -1);
 }
 
 PluginStatus PodTopologySpread::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {

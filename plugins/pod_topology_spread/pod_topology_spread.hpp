@@ -9,6 +9,8 @@
 // Domains span node partitions, so the counting happens at PreFilter and
 // PreScore on the cycle, over ClusterPods (plugins/framework/cluster_pods.hpp);
 // Filter and Score only look up the node's domain in what was counted.
+// Preemption's dry run keeps the DoNotSchedule counts true as victims leave a
+// node (AddPod/RemovePod).
 //
 // Differences from upstream, each said where it applies:
 // - default constraints (`defaultingType: System`, or `List` with
@@ -56,8 +58,10 @@ struct SpreadConstraint {
 /// The pod's constraints of one kind (DoNotSchedule or ScheduleAnyway).
 std::vector<SpreadConstraint> constraints_of(const Pod& pod, UnsatisfiableAction kind);
 
-/// Pods of `ns` on the list, not terminating, that `selector` matches
+/// Whether a pod counts for `selector`: of `ns`, not terminating, matched
 /// (upstream's countPodsMatchSelector: an empty selector counts none).
+bool counts_for(const ObjectMeta& meta, const LabelSelector& selector, const std::string& ns);
+/// The pods on the list that count for `selector`.
 int64_t count_matching(const std::vector<std::shared_ptr<const PodInfo>>& pods, const LabelSelector& selector,
                        const std::string& ns);
 
@@ -80,6 +84,11 @@ SpreadFilterCounts count_for_filter(const Pod& pod, std::vector<SpreadConstraint
                                     const ClusterPods& cluster);
 /// Filter's verdict for a node with these labels.
 PluginStatus filter_node(const SpreadFilterCounts& counts, const Pod& pod, const Labels& node_labels);
+/// upstream's updateWithPod: `other`, on `node`, counted (delta +1) or
+/// uncounted (−1) in the domains of the constraints it counts for; the
+/// fewest per constraint follows.
+void update_counts(SpreadFilterCounts& counts, const Pod& pod, const PodInfo& other, const Node& node,
+                   int64_t delta);
 
 /// What PreScore counted for the ScheduleAnyway constraints.
 struct SpreadScoreCounts {
@@ -114,6 +123,10 @@ class PodTopologySpread final : public PreFilterPlugin,
   std::string_view name() const override { return kName; }
   /// Skip without DoNotSchedule constraints; else counts their domains.
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
+  PluginStatus add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
+                       const NodeInfo& node) const override;
+  PluginStatus remove_pod(CycleState& state, const PodInfo& pod, const PodInfo& removed,
+                          const NodeInfo& node) const override;
   PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
   /// Skip without ScheduleAnyway constraints; else counts their domains.
   PluginStatus pre_score(CycleState& state, const PodInfo& pod) const override;
@@ -125,6 +138,8 @@ class PodTopologySpread final : public PreFilterPlugin,
 
  private:
   struct State;
+  PluginStatus update_on(CycleState& state, const PodInfo& pod, const PodInfo& other, const NodeInfo& node,
+                         int64_t delta) const;
 };
 
 }  // namespace troupe::plugins::spread

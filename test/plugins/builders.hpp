@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -130,6 +131,15 @@ inline Toleration toleration(std::string key, TolerationOperator op, std::string
   t.value = std::move(value);
   t.effect = effect;
   return t;
+}
+
+/// `items` but those at `indexes` (what stays when a dry run removes them).
+template <class T>
+std::vector<T> without_indexes(const std::vector<T>& items, const std::vector<size_t>& indexes) {
+  std::vector<T> out;
+  for (size_t i = 0; i < items.size(); ++i)
+    if (std::find(indexes.begin(), indexes.end(), i) == indexes.end()) out.push_back(items[i]);
+  return out;
 }
 
 }  // namespace troupe::plugins::testing

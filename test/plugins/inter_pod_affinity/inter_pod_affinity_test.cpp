@@ -905,3 +905,109 @@ TEST_CASE("InterPodAffinity through the plugin interface", "[inter_pod_affinity]
   CHECK(plugin->name() == "InterPodAffinity");
   CHECK_FALSE(plugin->events_to_register().empty());
 }
+
+TEST_CASE("InterPodAffinity update_counts: pods leaving and rejoining a node count as a recount would (preemption's dry run)",
+          "[inter_pod_affinity]") {
+  const Labels web = {{"app", "web"}};
+  const Labels db = {{"app", "db"}};
+  const std::vector<Node> nodes = {node("n1", {{"zone", "a"}, {"host", "n1"}}),
+                                   node("n2", {{"zone", "a"}, {"host", "n2"}}),
+                                   node("n3", {{"zone", "b"}, {"host", "n3"}}), node("bare", {})};
+  struct Case {
+    const char* name;
+    Pod pod;
+    std::vector<Placed> existing;
+    std::vector<size_t> removed;  // indexes into existing; every one on `on`
+    std::string on;
+    Want before, after;  // Filter on `on`, with and without the removed pods
+  };
+  const Pod avoids_web = APod().labels(db).anti_affinity(Term(in("app", {"web"}), "host"));
+  const Pod avoids_web_zone = APod().labels(db).anti_affinity(Term(in("app", {"web"}), "zone"));
+  const Pod wants_db = APod().labels(web).affinity(Term(in("app", {"db"}), "zone"));
+  const Pod web_pod = APod().labels(web);
+  const Pod shuns_web = APod().labels(db).anti_affinity(Term(in("app", {"web"}), "zone"));
+  const std::vector<Case> cases = {
+      {"the pod's anti-affinity: the only web pod on the host leaves", avoids_web,
+       placed({{APod().labels(web), "n1"}, {APod().labels(web), "n3"}}), {0}, "n1", kNoAnti, kOk},
+      {"the pod's anti-affinity by zone: another web pod stays in the zone", avoids_web_zone,
+       placed({{APod().labels(web), "n1"}, {APod().labels(web), "n2"}}), {0}, "n1", kNoAnti, kNoAnti},
+      {"the pod's anti-affinity by zone: both web pods of the node leave", avoids_web_zone,
+       placed({{APod().labels(web), "n1"}, {APod().labels(web), "n1"}, {APod().labels(web), "n3"}}), {0, 1}, "n1",
+       kNoAnti, kOk},
+      {"a placed pod's anti-affinity against the pod leaves with it", web_pod,
+       placed({{shuns_web, "n2"}, {APod().labels(db), "n2"}}), {0}, "n2", kNoExisting, kOk},
+      {"the pod's affinity: one of two db pods in the zone leaves", wants_db,
+       placed({{APod().labels(db), "n1"}, {APod().labels(db), "n2"}}), {0}, "n1", kOk, kOk},
+      {"the pod's affinity: the last db pod leaves, the pod is not a db pod itself", wants_db,
+       placed({{APod().labels(db), "n1"}}), {0}, "n1", kOk, kNoAffinity},
+      {"a pod the terms do not match changes nothing", avoids_web,
+       placed({{APod().labels(web), "n1"}, {APod().labels(db), "n1"}}), {1}, "n1", kNoAnti, kNoAnti},
+      {"a pod of another namespace changes nothing", avoids_web,
+       placed({{APod().labels(web), "n1"}, {APod("x", "other").labels(web), "n1"}}), {1}, "n1", kNoAnti, kNoAnti},
+      {"a node without the topology key counts nowhere", avoids_web, placed({{APod().labels(web), "bare"}}), {0},
+       "bare", kOk, kOk},
+  };
+  auto labels_of = [&](const std::string& name) -> const Labels& {
+    for (const auto& n : nodes)
+      if (n.meta.name == name) return n.meta.labels;
+    FAIL("no node " + name);
+    return nodes[0].meta.labels;
+  };
+  auto same = [](const AffinityFilterCounts& a, const AffinityFilterCounts& b) {
+    CHECK(a.existing_anti_affinity == b.existing_anti_affinity);
+    CHECK(a.affinity == b.affinity);
+    CHECK(a.anti_affinity == b.anti_affinity);
+  };
+  auto verdict = [](const AffinityFilterCounts& counts, const Pod& pod, const Labels& labels, const Want& want) {
+    PluginStatus status = filter_node(counts, pod, labels);
+    CHECK(code(status.code) == code(want.code));
+    if (!want.reason.empty()) CHECK(status.reasons == std::vector<std::string>{want.reason});
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const std::vector<Placed> staying = without_indexes(c.existing, c.removed);
+    const auto full = count_for_filter(c.pod, must_resolve(c.pod), *cluster_of(nodes, c.existing));
+    const auto without = count_for_filter(c.pod, must_resolve(c.pod), *cluster_of(nodes, staying));
+    const Labels& labels = labels_of(c.on);
+    verdict(full, c.pod, labels, c.before);
+
+    AffinityFilterCounts counts = full;
+    for (size_t i : c.removed) update_counts(counts, c.pod, *PodInfo::make(c.existing[i].pod), labels, -1);
+    same(counts, without);
+    verdict(counts, c.pod, labels, c.after);
+    for (size_t i : c.removed) update_counts(counts, c.pod, *PodInfo::make(c.existing[i].pod), labels, +1);
+    same(counts, full);
+  }
+}
+
+TEST_CASE("InterPodAffinity AddPod/RemovePod update a copied CycleState, not the cycle's",
+          "[inter_pod_affinity]") {
+  auto plugin = make_plugin();
+  const std::vector<Node> nodes = {node("n1", {{"host", "n1"}})};
+  Pod web = APod("web").labels({{"app", "web"}});
+  web.meta.uid = "uid-web";
+  auto cluster = cluster_of(nodes, {{web, "n1"}});
+  NodeInfo info(std::make_shared<const Node>(nodes[0]));
+  auto web_info = PodInfo::make(web);
+  REQUIRE(info.add_pod(web_info));
+  auto avoids_web = PodInfo::make(APod().anti_affinity(Term(in("app", {"web"}), "host")));
+
+  CycleState cycle;
+  cycle.share_input<ClusterPods>(cluster, cluster->generation());
+  PreFilterResult result;
+  REQUIRE(plugin->pre_filter(cycle, *avoids_web, result).ok());
+  CycleState node_copy = cycle;
+  REQUIRE(info.remove_pod(pod_identity(*web_info)));
+  REQUIRE(plugin->remove_pod(node_copy, *avoids_web, *web_info, info).ok());
+  CHECK(plugin->filter(node_copy, *avoids_web, info).ok());
+  CHECK(plugin->filter(cycle, *avoids_web, info).reasons == std::vector<std::string>{kAnti});
+  REQUIRE(info.add_pod(web_info));
+  REQUIRE(plugin->add_pod(node_copy, *avoids_web, *web_info, info).ok());
+  CHECK(plugin->filter(node_copy, *avoids_web, info).reasons == std::vector<std::string>{kAnti});
+
+  SECTION("nothing to update when PreFilter wrote nothing") {
+    CycleState empty;
+    CHECK(plugin->remove_pod(empty, *avoids_web, *web_info, info).ok());
+    CHECK(plugin->filter(empty, *avoids_web, info).ok());
+  }
+}

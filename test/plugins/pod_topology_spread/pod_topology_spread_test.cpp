@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -733,4 +734,94 @@ TEST_CASE("PodTopologySpread args", "[pod_topology_spread]") {
   auto plugin = make_plugin();
   CHECK(plugin->name() == "PodTopologySpread");
   CHECK_FALSE(plugin->events_to_register().empty());
+}
+
+TEST_CASE("PodTopologySpread update_counts: pods leaving and rejoining a node count as a recount would (preemption's dry run)",
+          "[pod_topology_spread]") {
+  const Code ok = Code::success;
+  const Code no = Code::unschedulable;
+  const Labels foo = {{"foo", ""}};
+  struct Case {
+    const char* name;
+    Pod pod;
+    std::vector<Placed> existing;
+    std::vector<size_t> removed;  // indexes into existing; every one on `on`
+    std::string on;
+    std::string judged;
+    Code before, after;  // Filter on `judged`, with and without the removed pods
+  };
+  const Pod by_node = spread_pod("p", foo, {hard(1, "node", exists("foo"))});
+  const Pod by_zone = spread_pod("p", foo, {hard(1, "zone", exists("foo"))});
+  const Pod zone2_only = spread_pod(PodBuilder("p").node_selector({{"zone", "zone2"}}).pod(), foo,
+                                    {hard(1, "node", exists("foo"))});
+  const std::vector<Placed> terminating_on_a = {{terminating(spread_pod("t", foo)), "node-a"}};
+  const std::vector<Case> cases = {
+      {"by node: both matching pods leave node-a", by_node, spread_2_1_0_3(), {0, 1}, "node-a", "node-a", no, ok},
+      {"by node: one of two is not enough", by_node, spread_2_1_0_3(), {0}, "node-a", "node-a", no, no},
+      {"by zone: one pod leaves the fuller zone", by_zone, join({on("node-a", 2), on("node-x", 1)}), {0}, "node-a",
+       "node-a", no, ok},
+      {"by zone: the other zone loses a pod, the minimum follows", by_zone,
+       join({on("node-a", 2), on("node-x", 1), on("node-y", 1)}), {2}, "node-x", "node-a", ok, no},
+      {"minDomains above the domains keeps the minimum at 0",
+       spread_pod("p", foo, {hard(1, "zone", exists("foo")).min_domains(3)}),
+       join({on("node-a", 1), on("node-x", 1)}), {0}, "node-a", "node-a", no, ok},
+      {"a pod of another namespace counts nowhere", by_node, join({on("node-a", 1), on("node-a", 1, foo, "other")}),
+       {1}, "node-a", "node-a", no, no},
+      {"a pod the selector does not match counts nowhere", by_node,
+       join({on("node-a", 1), on("node-a", 1, {{"bar", ""}})}), {1}, "node-a", "node-a", no, no},
+      {"a terminating pod counts nowhere", by_node, join({on("node-a", 1), terminating_on_a}), {1}, "node-a",
+       "node-a", no, no},
+      {"a node the pod's nodeSelector leaves out counts nowhere (nodeAffinityPolicy Honor)", zone2_only,
+       join({on("node-a", 2), on("node-x", 1)}), {0}, "node-a", "node-x", no, no},
+  };
+  auto same = [](const SpreadFilterCounts& a, const SpreadFilterCounts& b) {
+    CHECK(a.matching == b.matching);
+    CHECK(a.min_matching == b.min_matching);
+  };
+  const auto nodes = four_nodes();
+  auto named = [&](const std::string& name) -> const Node& {
+    return *std::find_if(nodes.begin(), nodes.end(), [&](const Node& n) { return n.meta.name == name; });
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const std::vector<Placed> staying = without_indexes(c.existing, c.removed);
+    const auto constraints = constraints_of(c.pod, kDoNotSchedule);
+    const auto full = count_for_filter(c.pod, constraints, *cluster_of(nodes, c.existing));
+    const auto without = count_for_filter(c.pod, constraints, *cluster_of(nodes, staying));
+    const Labels& judged = named(c.judged).meta.labels;
+    CHECK(code(filter_node(full, c.pod, judged).code) == code(c.before));
+
+    SpreadFilterCounts counts = full;
+    for (size_t i : c.removed) update_counts(counts, c.pod, *PodInfo::make(c.existing[i].pod), named(c.on), -1);
+    same(counts, without);
+    CHECK(code(filter_node(counts, c.pod, judged).code) == code(c.after));
+    for (size_t i : c.removed) update_counts(counts, c.pod, *PodInfo::make(c.existing[i].pod), named(c.on), +1);
+    same(counts, full);
+  }
+}
+
+TEST_CASE("PodTopologySpread AddPod/RemovePod update a copied CycleState, not the cycle's", "[pod_topology_spread]") {
+  auto plugin = make_plugin();
+  const Labels foo = {{"foo", ""}};
+  const auto existing = on("node-a", 2);
+  auto cluster = cluster_of(four_nodes(), existing);
+  auto infos = node_infos(four_nodes(), existing);
+  auto pod = PodInfo::make(spread_pod("p", foo, {hard(1, "node", exists("foo"))}));
+  CycleState cycle;
+  cycle.share_input<ClusterPods>(cluster, cluster->generation());
+  PreFilterResult result;
+  REQUIRE(plugin->pre_filter(cycle, *pod, result).ok());
+
+  CycleState node_copy = cycle;
+  for (const auto& placed : existing) {
+    auto info = PodInfo::make(placed.pod);
+    REQUIRE(infos[0].remove_pod(pod_identity(*info)));
+    REQUIRE(plugin->remove_pod(node_copy, *pod, *info, infos[0]).ok());
+  }
+  CHECK(plugin->filter(node_copy, *pod, infos[0]).ok());
+  CHECK(code(plugin->filter(cycle, *pod, infos[0]).code) == code(Code::unschedulable));
+  auto back = PodInfo::make(existing[0].pod);
+  REQUIRE(infos[0].add_pod(back));
+  REQUIRE(plugin->add_pod(node_copy, *pod, *back, infos[0]).ok());
+  CHECK(code(plugin->filter(node_copy, *pod, infos[0]).code) == code(Code::unschedulable));  // 1 + 1 − 0 > 1
 }
