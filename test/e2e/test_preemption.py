@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from device_builders import allocation, gpu_pod, make_device, make_gpu_node  # noqa: E402
 from numa_builders import RESOURCE_STATUS, cpu_details, make_cpu_node, make_topology, numa_pod  # noqa: E402
 from scheduler_helpers import (SCHEDULER_NAME, SchedulingTest, all_bound, make_node,  # noqa: E402
-                               make_pod)
+                               make_pod, taint)
 
 PDBS = "/apis/policy/v1/namespaces/default/poddisruptionbudgets"
 MERGE = "application/merge-patch+json"
@@ -31,6 +31,11 @@ def running(name, node, priority, cpu, labels=None, hold=False):
     if hold:
         pod["metadata"]["finalizers"] = [HOLD]
     return pod
+
+
+def anti_affinity(match_labels, key="kubernetes.io/hostname"):
+    return {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": match_labels}, "topologyKey": key}]}}
 
 
 def preemptor(name, priority, cpu, policy=None):
@@ -179,6 +184,52 @@ class PreemptionTest(SchedulingTest):
         # The freed cores go to the preemptor: core 0 with its sibling.
         self.assertEqual(self.client.pod("lsr-high")["metadata"]["annotations"][RESOURCE_STATUS],
                          '{"cpuset":"0,2"}')
+
+    # Preemption for a pod that only pod (anti-)affinity or topology spreading
+    # keeps out: the dry run takes victims out of the plugins' topology counts
+    # (PreFilterExtensions' RemovePod/AddPod), as kube-scheduler does.
+
+    def test_a_pod_whose_anti_affinity_a_lower_pod_violates_evicts_that_pod_only(self):
+        self.start([make_node("n1", cpu="4"), running("web-low", "n1", 1, "1", labels={"app": "web"}),
+                    running("other-low", "n1", 1, "1", labels={"app": "batch"})])
+        high = make_pod("high", cpu="1", priority=10, affinity=anti_affinity({"app": "web"}))
+        self.client.create(high)
+        self.assertEqual(self.wait_bound("high"), "n1")
+        self.assertEqual(self.names(), ["high", "other-low"])
+
+    def test_a_lower_pod_whose_anti_affinity_keeps_the_pod_out_is_evicted(self):
+        low = make_pod("shy-low", cpu="1", node_name="n1", priority=1, affinity=anti_affinity({"app": "db"}))
+        self.start([make_node("n1", cpu="4"), low, running("other-low", "n1", 1, "1")])
+        self.client.create(make_pod("db-high", cpu="1", priority=10, labels={"app": "db"}))
+        self.assertEqual(self.wait_bound("db-high"), "n1")
+        self.assertEqual(self.names(), ["db-high", "other-low"])
+
+    def test_anti_affinity_against_a_higher_priority_pod_is_no_reason_to_preempt(self):
+        self.start([make_node("n1", cpu="4"), running("web-high", "n1", 50, "1", labels={"app": "web"}),
+                    running("other-low", "n1", 1, "1")])
+        message = self.create_unschedulable(make_pod("high", cpu="1", priority=10,
+                                                     affinity=anti_affinity({"app": "web"})))
+        self.assertIn("preemption: 0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules.",
+                      message)
+        self.assertEqual(self.names(), ["high", "other-low", "web-high"])
+
+    def test_a_spread_constraint_evicts_as_many_lower_pods_as_the_skew_needs(self):
+        # Zone b's only node is tainted: it counts as a domain (nodeTaintsPolicy
+        # Ignore) with no pods, so zone a may hold one matching pod more, at most.
+        self.start([make_node("a1", cpu="8", labels={"zone": "a"}),
+                    make_node("b1", cpu="8", labels={"zone": "b"}, taints=[taint("maintenance")]),
+                    running("s-1", "a1", 1, "1", labels={"app": "s"}),
+                    running("s-2", "a1", 2, "1", labels={"app": "s"}),
+                    running("s-3", "a1", 3, "1", labels={"app": "s"}),
+                    running("unrelated", "a1", 1, "1", labels={"app": "t"})])
+        pod = make_pod("spread-high", cpu="1", priority=10, labels={"app": "s"})
+        pod["spec"]["topologySpreadConstraints"] = [{
+            "maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+            "labelSelector": {"matchLabels": {"app": "s"}}}]
+        self.client.create(pod)
+        self.assertEqual(self.wait_bound("spread-high"), "a1")
+        # 3 matching pods + the preemptor − 0 in zone b may be 1 at most: all three go, the unrelated pod stays.
+        self.assertEqual(self.names(), ["spread-high", "unrelated"])
 
 
 if __name__ == "__main__":
