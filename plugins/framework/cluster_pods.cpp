@@ -53,6 +53,11 @@ void ClusterPods::place(std::shared_ptr<const PodInfo> pod, const std::string& n
   ++generation_;
 }
 
+bool ClusterPods::has_pod_on(std::string_view uid, const std::string& node) const {
+  auto at = placed_.find(std::string(uid));
+  return at != placed_.end() && at->second.node == node;
+}
+
 bool ClusterPods::remove_pod(std::string_view uid) {
   auto at = placed_.find(std::string(uid));
   if (at == placed_.end()) return false;

@@ -51,6 +51,8 @@ class ClusterPods {
   bool remove_pod(std::string_view uid);
 
   const std::unordered_map<std::string, NodeEntry>& nodes() const { return nodes_; }
+  /// Whether the pod with this uid is counted on `node` (bound or assumed there).
+  bool has_pod_on(std::string_view uid, const std::string& node) const;
   size_t pod_count() const { return placed_.size(); }
   /// Pods with any pod (anti-)affinity term, required or preferred: while
   /// there are none, a pod without terms of its own needs no InterPodAffinity.

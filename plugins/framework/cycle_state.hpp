@@ -44,6 +44,11 @@ class CycleState {
     return static_cast<const T*>(slots_[slot].data.get());
   }
 
+  /// Whether no other CycleState shares the slot's data: a copy's slot
+  /// written since the copy was made (preemption's dry run updates such
+  /// data in place instead of copying it again for every pod it moves).
+  bool sole_owner(size_t slot) const { return slot < slots_.size() && slots_[slot].data.use_count() == 1; }
+
   /// Hands every plugin of this cycle an input an actor owns and updates
   /// between cycles (e.g. the GPU task classes learned from the pods seen so
   /// far), one per type, immutable once shared. `version` names the content:
@@ -80,6 +85,9 @@ class CycleState {
   /// Filter plugins (by their index in the profile's filter list) whose
   /// PreFilter returned Skip: the Framework does not call their Filter.
   uint64_t skip_filter_mask = 0;
+  /// PreFilter plugins (by index in the pre-filter list) that returned Skip:
+  /// their PreFilterExtensions are not called either.
+  uint64_t skip_pre_filter_mask = 0;
   /// Score plugins (by index in the score list) whose PreScore returned Skip.
   uint64_t skip_score_mask = 0;
   /// PreFilter restricted the candidates to these nodes (intersection of

@@ -132,6 +132,8 @@ Result<Framework> Framework::create(const config::Profile& profile, const Regist
   collect(profile.enabled_at(ExtensionPoint::bind), fw, find, fw.bind_);
   collect(profile.enabled_at(ExtensionPoint::post_bind), fw, find, fw.post_bind_);
   if (fw.filter_.size() > 64) return Error{"profile \"" + profile.scheduler_name + "\": more than 64 filter plugins"};
+  if (fw.pre_filter_.size() > 64)
+    return Error{"profile \"" + profile.scheduler_name + "\": more than 64 pre-filter plugins"};
 
   int normalizing = 0;
   for (const auto& e : profile.enabled_at(ExtensionPoint::score)) {
@@ -249,15 +251,18 @@ PluginStatus Framework::run_pre_filter(CycleState& state, const PodInfo& pod) co
 PluginStatus Framework::run_pre_filter_plugins(CycleState& state, const PodInfo& pod) const {
   FrameworkObserver* sampled_observer = sampled(state);
   state.skip_filter_mask = 0;
+  state.skip_pre_filter_mask = 0;
   state.node_names.reset();
   state.node_names_plugins.clear();
   std::vector<std::string> restricting;
-  for (auto* p : pre_filter_) {
+  for (size_t index = 0; index < pre_filter_.size(); ++index) {
+    const PreFilterPlugin* p = pre_filter_[index];
     PreFilterResult result;
     PluginTimer plugin_timer(sampled_observer, *p, MetricPoint::pre_filter);
     PluginStatus s = p->pre_filter(state, pod, result);
     plugin_timer.finish(s.code);
     if (s.is_skip()) {
+      state.skip_pre_filter_mask |= uint64_t{1} << index;
       for (size_t i = 0; i < filter_.size(); ++i)
         if (filter_[i]->name() == p->name()) state.skip_filter_mask |= uint64_t{1} << i;
       continue;
@@ -316,12 +321,6 @@ PluginStatus Framework::run_filter(const CycleState& state, const PodInfo& pod, 
   return {};
 }
 
-bool Framework::pre_filter_skipped(const CycleState& state, const PreFilterPlugin& plugin) const {
-  for (size_t i = 0; i < filter_.size(); ++i)
-    if (filter_[i]->name() == plugin.name()) return (state.skip_filter_mask & (uint64_t{1} << i)) != 0;
-  return false;
-}
-
 PluginStatus Framework::run_pre_filter_extension_add_pod(CycleState& state, const PodInfo& pod, const PodInfo& other,
                                                          const NodeInfo& node) const {
   return run_pre_filter_extensions(state, pod, other, node, /*added=*/true);
@@ -334,8 +333,9 @@ PluginStatus Framework::run_pre_filter_extension_remove_pod(CycleState& state, c
 
 PluginStatus Framework::run_pre_filter_extensions(CycleState& state, const PodInfo& pod, const PodInfo& other,
                                                   const NodeInfo& node, bool added) const {
-  for (auto* p : pre_filter_) {
-    if (pre_filter_skipped(state, *p)) continue;
+  for (size_t index = 0; index < pre_filter_.size(); ++index) {
+    if (state.skip_pre_filter_mask & (uint64_t{1} << index)) continue;
+    const PreFilterPlugin* p = pre_filter_[index];
     PluginStatus s = added ? p->add_pod(state, pod, other, node) : p->remove_pod(state, pod, other, node);
     if (!s.ok()) return as_error(std::move(s), p->name(), added ? "AddPod on PreFilter" : "RemovePod on PreFilter");
   }

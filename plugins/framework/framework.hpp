@@ -164,8 +164,6 @@ class Framework {
   Status add_plugin(const std::string& name, std::shared_ptr<const Plugin> plugin);
   // The plugin loops behind the timed public entry points.
   PluginStatus run_pre_filter_plugins(CycleState& state, const PodInfo& pod) const;
-  /// Whether `plugin`'s PreFilter returned Skip for this cycle's pod.
-  bool pre_filter_skipped(const CycleState& state, const PreFilterPlugin& plugin) const;
   PluginStatus run_pre_filter_extensions(CycleState& state, const PodInfo& pod, const PodInfo& other,
                                          const NodeInfo& node, bool added) const;
   PostFilterResult run_post_filter_plugins(CycleState& state, const PodInfo& pod,

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "config/yaml_fields.hpp"
+#include "plugins/framework/counted_pods_update.hpp"
 #include "plugins/common/args.hpp"
 
 namespace troupe::plugins::affinity {
@@ -14,6 +15,7 @@ namespace {
 struct AffinityState {
   std::shared_ptr<const AffinityFilterCounts> filter;
   std::shared_ptr<const TopologyScores> scores;
+  bool dry_run_copy = false;  // `filter` was copied for preemption's dry run (counted_pods_update.hpp)
 };
 
 const std::string* label_of(const Labels& labels, const std::string& key) {
@@ -221,14 +223,10 @@ PluginStatus InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod,
 
 PluginStatus InterPodAffinity::update_on(CycleState& state, const PodInfo& pod, const PodInfo& other,
                                          const NodeInfo& node, int64_t delta) const {
-  const auto* data = state.read<State>(state_slot());
-  if (data == nullptr || !data->filter || node.node() == nullptr) return {};
-  auto counts = std::make_shared<AffinityFilterCounts>(*data->filter);  // the cycle's own stays as it was
-  update_counts(*counts, *pod.pod, other, node.node()->meta.labels, delta);
-  State updated = *data;
-  updated.filter = std::move(counts);
-  state.write(state_slot(), std::move(updated));
-  return {};
+  auto change = [&](AffinityFilterCounts& counts) {
+    update_counts(counts, *pod.pod, other, node.node()->meta.labels, delta);
+  };
+  return update_counted_pods<State, AffinityFilterCounts>(state, state_slot(), &State::filter, other, node, change);
 }
 
 PluginStatus InterPodAffinity::add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,

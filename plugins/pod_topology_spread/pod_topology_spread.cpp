@@ -6,6 +6,7 @@
 #include <set>
 
 #include "config/yaml_fields.hpp"
+#include "plugins/framework/counted_pods_update.hpp"
 #include "plugins/common/args.hpp"
 #include "plugins/node_affinity/node_selector.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
@@ -18,6 +19,7 @@ namespace {
 struct SpreadState {
   std::shared_ptr<const SpreadFilterCounts> filter;
   std::shared_ptr<const SpreadScoreCounts> score;
+  bool dry_run_copy = false;  // `filter` was copied for preemption's dry run (counted_pods_update.hpp)
 };
 
 bool has_all_keys(const Labels& labels, const std::vector<SpreadConstraint>& constraints) {
@@ -212,14 +214,8 @@ PluginStatus PodTopologySpread::pre_filter(CycleState& state, const PodInfo& pod
 
 PluginStatus PodTopologySpread::update_on(CycleState& state, const PodInfo& pod, const PodInfo& other,
                                           const NodeInfo& node, int64_t delta) const {
-  const auto* data = state.read<State>(state_slot());
-  if (data == nullptr || !data->filter || node.node() == nullptr) return {};
-  auto counts = std::make_shared<SpreadFilterCounts>(*data->filter);  // the cycle's own stays as it was
-  update_counts(*counts, *pod.pod, other, *node.node(), delta);
-  State updated = *data;
-  updated.filter = std::move(counts);
-  state.write(state_slot(), std::move(updated));
-  return {};
+  auto change = [&](SpreadFilterCounts& counts) { update_counts(counts, *pod.pod, other, *node.node(), delta); };
+  return update_counted_pods<State, SpreadFilterCounts>(state, state_slot(), &State::filter, other, node, change);
 }
 
 PluginStatus PodTopologySpread::add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,

@@ -2,6 +2,7 @@
 
 #include "config/scheduler_config.hpp"
 #include "plugins/common/args.hpp"
+#include "plugins/default_preemption/dry_run.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/framework/framework.hpp"
 #include "plugins/framework/normalize_score.hpp"
@@ -24,14 +25,36 @@ class FakeFilter : public PreFilterPlugin, public FilterPlugin, public EnqueueEx
     if (pod.meta().labels.count("broken")) return PluginStatus::internal_error("boom");
     if (auto it = pod.meta().labels.find("pin"); it != pod.meta().labels.end())
       result.node_names = std::set<std::string>{it->second};
+    if (auto it = pod.meta().labels.find("blockers"); it != pod.meta().labels.end())
+      state.write(state_slot(), Blockers{std::stoi(it->second)});
     return {};
   }
-  PluginStatus filter(const CycleState&, const PodInfo&, const NodeInfo& node) const override {
+  PluginStatus filter(const CycleState& state, const PodInfo&, const NodeInfo& node) const override {
     if (node.node()->meta.labels.count("bad")) return PluginStatus::unschedulable("fake bad node");
+    if (const auto* b = state.read<Blockers>(state_slot()); b != nullptr && b->count > 0)
+      return PluginStatus::unschedulable("blocked by " + std::to_string(b->count));
     return {};
+  }
+  // PreFilterExtensions: pods labelled "blocks" are counted in the state, as anti-affinity counts pods.
+  PluginStatus add_pod(CycleState& state, const PodInfo&, const PodInfo& added, const NodeInfo&) const override {
+    return count(state, added, +1);
+  }
+  PluginStatus remove_pod(CycleState& state, const PodInfo&, const PodInfo& removed, const NodeInfo&) const override {
+    return count(state, removed, -1);
   }
   std::vector<ClusterEvent> events_to_register() const override {
     return {{EventResource::node, kAdd, "NodeAdd"}};
+  }
+
+ private:
+  struct Blockers {
+    int count = 0;
+  };
+  PluginStatus count(CycleState& state, const PodInfo& other, int delta) const {
+    if (other.meta().labels.count("explode")) return PluginStatus::internal_error("cannot move");
+    const auto* b = state.read<Blockers>(state_slot());
+    if (b != nullptr && other.meta().labels.count("blocks")) state.write(state_slot(), Blockers{b->count + delta});
+    return {};
   }
 };
 
@@ -254,6 +277,51 @@ TEST_CASE("PreFilter and Filter: skips, node restriction, first failure wins", "
     PluginStatus e = fw.run_pre_filter(*state, *pod_with_labels({{"broken", ""}}));
     CHECK(e.code == Code::error);
     CHECK(e.message() == "running PreFilter plugin \"FakeFilter\": boom");
+  }
+}
+
+TEST_CASE("PreFilterExtensions through a FrameworkDryRun: a copy per node, Skip honoured, errors named",
+          "[framework]") {
+  Registry registry = test_registry();
+  Framework fw = make_framework(registry);
+  NodeInfo node = labelled_node("n", {});
+  auto blocker = pod_with_labels({{"blocks", ""}});
+  auto bystander = pod_with_labels({});
+
+  SECTION("removals reach the copy; the next node starts from the cycle's state again") {
+    auto pod = pod_with_labels({{"blockers", "1"}});
+    auto cycle = fw.new_cycle_state();
+    REQUIRE(fw.run_pre_filter(*cycle, *pod).ok());
+    preemption::FrameworkDryRun dry_run(fw, *cycle);
+    dry_run.start_node();
+    CHECK(dry_run.filter(*pod, node).reasons == std::vector<std::string>{"blocked by 1"});
+    REQUIRE(dry_run.pod_removed(*pod, *bystander, node).ok());
+    CHECK_FALSE(dry_run.filter(*pod, node).ok());
+    REQUIRE(dry_run.pod_removed(*pod, *blocker, node).ok());
+    CHECK(dry_run.filter(*pod, node).ok());
+    REQUIRE(dry_run.pod_added(*pod, *blocker, node).ok());
+    CHECK_FALSE(dry_run.filter(*pod, node).ok());
+    REQUIRE(dry_run.pod_removed(*pod, *blocker, node).ok());
+    CHECK(fw.run_filter(*cycle, *pod, node).reasons == std::vector<std::string>{"blocked by 1"});
+    dry_run.start_node();
+    CHECK(dry_run.filter(*pod, node).reasons == std::vector<std::string>{"blocked by 1"});
+  }
+  SECTION("a plugin whose PreFilter skipped is not told") {
+    auto pod = pod_with_labels({{"skip-fake", ""}});
+    auto cycle = fw.new_cycle_state();
+    REQUIRE(fw.run_pre_filter(*cycle, *pod).ok());
+    CHECK(fw.run_pre_filter_extension_remove_pod(*cycle, *pod, *pod_with_labels({{"explode", ""}}), node).ok());
+  }
+  SECTION("an extension's error names the plugin and the extension") {
+    auto pod = pod_with_labels({{"blockers", "1"}});
+    auto cycle = fw.new_cycle_state();
+    REQUIRE(fw.run_pre_filter(*cycle, *pod).ok());
+    auto exploding = pod_with_labels({{"explode", ""}});
+    PluginStatus removed = fw.run_pre_filter_extension_remove_pod(*cycle, *pod, *exploding, node);
+    CHECK(removed.code == Code::error);
+    CHECK(removed.message() == "running RemovePod on PreFilter plugin \"FakeFilter\": cannot move");
+    PluginStatus added = fw.run_pre_filter_extension_add_pod(*cycle, *pod, *exploding, node);
+    CHECK(added.message() == "running AddPod on PreFilter plugin \"FakeFilter\": cannot move");
   }
 }
 

@@ -978,6 +978,16 @@ TEST_CASE("InterPodAffinity update_counts: pods leaving and rejoining a node cou
     for (size_t i : c.removed) update_counts(counts, c.pod, *PodInfo::make(c.existing[i].pod), labels, +1);
     same(counts, full);
   }
+
+  // Zero counts are erased: once the last db pod (in zone b) leaves, a db pod
+  // that wants db pods may start the group anywhere, zone a included.
+  const Pod db_wants_db = APod().labels(db).affinity(Term(in("app", {"db"}), "zone"));
+  const auto last_db = placed({{APod().labels(db), "n3"}});
+  auto counts = count_for_filter(db_wants_db, must_resolve(db_wants_db), *cluster_of(nodes, last_db));
+  verdict(counts, db_wants_db, labels_of("n1"), kNoAffinity);
+  update_counts(counts, db_wants_db, *PodInfo::make(last_db[0].pod), labels_of("n3"), -1);
+  CHECK(counts.affinity.empty());
+  verdict(counts, db_wants_db, labels_of("n1"), kOk);
 }
 
 TEST_CASE("InterPodAffinity AddPod/RemovePod update a copied CycleState, not the cycle's",
@@ -1005,6 +1015,13 @@ TEST_CASE("InterPodAffinity AddPod/RemovePod update a copied CycleState, not the
   REQUIRE(plugin->add_pod(node_copy, *avoids_web, *web_info, info).ok());
   CHECK(plugin->filter(node_copy, *avoids_web, info).reasons == std::vector<std::string>{kAnti});
 
+  SECTION("a pod the cluster does not count on the node changes nothing") {
+    CycleState copy = cycle;
+    Pod stranger = APod("stranger").labels({{"app", "web"}});
+    stranger.meta.uid = "uid-stranger";
+    REQUIRE(plugin->remove_pod(copy, *avoids_web, *PodInfo::make(stranger), info).ok());
+    CHECK(plugin->filter(copy, *avoids_web, info).reasons == std::vector<std::string>{kAnti});
+  }
   SECTION("nothing to update when PreFilter wrote nothing") {
     CycleState empty;
     CHECK(plugin->remove_pod(empty, *avoids_web, *web_info, info).ok());
