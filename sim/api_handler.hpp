@@ -41,7 +41,7 @@ class ApiHandler {
 
   // Resources (handlers_crud.cpp).
   ApiResponse resource_request(const ParsedPath& path, const ApiRequest& request);
-  ApiResponse get(const ResourceInfo& r, const ParsedPath& path);
+  ApiResponse get(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request);
   ApiResponse list(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request);
   ApiResponse create(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request);
   ApiResponse update(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request, bool status_only);

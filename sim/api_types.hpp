@@ -16,6 +16,7 @@ struct ApiRequest {
   std::string path;   // without the query string
   std::map<std::string, std::string> query;
   std::string content_type;
+  std::string accept;  // the Accept header: a Table instead of objects (server_side_table.hpp)
   std::string body;
 };
 

@@ -8,6 +8,7 @@
 #include "sim/api_handler.hpp"
 #include "sim/base64.hpp"
 #include "sim/object_rules.hpp"
+#include "sim/server_side_table.hpp"
 
 namespace troupe::sim {
 
@@ -149,7 +150,7 @@ ApiResponse ApiHandler::resource_request(const ParsedPath& path, const ApiReques
     const SubresourceInfo* sub = r.find_subresource(path.subresource);
     if (!sub || watching) return error_response(path_not_found());
     if (sub->name == "status") {
-      if (method == "GET") return get(r, path);
+      if (method == "GET") return get(r, path, request);
       if (method == "PUT") return update(r, path, request, true);
       if (method == "PATCH") return patch(r, path, request, true);
       return not_allowed();
@@ -169,17 +170,23 @@ ApiResponse ApiHandler::resource_request(const ParsedPath& path, const ApiReques
     if (method == "DELETE") return remove_collection(r, path, request);
     return not_allowed();
   }
-  if (method == "GET" || method == "HEAD") return watching ? watch(r, path, request) : get(r, path);
+  if (method == "GET" || method == "HEAD") return watching ? watch(r, path, request) : get(r, path, request);
   if (method == "PUT") return update(r, path, request, false);
   if (method == "PATCH") return patch(r, path, request, false);
   if (method == "DELETE") return remove(r, path, request);
   return not_allowed();
 }
 
-ApiResponse ApiHandler::get(const ResourceInfo& r, const ParsedPath& path) {
+ApiResponse ApiHandler::get(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
+  auto table = table_request(request.accept, request.query);
+  if (!table.ok()) return error_response(table.error());
   ObjectPtr object = store_.get(r, path.ns, path.name);
   if (!object) return error_response(not_found(r, path.name));
-  return object_response(r, object, 200);
+  if (!table.value()) return object_response(r, object, 200);
+  ApiResponse response;
+  response.body = table_json(r, *table.value(), {object}, TableListMeta{object->resource_version, ""},
+                             timestamp_now());
+  return response;
 }
 
 ApiResult<ObjectFilter> request_filter(const ResourceInfo& r, const std::string& ns, const ApiRequest& request) {
@@ -201,6 +208,8 @@ ApiResult<ObjectFilter> request_filter(const ResourceInfo& r, const std::string&
 ApiResponse ApiHandler::list(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
   auto filter = request_filter(r, path.ns, request);
   if (!filter.ok()) return error_response(filter.error());
+  auto table = table_request(request.accept, request.query);
+  if (!table.ok()) return error_response(table.error());
   size_t limit = 0;
   if (auto it = request.query.find("limit"); it != request.query.end() && !it->second.empty()) {
     auto value = parse_non_negative_int(it->second);
@@ -216,6 +225,12 @@ ApiResponse ApiHandler::list(const ResourceInfo& r, const ParsedPath& path, cons
   // Later pages report the first page's resourceVersion: a watch from there
   // replays everything that changed meanwhile, so nothing is missed.
   uint64_t rv = token ? token->rv : page.resource_version;
+  const std::string continue_token = page.last_key.empty() ? "" : encode_continue(rv, page.last_key);
+  if (table.value()) {
+    ApiResponse response;
+    response.body = table_json(r, *table.value(), page.items, TableListMeta{rv, continue_token}, timestamp_now());
+    return response;
+  }
 
   std::string body;
   size_t size = 256;
@@ -223,7 +238,7 @@ ApiResponse ApiHandler::list(const ResourceInfo& r, const ParsedPath& path, cons
   body.reserve(size);
   body += R"({"kind":")" + r.list_kind() + R"(","apiVersion":")" + r.api_version() +
           R"(","metadata":{"resourceVersion":")" + std::to_string(rv) + "\"";
-  if (!page.last_key.empty()) body += R"(,"continue":")" + encode_continue(rv, page.last_key) + "\"";
+  if (!continue_token.empty()) body += R"(,"continue":")" + continue_token + "\"";
   body += R"(},"items":[)";
   for (size_t i = 0; i < page.items.size(); ++i) {
     if (i) body += ',';

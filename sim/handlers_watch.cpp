@@ -38,6 +38,9 @@ ApiResponse ApiHandler::watch(const ResourceInfo& r, const ParsedPath& path, con
   auto filter = request_filter(r, path.ns, selecting);
   if (!filter.ok()) return error_response(filter.error());
 
+  auto table = table_request(request.accept, request.query);
+  if (!table.ok()) return error_response(table.error());
+
   auto plan = std::make_shared<WatchPlan>();
   if (auto e = bool_param(request, "allowWatchBookmarks", plan->bookmarks)) return error_response(*e);
   bool send_initial = false;
@@ -67,7 +70,8 @@ ApiResponse ApiHandler::watch(const ResourceInfo& r, const ParsedPath& path, con
     if (*value > 0) plan->timeout = std::chrono::seconds(*value);
   }
 
-  plan->watcher = std::make_shared<Watcher>(r, std::move(filter.value()), store_.options().watch_queue_limit);
+  plan->watcher =
+      std::make_shared<Watcher>(r, std::move(filter.value()), store_.options().watch_queue_limit, table.value());
   store_.watch(plan->watcher, from, send_initial && plan->bookmarks);
   ApiResponse response;
   response.watch = std::move(plan);

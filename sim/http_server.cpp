@@ -88,6 +88,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     request.path = std::string(target.substr(0, question));
     if (question != std::string_view::npos) request.query = parse_query(target.substr(question + 1));
     request.content_type = std::string(req[http::field::content_type]);
+    request.accept = std::string(req[http::field::accept]);
     request.body = std::move(req.body());
 
     if (!ctx_.token.empty() && !is_public_path(request.path)) {

@@ -15,8 +15,12 @@ std::shared_ptr<const std::string> error_event_line(const std::string& status_js
   return std::make_shared<const std::string>(watch_event_line(EventType::error, status_json));
 }
 
-Watcher::Watcher(const ResourceInfo& resource, ObjectFilter filter, size_t queue_limit)
-    : resource_(resource), filter_(std::move(filter)), queue_limit_(std::max<size_t>(queue_limit, 1)) {}
+Watcher::Watcher(const ResourceInfo& resource, ObjectFilter filter, size_t queue_limit,
+                 std::optional<TableRequest> table)
+    : resource_(resource),
+      filter_(std::move(filter)),
+      queue_limit_(std::max<size_t>(queue_limit, 1)),
+      table_(std::move(table)) {}
 
 void Watcher::set_wake(std::function<void()> wake) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -56,7 +60,7 @@ void Watcher::deliver(const EventPtr& event, bool counted) {
   WatchItem item;
   item.object = event->object;
   item.type = type;
-  if (type == event->type && resource_.storage_version) item.line = event->wire_line();
+  if (type == event->type && resource_.storage_version && !table_) item.line = event->wire_line();
   std::function<void()> wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -109,6 +113,10 @@ void Watcher::cancel() {
 
 std::string Watcher::render(const WatchItem& item) const {
   if (item.line) return *item.line;
+  if (table_) {
+    const TableListMeta meta{item.object->resource_version, ""};
+    return watch_event_line(item.type, table_json(resource_, *table_, {item.object}, meta, timestamp_now()));
+  }
   return watch_event_line(item.type, object_json_as(resource_, *item.object));
 }
 

@@ -20,6 +20,7 @@
 
 #include "sim/object_filter.hpp"
 #include "sim/resource_registry.hpp"
+#include "sim/server_side_table.hpp"
 #include "sim/stored_object.hpp"
 
 namespace troupe::sim {
@@ -47,7 +48,9 @@ struct WatchItem {
 
 class Watcher {
  public:
-  Watcher(const ResourceInfo& resource, ObjectFilter filter, size_t queue_limit);
+  /// `table`: every event's object is a Table of that object (server_side_table.hpp).
+  Watcher(const ResourceInfo& resource, ObjectFilter filter, size_t queue_limit,
+          std::optional<TableRequest> table = std::nullopt);
 
   const ResourceInfo& resource() const { return resource_; }
   const ObjectFilter& filter() const { return filter_; }
@@ -83,6 +86,7 @@ class Watcher {
   const ResourceInfo& resource_;
   const ObjectFilter filter_;
   const size_t queue_limit_;
+  const std::optional<TableRequest> table_;
   mutable std::mutex mutex_;
   std::deque<WatchItem> queue_;
   size_t counted_ = 0; // queued live events, checked against queue_limit_

@@ -1,5 +1,6 @@
 """kubectl against `troupe apiserver`: discovery, create/apply/get/list with
-label and field selectors, the three patch types, delete and `get -w`, for core
+label and field selectors, the columns `get` prints (server-side Tables), the
+three patch types, delete and `get -w`, for core
 objects and every custom resource kind, a pod's scheduling gates (removed by name with a strategic merge
 patch, never added), over plain HTTP and over TLS with a token."""
 import json
@@ -152,6 +153,57 @@ class KubectlPlainHttp(unittest.TestCase):
                 kubectl(self.server, "apply", "--validate=false", "-f", path)  # unchanged re-apply
                 kubectl(self.server, "delete", "-f", path)
                 self.assertEqual(get_json(self.server, resource)["items"], [])
+
+    def test_get_prints_the_columns_kube_apiserver_prints(self):
+        # Server-side Tables: what `kubectl get` shows without -o.
+        node = {"apiVersion": "v1", "kind": "Node",
+                "metadata": {"name": "table-node", "labels": {"node-role.kubernetes.io/worker": ""}},
+                "spec": {"unschedulable": True},
+                "status": {"conditions": [{"type": "Ready", "status": "True"}],
+                           "addresses": [{"type": "InternalIP", "address": "10.1.2.3"}],
+                           "nodeInfo": {"kubeletVersion": "v1.30.0", "osImage": "Debian GNU/Linux 12",
+                                        "kernelVersion": "6.1.0", "containerRuntimeVersion": "containerd://1.7"}}}
+        self.assertEqual(self.server.request("POST", "/api/v1/nodes", node)[0], 201)
+        running = minimal_pod("table-running")
+        running["spec"]["nodeName"] = "table-node"
+        self.assertEqual(self.server.request("POST", "/api/v1/namespaces/default/pods", running)[0], 201)
+        status = {"status": {"phase": "Running", "podIPs": [{"ip": "10.244.0.7"}], "containerStatuses": [
+            {"name": "c", "ready": True, "restartCount": 2, "image": "busybox", "imageID": "", "state": {
+                "running": {"startedAt": "2026-01-01T00:00:00Z"}}}]}}
+        self.assertEqual(self.server.request("PATCH", "/api/v1/namespaces/default/pods/table-running/status", status,
+                                             "application/merge-patch+json")[0], 200)
+        gated = minimal_pod("table-gated")
+        gated["spec"]["schedulingGates"] = [{"name": "example.com/wait"}]
+        self.assertEqual(self.server.request("POST", "/api/v1/namespaces/default/pods", gated)[0], 201)
+        try:
+            pods = kubectl(self.server, "get", "pods", "-o", "wide").stdout.splitlines()
+            self.assertEqual(pods[0].split(), ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE",
+                                               "NOMINATED", "NODE", "READINESS", "GATES"])
+            rows = {line.split()[0]: line.split() for line in pods[1:]}
+            self.assertEqual(rows["table-running"][1:4], ["1/1", "Running", "2"])
+            self.assertEqual(rows["table-running"][5:7], ["10.244.0.7", "table-node"])
+            self.assertEqual(rows["table-gated"][1:4], ["0/1", "SchedulingGated", "0"])
+            self.assertEqual(rows["table-gated"][5:8], ["<none>", "<none>", "<none>"])
+            narrow = kubectl(self.server, "get", "pod", "table-running").stdout.splitlines()
+            self.assertEqual(narrow[0].split(), ["NAME", "READY", "STATUS", "RESTARTS", "AGE"])
+            nodes = kubectl(self.server, "get", "node", "table-node", "-o", "wide").stdout.splitlines()
+            self.assertEqual(nodes[1].split()[:3], ["table-node", "Ready,SchedulingDisabled", "worker"])
+            self.assertIn("v1.30.0", nodes[1])
+            self.assertIn("10.1.2.3", nodes[1])
+            self.assertIn("containerd://1.7", nodes[1])
+            # --show-labels and -A read each row's object metadata.
+            labelled = kubectl(self.server, "get", "nodes", "--show-labels").stdout
+            self.assertIn("node-role.kubernetes.io/worker=", labelled)
+            everywhere = kubectl(self.server, "get", "pods", "-A").stdout.splitlines()
+            self.assertEqual(everywhere[0].split()[:2], ["NAMESPACE", "NAME"])
+            # --sort-by asks for whole objects in the rows.
+            by_name = kubectl(self.server, "get", "pods", "--sort-by=.metadata.name").stdout.splitlines()
+            self.assertEqual([line.split()[0] for line in by_name[1:]], ["table-gated", "table-running"])
+            namespaces = kubectl(self.server, "get", "namespace", "default").stdout.splitlines()
+            self.assertEqual(namespaces[1].split()[:2], ["default", "Active"])
+        finally:
+            kubectl(self.server, "delete", "pod", "table-running", "table-gated", "--wait=false")
+            kubectl(self.server, "delete", "node", "table-node")
 
     def test_get_watch_prints_new_objects(self):
         cmd = [kubectl_binary(), "--kubeconfig", self.server.kubeconfig, "--cache-dir",
