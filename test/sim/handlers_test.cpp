@@ -9,35 +9,14 @@
 #include "sim/object_rules.hpp"
 #include "sim/sample_cluster.hpp"
 #include "sim/yaml_json.hpp"
+#include "test/sim/handler_fixture.hpp"
 
 using namespace troupe::sim;
 
 namespace {
 
-struct Fixture {
-  ObjectStore store{ResourceRegistry::standard()};
-  ApiHandler handler{store};
-  Fixture() { handler.create_system_namespaces(); }
-
-  ApiResponse call(const std::string& method, const std::string& target, const std::string& body = "",
-                   const std::string& content_type = "application/json") {
-    ApiRequest r;
-    r.method = method;
-    auto q = target.find('?');
-    r.path = target.substr(0, q);
-    if (q != std::string::npos) r.query = parse_query(target.substr(q + 1));
-    r.body = body;
-    r.content_type = content_type;
-    return handler.handle(r);
-  }
-};
-
-rapidjson::Document json(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  REQUIRE_FALSE(d.HasParseError());
-  return d;
-}
+using Fixture = troupe::sim::testing::HandlerFixture;
+using troupe::sim::testing::json;
 
 const std::string kPod = R"({"metadata":{"name":"p","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i","env":[{"name":"A","value":"1"}]}]}})";
 

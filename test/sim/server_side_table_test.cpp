@@ -7,6 +7,7 @@
 
 #include "sim/api_handler.hpp"
 #include "sim/server_side_table.hpp"
+#include "test/sim/handler_fixture.hpp"
 
 using namespace troupe::sim;
 
@@ -15,31 +16,8 @@ namespace {
 constexpr const char* kKubectlAccept =
     "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
-struct Fixture {
-  ObjectStore store{ResourceRegistry::standard()};
-  ApiHandler handler{store};
-  Fixture() { handler.create_system_namespaces(); }
-
-  ApiResponse call(const std::string& method, const std::string& target, const std::string& accept = "",
-                   const std::string& body = "") {
-    ApiRequest r;
-    r.method = method;
-    auto q = target.find('?');
-    r.path = target.substr(0, q);
-    if (q != std::string::npos) r.query = parse_query(target.substr(q + 1));
-    r.accept = accept;
-    r.body = body;
-    r.content_type = "application/json";
-    return handler.handle(r);
-  }
-};
-
-rapidjson::Document json(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  REQUIRE_FALSE(d.HasParseError());
-  return d;
-}
+using Fixture = troupe::sim::testing::HandlerFixture;
+using troupe::sim::testing::json;
 
 }  // namespace
 
@@ -105,10 +83,10 @@ TEST_CASE("table_request: the first served media range wins", "[table]") {
 
 TEST_CASE("lists and single objects come back as Tables when asked", "[table]") {
   Fixture f;
-  REQUIRE(f.call("POST", "/api/v1/nodes", "", R"({"metadata":{"name":"n1","labels":{"zone":"a"}}})").status == 201);
-  REQUIRE(f.call("POST", "/api/v1/nodes", "", R"({"metadata":{"name":"n2"}})").status == 201);
+  REQUIRE(f.call("POST", "/api/v1/nodes", R"({"metadata":{"name":"n1","labels":{"zone":"a"}}})").status == 201);
+  REQUIRE(f.call("POST", "/api/v1/nodes", R"({"metadata":{"name":"n2"}})").status == 201);
 
-  auto table = json(f.call("GET", "/api/v1/nodes", kKubectlAccept).body);
+  auto table = json(f.get("/api/v1/nodes", kKubectlAccept).body);
   CHECK(std::string(table["kind"].GetString()) == "Table");
   CHECK(std::string(table["apiVersion"].GetString()) == "meta.k8s.io/v1");
   CHECK(table["metadata"]["resourceVersion"].IsString());
@@ -125,34 +103,34 @@ TEST_CASE("lists and single objects come back as Tables when asked", "[table]") 
   CHECK(std::string(row["object"]["metadata"]["labels"]["zone"].GetString()) == "a");
   CHECK_FALSE(row["object"].HasMember("spec"));
 
-  auto whole = json(f.call("GET", "/api/v1/nodes?includeObject=Object", kKubectlAccept).body);
+  auto whole = json(f.get("/api/v1/nodes?includeObject=Object", kKubectlAccept).body);
   CHECK(std::string(whole["rows"][0]["object"]["kind"].GetString()) == "Node");
-  auto bare = json(f.call("GET", "/api/v1/nodes?includeObject=None", kKubectlAccept).body);
+  auto bare = json(f.get("/api/v1/nodes?includeObject=None", kKubectlAccept).body);
   CHECK_FALSE(bare["rows"][0].HasMember("object"));
 
-  auto paged = json(f.call("GET", "/api/v1/nodes?limit=1", kKubectlAccept).body);
+  auto paged = json(f.get("/api/v1/nodes?limit=1", kKubectlAccept).body);
   CHECK(paged["rows"].Size() == 1);
   CHECK(paged["metadata"]["continue"].IsString());
-  auto rest = json(f.call("GET", std::string("/api/v1/nodes?limit=1&continue=") +
-                                     paged["metadata"]["continue"].GetString(), kKubectlAccept).body);
+  const std::string next = std::string("/api/v1/nodes?limit=1&continue=") + paged["metadata"]["continue"].GetString();
+  auto rest = json(f.get(next, kKubectlAccept).body);
   CHECK(std::string(rest["rows"][0]["cells"][0].GetString()) == "n2");
 
-  auto one = json(f.call("GET", "/api/v1/nodes/n2", kKubectlAccept).body);
+  auto one = json(f.get("/api/v1/nodes/n2", kKubectlAccept).body);
   CHECK(std::string(one["kind"].GetString()) == "Table");
   REQUIRE(one["rows"].Size() == 1);
   CHECK(std::string(one["rows"][0]["cells"][0].GetString()) == "n2");
 
-  CHECK(std::string(json(f.call("GET", "/api/v1/nodes", "application/json").body)["kind"].GetString()) == "NodeList");
-  CHECK(f.call("GET", "/api/v1/nodes", "application/vnd.kubernetes.protobuf").status == 406);
-  CHECK(f.call("GET", "/api/v1/nodes/n2?includeObject=x", kKubectlAccept).status == 400);
-  CHECK(f.call("GET", "/api/v1/nodes/missing", kKubectlAccept).status == 404);
+  CHECK(std::string(json(f.get("/api/v1/nodes", "application/json").body)["kind"].GetString()) == "NodeList");
+  CHECK(f.get("/api/v1/nodes", "application/vnd.kubernetes.protobuf").status == 406);
+  CHECK(f.get("/api/v1/nodes/n2?includeObject=x", kKubectlAccept).status == 400);
+  CHECK(f.get("/api/v1/nodes/missing", kKubectlAccept).status == 404);
 }
 
 TEST_CASE("a watcher asked for Tables renders each event as a one-row Table", "[table]") {
   Fixture f;
-  ApiResponse started = f.call("GET", "/api/v1/namespaces/default/configmaps?watch=true", kKubectlAccept);
+  ApiResponse started = f.get("/api/v1/namespaces/default/configmaps?watch=true", kKubectlAccept);
   REQUIRE(started.watch);
-  REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps", "", R"({"metadata":{"name":"cm"}})").status == 201);
+  REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"cm"}})").status == 201);
   std::vector<WatchItem> items;
   started.watch->watcher->take(items);
   REQUIRE(items.size() == 1);
@@ -163,12 +141,12 @@ TEST_CASE("a watcher asked for Tables renders each event as a one-row Table", "[
   REQUIRE(event["object"]["rows"].Size() == 1);
   CHECK(std::string(event["object"]["rows"][0]["cells"][0].GetString()) == "cm");
 
-  ApiResponse plain = f.call("GET", "/api/v1/namespaces/default/configmaps?watch=true", "application/json");
-  REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps", "", R"({"metadata":{"name":"cm2"}})").status == 201);
+  ApiResponse plain = f.get("/api/v1/namespaces/default/configmaps?watch=true", "application/json");
+  REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"cm2"}})").status == 201);
   items.clear();
   plain.watch->watcher->take(items);
   REQUIRE(items.size() == 2);  // no resourceVersion: cm as it is, then cm2
   for (const auto& item : items)
     CHECK(std::string(json(plain.watch->watcher->render(item))["object"]["kind"].GetString()) == "ConfigMap");
-  CHECK(f.call("GET", "/api/v1/namespaces/default/configmaps?watch=true", "application/yaml").status == 406);
+  CHECK(f.get("/api/v1/namespaces/default/configmaps?watch=true", "application/yaml").status == 406);
 }
