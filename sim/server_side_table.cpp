@@ -102,8 +102,10 @@ void write_cells(JsonWriter& w, const PrintedRow& row) {
   for (const auto& cell : row.cells) {
     if (const auto* text = std::get_if<std::string>(&cell)) {
       write_string(w, *text);
+    } else if (const auto* number = std::get_if<int64_t>(&cell)) {
+      w.Int64(*number);
     } else {
-      w.Int64(std::get<int64_t>(cell));
+      w.Null();
     }
   }
   w.EndArray();

@@ -288,6 +288,50 @@ PrintedRow print_name_and_age(const Value& object, Timestamp now) {
   return row;
 }
 
+// ---- custom resources: their CRD's additionalPrinterColumns ----
+
+/// One additionalPrinterColumn: a simple JSONPath (".status.phase") and its type.
+struct PathColumn {
+  TableColumn column;
+  std::vector<std::string> path;
+};
+
+/// A cell per column, as apiextensions-apiserver's table convertor makes
+/// it: "date" values as ages, strings as they are, numbers as numbers,
+/// anything absent (or of another shape) null.
+TableCell path_cell(const Value& object, const PathColumn& c, Timestamp now) {
+  const Value* at = &object;
+  for (const auto& key : c.path) at = at == nullptr ? nullptr : find_path(*at, key);
+  if (at == nullptr || at->IsNull()) return std::monostate{};
+  if (std::string(c.column.type) == "date") {
+    if (!at->IsString()) return std::monostate{};
+    auto t = parse_timestamp(at->GetString());
+    return t ? human_age(*t, now) : std::string("<invalid>");
+  }
+  if (at->IsString()) return std::string(at->GetString(), at->GetStringLength());
+  if (at->IsInt64()) return at->GetInt64();
+  if (at->IsBool()) return std::string(at->GetBool() ? "true" : "false");
+  return std::monostate{};
+}
+
+TablePrinter custom_resource_printer(std::vector<PathColumn> columns) {
+  TablePrinter printer;
+  printer.columns.push_back(kNameColumn);
+  for (const auto& c : columns) printer.columns.push_back(c.column);
+  printer.print = [columns](const Value& object, Timestamp now) {
+    PrintedRow row;
+    row.cells.push_back(get_string(object, "metadata", "name"));
+    for (const auto& c : columns) row.cells.push_back(path_cell(object, c, now));
+    return row;
+  };
+  return printer;
+}
+
+PathColumn string_column(const char* name, std::vector<std::string> path) {
+  return {{name, "string", "", "", 0}, std::move(path)};
+}
+PathColumn age_column() { return {{"Age", "date", "", kAgeDescription, 0}, {"metadata", "creationTimestamp"}}; }
+
 }  // namespace
 
 const TablePrinter& printer_for(const std::string& group, const std::string& kind) {
@@ -335,6 +379,17 @@ const TablePrinter& printer_for(const std::string& group, const std::string& kin
   static const TablePrinter kNamespace{
       {kNameColumn, {"Status", "string", "", "The status of the namespace", 0}, kAgeColumn}, print_namespace};
   static const TablePrinter kDefault{{kNameColumn, kAgeColumn}, print_name_and_age};
+  static const TablePrinter kReservation = custom_resource_printer(
+      {string_column("Phase", {"status", "phase"}), age_column(), string_column("Node", {"status", "nodeName"}),
+       string_column("TTL", {"spec", "ttl"}), string_column("Expires", {"spec", "expires"})});
+  static const TablePrinter kPodMigrationJob = custom_resource_printer(
+      {string_column("Phase", {"status", "phase"}), string_column("Status", {"status", "status"}),
+       string_column("Node", {"status", "nodeName"}),
+       string_column("Reservation", {"spec", "reservationOptions", "reservationRef", "name"}),
+       string_column("PodNamespace", {"spec", "podRef", "namespace"}), string_column("Pod", {"spec", "podRef", "name"}),
+       age_column()});
+  if (group == "scheduling.koordinator.sh" && kind == "Reservation") return kReservation;
+  if (group == "scheduling.koordinator.sh" && kind == "PodMigrationJob") return kPodMigrationJob;
   if (group.empty() && kind == "Pod") return kPod;
   if (group.empty() && kind == "Node") return kNode;
   if (group.empty() && kind == "Event") return kEvent;

@@ -2,10 +2,12 @@
 // What `kubectl get` shows for an object, as kube-apiserver prints it into a
 // server-side Table (pkg/printers/internalversion/printers.go): the columns
 // of Pods, Nodes, Events and Namespaces with their cells, the wide columns
-// (`-o wide`) at priority 1; every other kind gets Name and Age, as a custom
-// resource without printer columns does.
+// (`-o wide`) at priority 1; Reservations and PodMigrationJobs get the
+// additionalPrinterColumns of Koordinator's CRDs (deploy/crds/); every other
+// kind gets Name and Age, as a custom resource without printer columns does.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -24,7 +26,8 @@ struct TableColumn {
   int priority;        // 0: always shown; 1: with -o wide
 };
 
-using TableCell = std::variant<std::string, int64_t>;
+/// A cell: text, a number, or null (a custom column's absent value; kubectl leaves the cell empty).
+using TableCell = std::variant<std::string, int64_t, std::monostate>;
 
 /// A row's condition (metav1.TableRowCondition): pods that ran to an end are "Completed".
 struct TableRowCondition {
@@ -39,7 +42,7 @@ struct PrintedRow {
 /// The columns and cells of one kind.
 struct TablePrinter {
   std::vector<TableColumn> columns;
-  PrintedRow (*print)(const rapidjson::Value& object, Timestamp now);
+  std::function<PrintedRow(const rapidjson::Value& object, Timestamp now)> print;
 };
 
 /// The printer for objects of `kind` in API group `group` ("" for core).

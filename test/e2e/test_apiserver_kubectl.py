@@ -201,6 +201,14 @@ class KubectlPlainHttp(unittest.TestCase):
             self.assertEqual([line.split()[0] for line in by_name[1:]], ["table-gated", "table-running"])
             namespaces = kubectl(self.server, "get", "namespace", "default").stdout.splitlines()
             self.assertEqual(namespaces[1].split()[:2], ["default", "Active"])
+            # A Reservation prints its CRD's printer columns.
+            kubectl(self.server, "apply", "--validate=false", "-f", os.path.join(MANIFESTS, "reservation.yaml"))
+            reservations = kubectl(self.server, "get", "reservations").stdout.splitlines()
+            self.assertEqual(reservations[0].split(), ["NAME", "PHASE", "AGE", "NODE", "TTL", "EXPIRES"])
+            row = reservations[1].split()  # no phase, node or expiry yet: empty cells
+            self.assertEqual([row[0], row[2]], ["reserve-e2e", "1h"])
+            self.assertEqual(len(row), 3)
+            kubectl(self.server, "delete", "-f", os.path.join(MANIFESTS, "reservation.yaml"))
         finally:
             kubectl(self.server, "delete", "pod", "table-running", "table-gated", "--wait=false")
             kubectl(self.server, "delete", "node", "table-node")

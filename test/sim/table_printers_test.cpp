@@ -26,8 +26,9 @@ rapidjson::Document parse(const std::string& text) {
 
 std::string cell(const PrintedRow& row, size_t i) {
   REQUIRE(i < row.cells.size());
-  const auto* text = std::get_if<std::string>(&row.cells[i]);
-  return text != nullptr ? *text : std::to_string(std::get<int64_t>(row.cells[i]));
+  if (const auto* text = std::get_if<std::string>(&row.cells[i])) return *text;
+  if (const auto* number = std::get_if<int64_t>(&row.cells[i])) return std::to_string(*number);
+  return "null";
 }
 
 PrintedRow print(const char* group, const char* kind, const std::string& object) {
@@ -215,4 +216,33 @@ TEST_CASE("Namespaces show their phase; other kinds their name and age", "[table
   CHECK(cell(device, 0) == "node-1");
   CHECK(cell(device, 1) == "2d");
   CHECK(printer_for("apps", "Pod").columns.size() == 2);  // only the core group's Pod has the pod columns
+}
+
+TEST_CASE("Reservations and PodMigrationJobs print their CRDs' printer columns", "[table]") {
+  const TablePrinter& reservations = printer_for("scheduling.koordinator.sh", "Reservation");
+  std::vector<std::string> names;
+  for (const auto& c : reservations.columns) names.emplace_back(c.name);
+  CHECK(names == std::vector<std::string>{"Name", "Phase", "Age", "Node", "TTL", "Expires"});
+  PrintedRow available = print("scheduling.koordinator.sh", "Reservation",
+                               R"({"metadata":{"name":"r","creationTimestamp":"2026-06-01T11:00:00Z"},
+                                   "spec":{"ttl":"1h"},"status":{"phase":"Available","nodeName":"n1"}})");
+  CHECK(cell(available, 1) == "Available");
+  CHECK(cell(available, 2) == "60m");
+  CHECK(cell(available, 3) == "n1");
+  CHECK(cell(available, 4) == "1h");
+  CHECK(cell(available, 5) == "null");  // absent: an empty cell
+  PrintedRow odd = print("scheduling.koordinator.sh", "Reservation",
+                         R"({"metadata":{"name":"r","creationTimestamp":"yesterday"},"status":{"phase":7}})");
+  CHECK(cell(odd, 1) == "7");
+  CHECK(cell(odd, 2) == "<invalid>");
+  CHECK(cell(odd, 3) == "null");
+
+  PrintedRow job = print("scheduling.koordinator.sh", "PodMigrationJob",
+                         R"({"metadata":{"name":"j","creationTimestamp":"2026-06-01T11:59:30Z"},
+                             "spec":{"podRef":{"namespace":"default","name":"web-0"},
+                                     "reservationOptions":{"reservationRef":{"name":"r-1"}}},
+                             "status":{"phase":"Running","status":"Migrating","nodeName":"n2"}})");
+  CHECK(std::vector<std::string>{cell(job, 1), cell(job, 2), cell(job, 3), cell(job, 4), cell(job, 5), cell(job, 6),
+                                 cell(job, 7)} ==
+        std::vector<std::string>{"Running", "Migrating", "n2", "r-1", "default", "web-0", "30s"});
 }
