@@ -226,7 +226,10 @@ void prepare_for_update(const ResourceInfo& r, const rapidjson::Value& old, rapi
   meta.AddMember("generation", generation + (spec_changed ? 1 : 0), alloc);
 }
 
-std::optional<ApiError> validate_object(const ResourceInfo& r, const rapidjson::Value& doc) {
+namespace {
+
+/// What is wrong with the object on its own, one cause per field.
+std::vector<StatusCause> object_causes(const ResourceInfo& r, const rapidjson::Value& doc) {
   std::vector<StatusCause> causes;
   const rapidjson::Value* meta = member(doc, "metadata");
   std::string name = meta ? string_at(*meta, "name") : "";
@@ -249,16 +252,26 @@ std::optional<ApiError> validate_object(const ResourceInfo& r, const rapidjson::
     if (!has_containers(doc)) causes.push_back(required_field("spec.containers"));
     for (auto& cause : check_scheduling_gates(doc)) causes.push_back(std::move(cause));
   }
+  return causes;
+}
+
+std::optional<ApiError> invalid_if_any(const ResourceInfo& r, const rapidjson::Value& doc,
+                                       std::vector<StatusCause> causes) {
   if (causes.empty()) return std::nullopt;
-  return invalid(r, name, std::move(causes));
+  return invalid(r, string_at(doc, "metadata", "name"), std::move(causes));
+}
+
+}  // namespace
+
+std::optional<ApiError> validate_object(const ResourceInfo& r, const rapidjson::Value& doc) {
+  return invalid_if_any(r, doc, object_causes(r, doc));
 }
 
 std::optional<ApiError> validate_update(const ResourceInfo& r, const rapidjson::Value& old, const rapidjson::Value& doc) {
-  if (auto error = validate_object(r, doc)) return error;
-  if (r.kind != "Pod" || !r.group.empty()) return std::nullopt;
-  std::vector<StatusCause> causes = check_scheduling_gates_update(old, doc);
-  if (causes.empty()) return std::nullopt;
-  return invalid(r, string_at(doc, "metadata", "name"), std::move(causes));
+  std::vector<StatusCause> causes = object_causes(r, doc);
+  if (r.kind == "Pod" && r.group.empty())
+    for (auto& cause : check_scheduling_gates_update(old, doc)) causes.push_back(std::move(cause));
+  return invalid_if_any(r, doc, std::move(causes));
 }
 
 bool is_dns_label(std::string_view name) {

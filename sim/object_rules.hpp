@@ -48,7 +48,7 @@ void prepare_for_update(const ResourceInfo& r, const rapidjson::Value& old, rapi
 /// containers). `name` is the object's name for the message.
 std::optional<ApiError> validate_object(const ResourceInfo& r, const rapidjson::Value& doc);
 /// validate_object, and what may change in an update (a Pod's scheduling
-/// gates can only be removed).
+/// gates can only be removed): every cause in one error.
 std::optional<ApiError> validate_update(const ResourceInfo& r, const rapidjson::Value& old, const rapidjson::Value& doc);
 
 /// DNS-1123 subdomain (most names) / label (namespaces).

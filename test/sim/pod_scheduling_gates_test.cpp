@@ -88,6 +88,22 @@ TEST_CASE("scheduling gates: an update may only remove them", "[gates]") {
   }
 }
 
+TEST_CASE("scheduling gates: an update's error names every wrong field at once", "[gates]") {
+  const ResourceInfo* pods = ResourceRegistry::standard().find("", "v1", "pods");
+  REQUIRE(pods != nullptr);
+  rapidjson::Document before = pod(R"({"containers":[{"name":"c"}]})");
+  rapidjson::Document after = pod(R"({"containers":[{"name":"c"}],"schedulingGates":[{"name":"a"}]})");
+  after["metadata"].AddMember("labels", rapidjson::Value(rapidjson::kObjectType), after.GetAllocator());
+  after["metadata"]["labels"].AddMember("tier", 7, after.GetAllocator());
+  auto error = validate_update(*pods, before, after);
+  REQUIRE(error);
+  CHECK(error->code == 422);
+  REQUIRE(error->causes.size() == 2);
+  CHECK(error->causes[0].field == "metadata.labels[tier]");
+  CHECK(error->causes[1].field == "spec.schedulingGates[0].name");
+  CHECK_FALSE(validate_update(*pods, before, before));
+}
+
 TEST_CASE("scheduling gates: a gated pod is created PodScheduled=False, SchedulingGated", "[gates]") {
   struct Case {
     const char* spec;
