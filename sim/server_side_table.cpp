@@ -160,7 +160,10 @@ ApiResult<std::optional<TableRequest>> table_request(const std::string& accept,
     if (!include.ok()) return include.error();
     return std::optional<TableRequest>(TableRequest{*version, include.value()});
   }
-  return not_acceptable("application/json, application/json;as=Table;v=v1;g=meta.k8s.io");
+  // Nothing served was asked for (protobuf, PartialObjectMetadata, YAML):
+  // JSON, as this server answered before it printed Tables, rather than
+  // kube-apiserver's 406 for clients that decode JSON anyway.
+  return std::optional<TableRequest>();
 }
 
 std::string table_json(const ResourceInfo& resource, const TableRequest& request, const std::vector<ObjectPtr>& objects,

@@ -27,8 +27,8 @@ struct TableRequest {
 
 /// What a request for objects asks to get back: a Table, or the objects as
 /// JSON (nullopt). The Accept header's media ranges are taken in order; the
-/// first one served wins. 406 when none is (protobuf only, or
-/// PartialObjectMetadata); 400 for an unknown includeObject.
+/// first one served wins; JSON when none is (protobuf, PartialObjectMetadata,
+/// YAML). 400 for an unknown includeObject with a Table.
 ApiResult<std::optional<TableRequest>> table_request(const std::string& accept,
                                                      const std::map<std::string, std::string>& query);
 

@@ -151,10 +151,6 @@ ApiError unsupported_media_type(const std::string& accepted) {
               "the body of the request was in an unknown format - accepted media types include: " + accepted);
 }
 
-ApiError not_acceptable(const std::string& served) {
-  return make(406, "NotAcceptable", "only the following media types are accepted: " + served);
-}
-
 ApiError too_many_requests(std::string message, std::vector<StatusCause> causes, int retry_after_seconds) {
   ApiError e = make(429, "TooManyRequests", std::move(message));
   e.causes = std::move(causes);

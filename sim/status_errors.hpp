@@ -49,7 +49,6 @@ StatusCause forbidden_field(const std::string& field, const std::string& detail)
 ApiError bad_request(std::string message);
 ApiError method_not_allowed(const std::string& verb, const std::string& kind);
 ApiError unsupported_media_type(const std::string& accepted);
-ApiError not_acceptable(const std::string& served); // 406: no media range of the Accept header is served
 ApiError too_many_requests(std::string message, std::vector<StatusCause> causes, int retry_after_seconds);
 ApiError expired(std::string message);
 ApiError unauthorized();

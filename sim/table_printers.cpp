@@ -69,29 +69,42 @@ bool has_condition(const Value& pod, const char* type, const char* status) {
   return false;
 }
 
+/// A container status's state member (`running`, `waiting`, `terminated`), when it is an object.
+const Value* state_of(const Value& status, const char* state) {
+  const Value* v = find_path(status, "state", state);
+  return v != nullptr && v->IsObject() ? v : nullptr;
+}
+
+/// Restarts and when the latest one ended.
+struct Restarts {
+  int64_t count = 0;
+  std::optional<Timestamp> last;
+
+  void note(const Value& status) {
+    count += get_int(status, "restartCount").value_or(0);
+    if (auto finished = time_at(status, "lastState", "terminated", "finishedAt"))
+      if (!last || *finished > *last) last = finished;
+  }
+};
+
 struct PodCounts {
   std::string reason;
   int64_t ready = 0;
   int64_t total = 0;
-  int64_t restarts = 0;
-  std::optional<Timestamp> last_restart;
+  Restarts restarts;          // every container's
+  Restarts sidecar_restarts;  // the restartable init containers' only
 };
 
-void note_restart(PodCounts& counts, const Value& status) {
-  counts.restarts += get_int(status, "restartCount").value_or(0);
-  if (auto finished = time_at(status, "lastState", "terminated", "finishedAt"))
-    if (!counts.last_restart || *finished > *counts.last_restart) counts.last_restart = finished;
-}
-
-/// The init containers' part: false once one is still initialising the pod (its reason is the pod's).
+/// The init containers' part: false while one is still initialising the pod (its reason is the pod's).
 bool initialised(const Value& pod, PodCounts& counts) {
   const auto& statuses = array_at(pod, "status", "initContainerStatuses");
   const size_t declared = array_at(pod, "spec", "initContainers").Size();
   for (rapidjson::SizeType i = 0; i < statuses.Size(); ++i) {
     const Value& c = statuses[i];
     const bool restartable = is_restartable_init(pod, get_string(c, "name"));
-    note_restart(counts, c);
-    const Value* terminated = find_path(c, "state", "terminated");
+    counts.restarts.note(c);
+    if (restartable) counts.sidecar_restarts.note(c);
+    const Value* terminated = state_of(c, "terminated");
     const std::string waiting = get_string(c, "state", "waiting", "reason");
     if (terminated != nullptr && get_int(*terminated, "exitCode").value_or(0) == 0) continue;
     if (restartable && get_bool(c, "started").value_or(false)) {
@@ -110,25 +123,37 @@ bool initialised(const Value& pod, PodCounts& counts) {
   return true;
 }
 
+/// Once initialised: the app containers' reasons and readiness; restarts
+/// are the sidecars' and the app containers' (upstream drops the finished
+/// init containers' retries from the count here).
 void count_containers(const Value& pod, PodCounts& counts) {
+  counts.restarts = counts.sidecar_restarts;
   const auto& statuses = array_at(pod, "status", "containerStatuses");
   bool running = false;
   for (rapidjson::SizeType i = statuses.Size(); i-- > 0;) {
     const Value& c = statuses[i];
-    note_restart(counts, c);
+    counts.restarts.note(c);
     const std::string waiting = get_string(c, "state", "waiting", "reason");
-    const Value* terminated = find_path(c, "state", "terminated");
+    const Value* terminated = state_of(c, "terminated");
     if (!waiting.empty()) {
       counts.reason = waiting;
-    } else if (terminated != nullptr && terminated->IsObject()) {
+    } else if (terminated != nullptr) {
       counts.reason = terminated_reason(*terminated);
-    } else if (get_bool(c, "ready").value_or(false) && find_path(c, "state", "running") != nullptr) {
+    } else if (get_bool(c, "ready").value_or(false) && state_of(c, "running") != nullptr) {
       running = true;
       ++counts.ready;
     }
   }
   if (counts.reason == "Completed" && running)
     counts.reason = has_condition(pod, "Ready", "True") ? "Running" : "NotReady";
+}
+
+/// status.podIP, else the first of status.podIPs (upstream's conversion fills one from the other).
+std::string pod_ip(const Value& pod) {
+  std::string ip = get_string(pod, "status", "podIP");
+  const auto& ips = array_at(pod, "status", "podIPs");
+  if (ip.empty() && ips.Size() > 0) ip = get_string(ips[0], "ip");
+  return or_none(ip);
 }
 
 PrintedRow print_pod(const Value& pod, Timestamp now) {
@@ -144,19 +169,16 @@ PrintedRow print_pod(const Value& pod, Timestamp now) {
     if (get_string(c, "restartPolicy") == "Always") ++counts.total;
   if (initialised(pod, counts) || has_condition(pod, "Initialized", "True")) count_containers(pod, counts);
   const bool terminal = phase == "Succeeded" || phase == "Failed";
-  if (find_path(pod, "metadata", "deletionTimestamp") != nullptr) {
+  if (!get_string(pod, "metadata", "deletionTimestamp").empty()) {
     if (get_string(pod, "status", "reason") == "NodeLost") {
       counts.reason = "Unknown";
     } else if (!terminal) {
       counts.reason = "Terminating";
     }
   }
-  std::string restarts = std::to_string(counts.restarts);
-  if (counts.restarts != 0 && counts.last_restart)
-    restarts += " (" + human_age(counts.last_restart, now) + " ago)";
-  std::string ip;
-  const auto& ips = array_at(pod, "status", "podIPs");
-  if (ips.Size() > 0) ip = get_string(ips[0], "ip");
+  std::string restarts = std::to_string(counts.restarts.count);
+  if (counts.restarts.count != 0 && counts.restarts.last)
+    restarts += " (" + human_age(counts.restarts.last, now) + " ago)";
   std::string gates = "<none>";
   const auto& readiness = array_at(pod, "spec", "readinessGates");
   if (readiness.Size() > 0) {
@@ -171,7 +193,7 @@ PrintedRow print_pod(const Value& pod, Timestamp now) {
                counts.reason,
                restarts,
                age_of(pod, now),
-               or_none(ip),
+               pod_ip(pod),
                or_none(get_string(pod, "spec", "nodeName")),
                or_none(get_string(pod, "status", "nominatedNodeName")),
                gates};
@@ -229,7 +251,7 @@ PrintedRow print_node(const Value& node, Timestamp now) {
   return row;
 }
 
-// ---- Event (printEvent) ----
+// ---- Event (printEvent), core/v1 and events.k8s.io/v1 ----
 
 std::string trim(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r\n");
@@ -242,36 +264,58 @@ std::string lower(std::string text) {
   return text;
 }
 
-PrintedRow print_event(const Value& event, Timestamp now) {
-  auto first_seen = time_at(event, "firstTimestamp");
+/// Where an Event keeps what printEvent reads: core/v1 and events.k8s.io/v1
+/// name the same fields differently (upstream converts one into the other).
+struct EventFields {
+  const char* regarding;
+  const char* message;
+  const char* first_seen;
+  const char* last_seen;
+  const char* count;
+  const char* source;
+  const char* controller;
+};
+constexpr EventFields kCoreEventFields{"involvedObject", "message",         "firstTimestamp",   "lastTimestamp",
+                                       "count",          "source",          "reportingComponent"};
+constexpr EventFields kEventsV1Fields{"regarding",       "note",             "deprecatedFirstTimestamp",
+                                      "deprecatedLastTimestamp", "deprecatedCount", "deprecatedSource",
+                                      "reportingController"};
+
+PrintedRow print_event_fields(const Value& event, Timestamp now, const EventFields& f) {
+  auto first_seen = time_at(event, f.first_seen);
   if (!first_seen) first_seen = time_at(event, "eventTime");
-  auto last_seen = time_at(event, "lastTimestamp");
+  auto last_seen = time_at(event, f.last_seen);
   if (!last_seen) last_seen = first_seen;
-  int64_t count = get_int(event, "count").value_or(0);
-  if (find_path(event, "series") != nullptr) {
-    last_seen = time_at(event, "series", "lastObservedTime");
-    count = get_int(event, "series", "count").value_or(0);
+  int64_t count = get_int(event, f.count).value_or(0);
+  if (const Value* series = find_path(event, "series"); series != nullptr && series->IsObject()) {
+    last_seen = time_at(*series, "lastObservedTime");
+    count = get_int(*series, "count").value_or(0);
   } else if (count == 0) {
     count = 1;  // singleton events of the events.k8s.io API have no count
   }
-  const std::string kind = lower(get_string(event, "involvedObject", "kind"));
-  const std::string name = get_string(event, "involvedObject", "name");
-  std::string component = get_string(event, "source", "component");
-  if (component.empty()) component = get_string(event, "reportingComponent");
-  std::string instance = get_string(event, "source", "host");
+  const std::string kind = lower(get_string(event, f.regarding, "kind"));
+  const std::string name = get_string(event, f.regarding, "name");
+  std::string component = get_string(event, f.source, "component");
+  if (component.empty()) component = get_string(event, f.controller);
+  std::string instance = get_string(event, f.source, "host");
   if (instance.empty()) instance = get_string(event, "reportingInstance");
   PrintedRow row;
   row.cells = {human_age(last_seen, now),
                get_string(event, "type"),
                get_string(event, "reason"),
                name.empty() ? kind : kind + "/" + name,
-               get_string(event, "involvedObject", "fieldPath"),
+               get_string(event, f.regarding, "fieldPath"),
                instance.empty() ? component : component + ", " + instance,
-               trim(get_string(event, "message")),
+               trim(get_string(event, f.message)),
                human_age(first_seen, now),
                count,
                get_string(event, "metadata", "name")};
   return row;
+}
+
+PrintedRow print_event(const Value& event, Timestamp now) { return print_event_fields(event, now, kCoreEventFields); }
+PrintedRow print_events_v1_event(const Value& event, Timestamp now) {
+  return print_event_fields(event, now, kEventsV1Fields);
 }
 
 // ---- Namespace (printNamespace) and the rest ----
@@ -376,6 +420,7 @@ const TablePrinter& printer_for(const std::string& group, const std::string& kin
        {"Count", "string", "", "The number of times this event has occurred.", 1},
        {"Name", "string", "name", kNameDescription, 1}},
       print_event};
+  static const TablePrinter kEventsV1Event{kEvent.columns, print_events_v1_event};
   static const TablePrinter kNamespace{
       {kNameColumn, {"Status", "string", "", "The status of the namespace", 0}, kAgeColumn}, print_namespace};
   static const TablePrinter kDefault{{kNameColumn, kAgeColumn}, print_name_and_age};
@@ -393,6 +438,7 @@ const TablePrinter& printer_for(const std::string& group, const std::string& kin
   if (group.empty() && kind == "Pod") return kPod;
   if (group.empty() && kind == "Node") return kNode;
   if (group.empty() && kind == "Event") return kEvent;
+  if (group == "events.k8s.io" && kind == "Event") return kEventsV1Event;
   if (group.empty() && kind == "Namespace") return kNamespace;
   return kDefault;
 }

@@ -201,6 +201,18 @@ class KubectlPlainHttp(unittest.TestCase):
             self.assertEqual([line.split()[0] for line in by_name[1:]], ["table-gated", "table-running"])
             namespaces = kubectl(self.server, "get", "namespace", "default").stdout.splitlines()
             self.assertEqual(namespaces[1].split()[:2], ["default", "Active"])
+            # events.k8s.io Events print like core ones (troupe scheduler writes these).
+            event = {"apiVersion": "events.k8s.io/v1", "kind": "Event",
+                     "metadata": {"name": "table-event", "namespace": "default"},
+                     "eventTime": "2026-01-01T00:00:00.000000Z", "type": "Warning", "reason": "FailedScheduling",
+                     "note": "0/1 nodes are available", "action": "Scheduling",
+                     "reportingController": "troupe-scheduler", "reportingInstance": "troupe-0",
+                     "regarding": {"kind": "Pod", "name": "table-gated", "namespace": "default"}}
+            self.assertEqual(self.server.request("POST", "/apis/events.k8s.io/v1/namespaces/default/events",
+                                                 event)[0], 201)
+            events = kubectl(self.server, "get", "events.events.k8s.io").stdout.splitlines()
+            self.assertEqual(events[0].split(), ["LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"])
+            self.assertEqual(events[1].split()[1:5], ["Warning", "FailedScheduling", "pod/table-gated", "0/1"])
             # A Reservation prints its CRD's printer columns.
             kubectl(self.server, "apply", "--validate=false", "-f", os.path.join(MANIFESTS, "reservation.yaml"))
             reservations = kubectl(self.server, "get", "reservations").stdout.splitlines()
@@ -213,9 +225,10 @@ class KubectlPlainHttp(unittest.TestCase):
             kubectl(self.server, "delete", "pod", "table-running", "table-gated", "--wait=false")
             kubectl(self.server, "delete", "node", "table-node")
 
-    def test_get_watch_prints_new_objects(self):
+    def watch_while_creating(self, prefix, *args):
+        """Runs `kubectl get configmaps -w ARGS` while two ConfigMaps named PREFIX-0/1 are created; its output lines."""
         cmd = [kubectl_binary(), "--kubeconfig", self.server.kubeconfig, "--cache-dir",
-               os.path.join(self.server.dir, "watch-cache"), "get", "configmaps", "-w", "-o", "name"]
+               os.path.join(self.server.dir, "watch-cache"), "get", "configmaps", "-w"] + list(args)
         watcher = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    env=dict(os.environ, HOME=self.server.dir))
         lines = []
@@ -225,23 +238,34 @@ class KubectlPlainHttp(unittest.TestCase):
         try:
             deadline = time.time() + 30
             created = 0
-            while time.time() < deadline and len([l for l in lines if "watched-" in l]) < 2:
+            while time.time() < deadline and len([l for l in lines if prefix in l]) < 2:
                 if created < 2:
                     time.sleep(1)  # let the watch start before writing
                     for i in range(2):
                         self.server.request("POST", "/api/v1/namespaces/default/configmaps",
                                             {"apiVersion": "v1", "kind": "ConfigMap",
-                                             "metadata": {"name": "watched-%d" % i}})
+                                             "metadata": {"name": "%s-%d" % (prefix, i)}})
                     created = 2
                 time.sleep(0.2)
-            self.assertIn("configmap/watched-0", lines)
-            self.assertIn("configmap/watched-1", lines)
+            return list(lines)
         finally:
             watcher.kill()
             watcher.wait()
             reader.join(5)
             watcher.stdout.close()
             watcher.stderr.close()
+
+    def test_get_watch_prints_new_objects(self):
+        lines = self.watch_while_creating("watched", "-o", "name")
+        self.assertIn("configmap/watched-0", lines)
+        self.assertIn("configmap/watched-1", lines)
+
+    def test_get_watch_prints_table_rows_under_one_header(self):
+        lines = self.watch_while_creating("tabled")
+        rows = [l.split() for l in lines if l]
+        self.assertEqual([r for r in rows if r[0] == "NAME"], [["NAME", "AGE"]])
+        self.assertIn("tabled-0", [r[0] for r in rows])
+        self.assertIn("tabled-1", [r[0] for r in rows])
 
 
 class KubectlTlsWithToken(unittest.TestCase):

@@ -92,6 +92,12 @@ TEST_CASE("Pod rows: READY, STATUS and RESTARTS as kubectl shows them", "[table]
        R"({"phase":"Running","conditions":[{"type":"Initialized","status":"True"}],"initContainerStatuses":[{"name":"side","ready":true,"started":true,"restartCount":0,"state":{"running":{}}}],"containerStatuses":[)" +
            running + "]}",
        R"("initContainers":[{"name":"side","image":"i","restartPolicy":"Always"}])", false, "2/2", "Running", "0"},
+      {"an init container's retries leave the count once the pod is initialised",
+       R"({"phase":"Running","conditions":[{"type":"Initialized","status":"True"}],"initContainerStatuses":[{"name":"init","restartCount":2,"state":{"terminated":{"exitCode":0,"reason":"Completed"}},"lastState":{"terminated":{"exitCode":1,"finishedAt":"2026-06-01T11:59:00Z"}}}],"containerStatuses":[)" +
+           running + "]}",
+       R"("initContainers":[{"name":"init","image":"i"}])", false, "1/1", "Running", "0"},
+      {"null states are absent ones", R"({"phase":"Running","containerStatuses":[{"name":"c","ready":true,"restartCount":0,"state":{"terminated":null,"waiting":null,"running":{}}}]})",
+       "", false, "1/1", "Running", "0"},
       {"a pod being deleted is Terminating", R"({"phase":"Running","containerStatuses":[)" + running + "]}", "", true,
        "1/1", "Terminating", "0"},
       {"a deleted pod on a lost node is Unknown", R"({"phase":"Running","reason":"NodeLost"})", "", true, "0/1",
@@ -132,6 +138,9 @@ TEST_CASE("Pod rows: the wide columns and the Completed condition", "[table]") {
   REQUIRE(bound.conditions.size() == 1);
   CHECK(bound.conditions[0].type == "Completed");
   CHECK(bound.conditions[0].reason == "Succeeded");
+
+  PrintedRow only_pod_ip = print("", "Pod", R"({"metadata":{"name":"p"},"spec":{"containers":[]},"status":{"podIP":"10.0.0.5"}})");
+  CHECK(cell(only_pod_ip, 5) == "10.0.0.5");
 
   PrintedRow pending = print("", "Pod", R"({"metadata":{"name":"p"},"spec":{"containers":[]},"status":{}})");
   CHECK(cell(pending, 5) == "<none>");
@@ -204,6 +213,28 @@ TEST_CASE("Event rows: last seen, object, source, count", "[table]") {
     CHECK(cell(row, 8) == c.count);
     CHECK(cell(row, 9) == "e");
   }
+}
+
+TEST_CASE("events.k8s.io Events print like core ones, from their own field names", "[table]") {
+  PrintedRow row = print("events.k8s.io", "Event",
+                         R"({"metadata":{"name":"e"},"type":"Warning","reason":"FailedScheduling","note":"0/3 nodes",
+                             "regarding":{"kind":"Pod","name":"web-0","fieldPath":"spec"},
+                             "reportingController":"troupe-scheduler","reportingInstance":"troupe-0",
+                             "eventTime":"2026-06-01T11:50:00.000000Z",
+                             "series":{"count":4,"lastObservedTime":"2026-06-01T11:59:00.000000Z"}})");
+  CHECK(std::vector<std::string>{cell(row, 0), cell(row, 1), cell(row, 2), cell(row, 3), cell(row, 4), cell(row, 5),
+                                 cell(row, 6), cell(row, 7), cell(row, 8)} ==
+        std::vector<std::string>{"60s", "Warning", "FailedScheduling", "pod/web-0", "spec",
+                                 "troupe-scheduler, troupe-0", "0/3 nodes", "10m", "4"});
+  PrintedRow deprecated = print("events.k8s.io", "Event",
+                                R"({"metadata":{"name":"e"},"regarding":{"kind":"Node","name":"n1"},
+                                    "deprecatedSource":{"component":"kubelet","host":"n1"},"deprecatedCount":2,
+                                    "deprecatedFirstTimestamp":"2026-06-01T11:00:00Z",
+                                    "deprecatedLastTimestamp":"2026-06-01T11:30:00Z"})");
+  CHECK(cell(deprecated, 0) == "30m");
+  CHECK(cell(deprecated, 5) == "kubelet, n1");
+  CHECK(cell(deprecated, 7) == "60m");
+  CHECK(cell(deprecated, 8) == "2");
 }
 
 TEST_CASE("Namespaces show their phase; other kinds their name and age", "[table]") {
