@@ -257,6 +257,7 @@ ApiResponse ApiHandler::list(const ResourceInfo& r, const ParsedPath& path, cons
 ApiResult<ObjectPtr> ApiHandler::create_object(const ResourceInfo& r, const std::string& url_ns,
                                                rapidjson::Document& doc, bool keep_status) {
   if (auto e = check_and_fill_type(r, doc)) return *e;
+  to_stored_schema(r, doc);
   auto& alloc = doc.GetAllocator();
   rapidjson::Value& meta = metadata_of(doc);
   std::string ns;
@@ -298,6 +299,7 @@ ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, co
   if (!parsed.ok()) return error_response(parsed.error());
   rapidjson::Document& body = parsed.value();
   if (auto e = check_and_fill_type(r, body)) return error_response(*e);
+  to_stored_schema(r, body);
   rapidjson::Value& meta = metadata_of(body);
   std::string body_name = string_at(meta, "name");
   if (body_name != path.name) return error_response(bad_request(name_mismatch(body_name, path.name)));
@@ -375,6 +377,7 @@ ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, con
     if (!old.ok()) return old.error();
     Change change;
     change.doc.CopyFrom(old.value(), change.doc.GetAllocator());
+    to_served_schema(r, change.doc);  // the patch is written against what this API shows
     auto& alloc = change.doc.GetAllocator();
     Status applied = patch_type == PatchType::merge  ? apply_merge_patch(change.doc, patch_doc, alloc)
                      : patch_type == PatchType::json ? apply_json_patch(change.doc, patch_doc, alloc)
@@ -388,6 +391,7 @@ ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, con
     if (patched_name != path.name) return bad_request(name_mismatch(patched_name, path.name));
     if (string_at(change.doc, "metadata", "namespace") != path.ns) return bad_request(kNamespaceMismatch);
     if (auto e = check_and_fill_type(r, change.doc)) return *e;
+    to_stored_schema(r, change.doc);
     if (status_only) {
       rapidjson::Document patched;
       patched.CopyFrom(change.doc, patched.GetAllocator());

@@ -81,6 +81,8 @@ std::vector<ResourceInfo> standard_resources() {
 
   ResourceInfo new_events = in_group("events.k8s.io", "v1", core("events", "event", "Event", true, {"ev"}));
   new_events.create_on_update = true;
+  new_events.stored_with_group = "";  // one set of events behind both APIs (event_conversion.hpp)
+  new_events.schema = ResourceInfo::Schema::events_v1;
   rs.push_back(new_events);
 
   ResourceInfo leases = in_group("coordination.k8s.io", "v1", core("leases", "lease", "Lease", true, {}));
@@ -138,7 +140,7 @@ ResourceRegistry::ResourceRegistry(std::vector<ResourceInfo> resources) : resour
   // declaration order, which is also the preferred order.
   std::map<std::pair<std::string, std::string>, size_t> storage_of;
   for (auto& r : resources_) {
-    auto [it, inserted] = storage_of.try_emplace({r.group, r.plural}, storage_of.size());
+    auto [it, inserted] = storage_of.try_emplace({r.stored_with_group.value_or(r.group), r.plural}, storage_of.size());
     r.storage = it->second;
     r.storage_version = inserted;
     if (r.group.empty()) continue;

@@ -5,6 +5,7 @@
 // strategies that clients can observe (create-on-update, unconditional
 // update, strategic merge patch support, status handling).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,15 @@ struct ResourceInfo {
   /// (noderesourcetopologies v1alpha1 and v1alpha2 are one set of objects).
   size_t storage = 0;
   /// True for the version objects are stored in (the first one declared); the
-  /// others are served by rewriting apiVersion (their schemas are compatible).
+  /// others are served by rewriting apiVersion (their schemas are compatible)
+  /// or, with a `schema`, by converting the object.
   bool storage_version = true;
+  /// The group whose objects of this plural these are, when not their own
+  /// (events.k8s.io/v1 events are core/v1 events).
+  std::optional<std::string> stored_with_group;
+  /// How objects of this resource differ from the stored ones.
+  enum class Schema { stored, events_v1 };
+  Schema schema = Schema::stored;
 
   /// "v1" for the core group, "group/version" otherwise.
   std::string api_version() const;

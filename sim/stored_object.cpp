@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include "model/field_selector.hpp"
+#include "sim/event_conversion.hpp"
 #include "sim/resource_registry.hpp"
 
 namespace troupe::sim {
@@ -71,6 +72,16 @@ std::string object_json_as(const ResourceInfo& resource, const StoredObject& obj
   rapidjson::Document doc;
   doc.Parse(object.json.data(), object.json.size());
   if (doc.HasParseError() || !doc.IsObject()) return object.json;
+  to_served_schema(resource, doc);
+  return to_json(doc);
+}
+
+void to_served_schema(const ResourceInfo& resource, rapidjson::Document& doc) {
+  if (resource.storage_version || !doc.IsObject()) return;
+  if (resource.schema == ResourceInfo::Schema::events_v1) {
+    core_event_to_events_v1(doc);
+    return;
+  }
   auto version = resource.api_version();
   auto it = doc.FindMember("apiVersion");
   if (it != doc.MemberEnd()) {
@@ -78,7 +89,10 @@ std::string object_json_as(const ResourceInfo& resource, const StoredObject& obj
   } else {
     doc.AddMember("apiVersion", rapidjson::Value(version.c_str(), doc.GetAllocator()), doc.GetAllocator());
   }
-  return to_json(doc);
+}
+
+void to_stored_schema(const ResourceInfo& resource, rapidjson::Document& doc) {
+  if (resource.schema == ResourceInfo::Schema::events_v1) events_v1_to_core_event(doc);
 }
 
 std::string to_json(const rapidjson::Value& value) {

@@ -46,8 +46,14 @@ std::string watch_event_line(EventType type, const std::string& object_json);
 std::shared_ptr<StoredObject> make_stored_object(const ResourceInfo& resource, const rapidjson::Value& doc);
 
 /// The object's JSON as served through `resource`: the stored text, or for a
-/// non-storage version of the same objects, the text with apiVersion rewritten.
+/// non-storage version of the same objects, the text with apiVersion
+/// rewritten, or converted when that version has a schema of its own
+/// (events.k8s.io/v1 Events, event_conversion.hpp).
 std::string object_json_as(const ResourceInfo& resource, const StoredObject& object);
+/// A stored object (parsed) as served through `resource`, in place.
+void to_served_schema(const ResourceInfo& resource, rapidjson::Document& doc);
+/// An object written through `resource` as the store keeps it, in place.
+void to_stored_schema(const ResourceInfo& resource, rapidjson::Document& doc);
 
 /// Serializes a JSON value compactly.
 std::string to_json(const rapidjson::Value& value);

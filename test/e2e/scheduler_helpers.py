@@ -378,8 +378,9 @@ class Client:
         return out
 
     def events_about(self, pod_name, namespace=DEFAULT_NS):
-        """Events regarding a pod from both event APIs, as dicts with
-        api, reason, type, message, controller."""
+        """Events regarding a pod, as dicts with api, reason, type, message,
+        controller. Both event APIs show one set of events: read through
+        events.k8s.io/v1, or core/v1 where that API is not served."""
         found = []
         status, body = self.request("GET", "/apis/events.k8s.io/v1/namespaces/%s/events" % namespace)
         if status == 200:
@@ -388,6 +389,7 @@ class Client:
                     found.append({"api": "events.k8s.io/v1", "reason": e.get("reason"), "type": e.get("type"),
                                   "message": e.get("note"), "controller": e.get("reportingController"),
                                   "uid": (e.get("regarding") or {}).get("uid")})
+            return found
         status, body = self.request("GET", "/api/v1/namespaces/%s/events" % namespace)
         if status == 200:
             for e in body.get("items", []):

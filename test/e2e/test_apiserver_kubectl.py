@@ -201,18 +201,24 @@ class KubectlPlainHttp(unittest.TestCase):
             self.assertEqual([line.split()[0] for line in by_name[1:]], ["table-gated", "table-running"])
             namespaces = kubectl(self.server, "get", "namespace", "default").stdout.splitlines()
             self.assertEqual(namespaces[1].split()[:2], ["default", "Active"])
-            # events.k8s.io Events print like core ones (troupe scheduler writes these).
+            # events.k8s.io Events (troupe scheduler writes these) print like core ones, through both APIs.
             event = {"apiVersion": "events.k8s.io/v1", "kind": "Event",
                      "metadata": {"name": "table-event", "namespace": "default"},
                      "eventTime": "2026-01-01T00:00:00.000000Z", "type": "Warning", "reason": "FailedScheduling",
                      "note": "0/1 nodes are available", "action": "Scheduling",
                      "reportingController": "troupe-scheduler", "reportingInstance": "troupe-0",
-                     "regarding": {"kind": "Pod", "name": "table-gated", "namespace": "default"}}
+                     "regarding": {"kind": "Pod", "name": "table-gated", "namespace": "default",
+                                   "uid": self.server.request("GET", "/api/v1/namespaces/default/pods/table-gated")[
+                                       1]["metadata"]["uid"]}}
             self.assertEqual(self.server.request("POST", "/apis/events.k8s.io/v1/namespaces/default/events",
                                                  event)[0], 201)
-            events = kubectl(self.server, "get", "events.events.k8s.io").stdout.splitlines()
-            self.assertEqual(events[0].split(), ["LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"])
-            self.assertEqual(events[1].split()[1:5], ["Warning", "FailedScheduling", "pod/table-gated", "0/1"])
+            for resource in ("events.events.k8s.io", "events"):  # one set of events behind both APIs
+                events = kubectl(self.server, "get", resource).stdout.splitlines()
+                self.assertEqual(events[0].split(), ["LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"])
+                self.assertEqual(events[1].split()[1:5], ["Warning", "FailedScheduling", "pod/table-gated", "0/1"])
+            described = kubectl(self.server, "describe", "pod", "table-gated").stdout
+            self.assertIn("FailedScheduling", described)
+            self.assertIn("troupe-scheduler", described)
             # A Reservation prints its CRD's printer columns.
             kubectl(self.server, "apply", "--validate=false", "-f", os.path.join(MANIFESTS, "reservation.yaml"))
             reservations = kubectl(self.server, "get", "reservations").stdout.splitlines()
