@@ -223,12 +223,16 @@ TEST_CASE("integration: repeated FailedScheduling is one Event with a series on 
   CHECK(int_at(event, {"series", "count"}) == 4);
   CHECK(string_at(event, {"series", "lastObservedTime"}).size() == 27);
   CHECK(string_at(event, {"reason"}) == "FailedScheduling");
-  // Nothing went to core/v1 (troupe apiserver keeps the two event APIs apart).
+  // core/v1 shows the same one Event (one set of events behind both APIs), in its own schema.
   auto core = get_object(*api, "/api/v1/namespaces/default/events");
   REQUIRE(core.ok);
   auto core_doc = parse_document(core.body);
   REQUIRE(core_doc.ok());
   const auto* core_items = find_path(**core_doc, {"items"});
   REQUIRE(core_items != nullptr);
-  CHECK(core_items->Size() == 0);
+  REQUIRE(core_items->Size() == 1);
+  CHECK(int_at((*core_items)[0], {"series", "count"}) == 4);
+  CHECK(string_at((*core_items)[0], {"reason"}) == "FailedScheduling");
+  CHECK(string_at((*core_items)[0], {"message"}) == string_at(event, {"note"}));
+  CHECK(string_at((*core_items)[0], {"involvedObject", "name"}) == string_at(event, {"regarding", "name"}));
 }
