@@ -57,8 +57,9 @@ std::string terminated_reason(const Value& terminated) {
   return "ExitCode:" + std::to_string(get_int(terminated, "exitCode").value_or(0));
 }
 
-bool is_restartable_init(const Value& spec, const std::string& name) {
-  for (const auto& c : array_at(spec, "spec", "initContainers").GetArray())
+/// Whether the pod's init container `name` is a sidecar (restartPolicy: Always).
+bool is_restartable_init(const Value& pod, const std::string& name) {
+  for (const auto& c : array_at(pod, "spec", "initContainers").GetArray())
     if (get_string(c, "name") == name) return get_string(c, "restartPolicy") == "Always";
   return false;
 }
