@@ -327,6 +327,44 @@ PrintedRow print_namespace(const Value& ns, Timestamp now) {
   return row;
 }
 
+// ---- ConfigMap, Lease, PodDisruptionBudget ----
+
+/// The number of members of an object-valued field (0 when absent).
+int64_t member_count(const Value& object, const char* key) {
+  const Value* v = find_path(object, key);
+  return v != nullptr && v->IsObject() ? static_cast<int64_t>(v->MemberCount()) : 0;
+}
+
+PrintedRow print_config_map(const Value& cm, Timestamp now) {
+  PrintedRow row;
+  row.cells = {get_string(cm, "metadata", "name"), member_count(cm, "data") + member_count(cm, "binaryData"),
+               age_of(cm, now)};
+  return row;
+}
+
+PrintedRow print_lease(const Value& lease, Timestamp now) {
+  PrintedRow row;
+  row.cells = {get_string(lease, "metadata", "name"), get_string(lease, "spec", "holderIdentity"), age_of(lease, now)};
+  return row;
+}
+
+/// An IntOrString as IntOrString.String() prints it; "N/A" when unset.
+std::string int_or_string_text(const Value& object, const char* a, const char* b) {
+  const Value* v = find_path(object, a, b);
+  if (v == nullptr || v->IsNull()) return "N/A";
+  if (v->IsInt64()) return std::to_string(v->GetInt64());
+  if (v->IsString()) return std::string(v->GetString(), v->GetStringLength());
+  return "N/A";
+}
+
+PrintedRow print_pod_disruption_budget(const Value& pdb, Timestamp now) {
+  PrintedRow row;
+  row.cells = {get_string(pdb, "metadata", "name"), int_or_string_text(pdb, "spec", "minAvailable"),
+               int_or_string_text(pdb, "spec", "maxUnavailable"),
+               get_int(pdb, "status", "disruptionsAllowed").value_or(0), age_of(pdb, now)};
+  return row;
+}
+
 PrintedRow print_name_and_age(const Value& object, Timestamp now) {
   PrintedRow row;
   row.cells = {get_string(object, "metadata", "name"), age_of(object, now)};
@@ -425,6 +463,23 @@ const TablePrinter& printer_for(const std::string& group, const std::string& kin
   static const TablePrinter kNamespace{
       {kNameColumn, {"Status", "string", "", "The status of the namespace", 0}, kAgeColumn}, print_namespace};
   static const TablePrinter kDefault{{kNameColumn, kAgeColumn}, print_name_and_age};
+  static const TablePrinter kConfigMap{
+      {kNameColumn, {"Data", "string", "", "Data contains the configuration data.", 0}, kAgeColumn},
+      print_config_map};
+  static const TablePrinter kLease{
+      {kNameColumn, {"Holder", "string", "", "holderIdentity contains the identity of the holder of a current lease.", 0},
+       kAgeColumn},
+      print_lease};
+  static const TablePrinter kPodDisruptionBudget{
+      {kNameColumn,
+       {"Min Available", "string", "", "The minimum number of pods that must be available simultaneously.", 0},
+       {"Max Unavailable", "string", "", "The maximum number of pods that may be unavailable simultaneously.", 0},
+       {"Allowed Disruptions", "integer", "", "Calculated number of pods that may be disrupted at this time.", 0},
+       kAgeColumn},
+      print_pod_disruption_budget};
+  if (group.empty() && kind == "ConfigMap") return kConfigMap;
+  if (group == "coordination.k8s.io" && kind == "Lease") return kLease;
+  if (group == "policy" && kind == "PodDisruptionBudget") return kPodDisruptionBudget;
   static const TablePrinter kReservation = custom_resource_printer(
       {string_column("Phase", {"status", "phase"}), age_column(), string_column("Node", {"status", "nodeName"}),
        string_column("TTL", {"spec", "ttl"}), string_column("Expires", {"spec", "expires"})});

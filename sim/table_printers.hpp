@@ -1,8 +1,9 @@
 #pragma once
 // What `kubectl get` shows for an object, as kube-apiserver prints it into a
 // server-side Table (pkg/printers/internalversion/printers.go): the columns
-// of Pods, Nodes, Events and Namespaces with their cells, the wide columns
-// (`-o wide`) at priority 1; Reservations and PodMigrationJobs get the
+// of Pods, Nodes, Events, Namespaces, ConfigMaps, Leases and
+// PodDisruptionBudgets with their cells, the wide columns (`-o wide`) at
+// priority 1; Reservations and PodMigrationJobs get the
 // additionalPrinterColumns of Koordinator's CRDs (deploy/crds/); every other
 // kind gets Name and Age, as a custom resource without printer columns does.
 

@@ -199,6 +199,12 @@ class KubectlPlainHttp(unittest.TestCase):
             # --sort-by asks for whole objects in the rows.
             by_name = kubectl(self.server, "get", "pods", "--sort-by=.metadata.name").stdout.splitlines()
             self.assertEqual([line.split()[0] for line in by_name[1:]], ["table-gated", "table-running"])
+            self.assertEqual(self.server.request("POST", "/api/v1/namespaces/default/configmaps", {
+                "metadata": {"name": "table-cm"}, "data": {"a": "1", "b": "2"}})[0], 201)
+            configmaps = kubectl(self.server, "get", "configmap", "table-cm").stdout.splitlines()
+            self.assertEqual(configmaps[0].split(), ["NAME", "DATA", "AGE"])
+            self.assertEqual(configmaps[1].split()[:2], ["table-cm", "2"])
+            kubectl(self.server, "delete", "configmap", "table-cm")
             namespaces = kubectl(self.server, "get", "namespace", "default").stdout.splitlines()
             self.assertEqual(namespaces[1].split()[:2], ["default", "Active"])
             # events.k8s.io Events (troupe scheduler writes these) print like core ones, through both APIs.
@@ -269,7 +275,7 @@ class KubectlPlainHttp(unittest.TestCase):
     def test_get_watch_prints_table_rows_under_one_header(self):
         lines = self.watch_while_creating("tabled")
         rows = [l.split() for l in lines if l]
-        self.assertEqual([r for r in rows if r[0] == "NAME"], [["NAME", "AGE"]])
+        self.assertEqual([r for r in rows if r[0] == "NAME"], [["NAME", "DATA", "AGE"]])
         self.assertIn("tabled-0", [r[0] for r in rows])
         self.assertIn("tabled-1", [r[0] for r in rows])
 

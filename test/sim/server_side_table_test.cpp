@@ -137,7 +137,7 @@ TEST_CASE("a watcher asked for Tables renders each event as a one-row Table", "[
   auto event = json(started.watch->watcher->render(items[0]));
   CHECK(std::string(event["type"].GetString()) == "ADDED");
   CHECK(std::string(event["object"]["kind"].GetString()) == "Table");
-  CHECK(event["object"]["columnDefinitions"].Size() == 2);
+  CHECK(event["object"]["columnDefinitions"].Size() == 3);
   REQUIRE(event["object"]["rows"].Size() == 1);
   CHECK(std::string(event["object"]["rows"][0]["cells"][0].GetString()) == "cm");
 

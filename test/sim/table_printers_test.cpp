@@ -277,3 +277,34 @@ TEST_CASE("Reservations and PodMigrationJobs print their CRDs' printer columns",
                                  cell(job, 7)} ==
         std::vector<std::string>{"Running", "Migrating", "n2", "r-1", "default", "web-0", "30s"});
 }
+
+TEST_CASE("ConfigMaps, Leases and PodDisruptionBudgets print upstream's columns", "[table]") {
+  PrintedRow cm = print("", "ConfigMap", R"({"metadata":{"name":"c"},"data":{"a":"1","b":"2"},"binaryData":{"z":"AA=="}})");
+  CHECK(cell(cm, 1) == "3");
+  CHECK(cell(print("", "ConfigMap", R"({"metadata":{"name":"c"}})"), 1) == "0");
+
+  PrintedRow lease = print("coordination.k8s.io", "Lease",
+                           R"({"metadata":{"name":"troupe-scheduler"},"spec":{"holderIdentity":"troupe-0_ab12"}})");
+  CHECK(cell(lease, 1) == "troupe-0_ab12");
+  CHECK(cell(print("coordination.k8s.io", "Lease", R"({"metadata":{"name":"l"},"spec":{}})"), 1).empty());
+
+  struct Case {
+    const char* name;
+    std::string pdb;
+    std::string min_available, max_unavailable, allowed;
+  };
+  const std::vector<Case> cases = {
+      {"minAvailable as a number", R"({"metadata":{"name":"p"},"spec":{"minAvailable":2},"status":{"disruptionsAllowed":1}})",
+       "2", "N/A", "1"},
+      {"maxUnavailable as a percentage", R"({"metadata":{"name":"p"},"spec":{"maxUnavailable":"25%"},"status":{}})",
+       "N/A", "25%", "0"},
+      {"neither", R"({"metadata":{"name":"p"},"spec":{}})", "N/A", "N/A", "0"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    PrintedRow row = print("policy", "PodDisruptionBudget", c.pdb);
+    CHECK(cell(row, 1) == c.min_available);
+    CHECK(cell(row, 2) == c.max_unavailable);
+    CHECK(cell(row, 3) == c.allowed);
+  }
+}
