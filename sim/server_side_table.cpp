@@ -3,6 +3,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "model/text.hpp"
 #include "sim/table_printers.hpp"
 
 namespace troupe::sim {
@@ -10,12 +11,6 @@ namespace troupe::sim {
 namespace {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
-
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return "";
-  return std::string(text.substr(first, text.find_last_not_of(" \t") - first + 1));
-}
 
 /// One media range of an Accept header: "application/json;as=Table;v=v1;g=meta.k8s.io".
 struct MediaRange {
@@ -35,12 +30,11 @@ std::vector<MediaRange> parse_accept(const std::string& accept) {
     for (bool first = true; at <= range.size(); first = false) {
       size_t semicolon = range.find(';', at);
       if (semicolon == std::string_view::npos) semicolon = range.size();
-      std::string part = trimmed(range.substr(at, semicolon - at));
+      std::string part = trim(range.substr(at, semicolon - at));
       if (first) {
-        for (auto& c : part) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        parsed.type = part;
+        parsed.type = ascii_lower(std::move(part));
       } else if (auto equals = part.find('='); equals != std::string::npos) {
-        parsed.params[trimmed(part.substr(0, equals))] = trimmed(part.substr(equals + 1));
+        parsed.params[trim(std::string_view(part).substr(0, equals))] = trim(std::string_view(part).substr(equals + 1));
       }
       at = semicolon + 1;
     }

@@ -1,10 +1,10 @@
 #include "sim/table_printers.hpp"
 
-#include <algorithm>
 #include <optional>
 #include <set>
 
 #include "model/json.hpp"
+#include "model/text.hpp"
 #include "sim/human_duration.hpp"
 
 namespace troupe::sim {
@@ -254,17 +254,6 @@ PrintedRow print_node(const Value& node, Timestamp now) {
 
 // ---- Event (printEvent), core/v1 and events.k8s.io/v1 ----
 
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 /// Where an Event keeps what printEvent reads: core/v1 and events.k8s.io/v1
 /// name the same fields differently (upstream converts one into the other).
 struct EventFields {
@@ -294,7 +283,7 @@ PrintedRow print_event_fields(const Value& event, Timestamp now, const EventFiel
   } else if (count == 0) {
     count = 1;  // singleton events of the events.k8s.io API have no count
   }
-  const std::string kind = lower(get_string(event, f.regarding, "kind"));
+  const std::string kind = ascii_lower(get_string(event, f.regarding, "kind"));
   const std::string name = get_string(event, f.regarding, "name");
   std::string component = get_string(event, f.source, "component");
   if (component.empty()) component = get_string(event, f.controller);

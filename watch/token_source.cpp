@@ -7,6 +7,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "model/text.hpp"
+
 namespace troupe::watch {
 
 Result<std::string> read_trimmed_file(const std::string& path, const std::string& what) {
@@ -15,11 +17,7 @@ Result<std::string> read_trimmed_file(const std::string& path, const std::string
   std::ostringstream content;
   content << in.rdbuf();
   if (in.bad()) return Error{what + " " + path + ": read failed"};
-  std::string text = content.str();
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return std::string{};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
+  return trim(content.str());
 }
 
 TokenSource::TokenSource(std::string token, std::string path, std::chrono::seconds period, NowFn now)
