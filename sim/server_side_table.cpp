@@ -118,12 +118,11 @@ void write_cells(JsonWriter& w, const PrintedRow& row) {
 }
 
 /// The row's object: the metadata as a PartialObjectMetadata of the Table's version, or the whole object.
-void write_row_object(JsonWriter& w, const TableRequest& request, const rapidjson::Value& parsed,
-                      const std::string& served_json) {
+void write_row_object(JsonWriter& w, const TableRequest& request, const rapidjson::Value& parsed) {
   if (request.include == IncludeObject::none) return;
   w.Key("object");
   if (request.include == IncludeObject::object) {
-    w.RawValue(served_json.c_str(), served_json.size(), rapidjson::kObjectType);
+    parsed.Accept(w);
     return;
   }
   w.StartObject();
@@ -177,13 +176,14 @@ std::string table_json(const ResourceInfo& resource, const TableRequest& request
   w.Key("rows");
   w.StartArray();
   for (const auto& object : objects) {
-    const std::string served = object_json_as(resource, *object);
+    // Parsed once: the printer reads it and the row may carry it, as this API serves it.
     rapidjson::Document parsed;
-    parsed.Parse(served.c_str(), served.size());
+    parsed.Parse(object->json.data(), object->json.size());
     if (parsed.HasParseError() || !parsed.IsObject()) continue;  // the store holds only objects it parsed
+    to_served_schema(resource, parsed);
     w.StartObject();
     write_cells(w, printer.print(parsed, now));
-    write_row_object(w, request, parsed, served);
+    write_row_object(w, request, parsed);
     w.EndObject();
   }
   w.EndArray();
