@@ -81,8 +81,7 @@ std::vector<ResourceInfo> standard_resources() {
 
   ResourceInfo new_events = in_group("events.k8s.io", "v1", core("events", "event", "Event", true, {"ev"}));
   new_events.create_on_update = true;
-  new_events.stored_with_group = "";  // one set of events behind both APIs (event_conversion.hpp)
-  new_events.schema = ResourceInfo::Schema::events_v1;
+  new_events.schema = ResourceInfo::Schema::events_v1;  // one set of events behind both APIs (event_conversion.hpp)
   rs.push_back(new_events);
 
   ResourceInfo leases = in_group("coordination.k8s.io", "v1", core("leases", "lease", "Lease", true, {}));
@@ -122,6 +121,11 @@ std::vector<ResourceInfo> standard_resources() {
 
 std::string ResourceInfo::api_version() const { return group.empty() ? version : group + "/" + version; }
 
+const std::string& ResourceInfo::storage_group() const {
+  static const std::string kCore;
+  return schema == Schema::events_v1 ? kCore : group;
+}
+
 std::string ResourceInfo::qualified_plural() const { return group.empty() ? plural : plural + "." + group; }
 
 const SubresourceInfo* ResourceInfo::find_subresource(std::string_view name) const {
@@ -140,7 +144,7 @@ ResourceRegistry::ResourceRegistry(std::vector<ResourceInfo> resources) : resour
   // declaration order, which is also the preferred order.
   std::map<std::pair<std::string, std::string>, size_t> storage_of;
   for (auto& r : resources_) {
-    auto [it, inserted] = storage_of.try_emplace({r.stored_with_group.value_or(r.group), r.plural}, storage_of.size());
+    auto [it, inserted] = storage_of.try_emplace({r.storage_group(), r.plural}, storage_of.size());
     r.storage = it->second;
     r.storage_version = inserted;
     if (r.group.empty()) continue;

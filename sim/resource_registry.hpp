@@ -5,7 +5,6 @@
 // strategies that clients can observe (create-on-update, unconditional
 // update, strategic merge patch support, status handling).
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,12 +40,12 @@ struct ResourceInfo {
   /// others are served by rewriting apiVersion (their schemas are compatible)
   /// or, with a `schema`, by converting the object.
   bool storage_version = true;
-  /// The group whose objects of this plural these are, when not their own
-  /// (events.k8s.io/v1 events are core/v1 events).
-  std::optional<std::string> stored_with_group;
-  /// How objects of this resource differ from the stored ones.
+  /// How objects of this resource differ from the stored ones. events_v1:
+  /// core/v1 Events seen through events.k8s.io/v1, stored with them.
   enum class Schema { stored, events_v1 };
   Schema schema = Schema::stored;
+  /// The group whose storage holds these objects: "" (core) for events_v1, else its own.
+  const std::string& storage_group() const;
 
   /// "v1" for the core group, "group/version" otherwise.
   std::string api_version() const;
