@@ -74,6 +74,14 @@ class CycleState {
     return nullptr;
   }
 
+  /// The version the input of type T was shared under (0 = none shared).
+  template <class T>
+  uint64_t input_version() const {
+    for (const auto& in : inputs_)
+      if (*in.type == typeid(T)) return in.version;
+    return 0;
+  }
+
   /// What the shared inputs are, as one number (0 = none): results a plugin
   /// computed under other inputs must not be reused (the evaluation cache
   /// keys pod classes on it).
