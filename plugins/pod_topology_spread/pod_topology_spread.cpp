@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "config/yaml_fields.hpp"
 #include "plugins/framework/counted_pods_update.hpp"
 #include "plugins/common/args.hpp"
+#include "plugins/pod_topology_spread/default_constraints.hpp"
 #include "plugins/node_affinity/node_selector.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
 
@@ -27,22 +29,47 @@ bool has_all_keys(const Labels& labels, const std::vector<SpreadConstraint>& con
                      [&](const SpreadConstraint& c) { return labels.count(c.topology_key) > 0; });
 }
 
-/// The domains of every counted node: topology value → matching pods, per
-/// constraint. `require_all_keys`: a node lacking any constraint's key counts for none.
-std::vector<std::unordered_map<std::string, int64_t>> count_domains(const Pod& pod,
-                                                                    const std::vector<SpreadConstraint>& constraints,
-                                                                    const ClusterPods& cluster) {
-  std::vector<std::unordered_map<std::string, int64_t>> matching(constraints.size());
+/// Which domains count_domains lists: Filter needs every one (the fewest
+/// matching pods may be 0 in one of them), Score only those with matching
+/// pods (a domain missing from the counts scores as 0), which spares an
+/// entry per host for a hostname constraint.
+enum class EmptyDomains { keep, drop };
+
+struct DomainCounts {
+  /// Per constraint: topology value → matching pods.
+  std::vector<std::unordered_map<std::string, int64_t>> matching;
+  /// Per constraint, when asked for: the values of the nodes the pod's node
+  /// affinity admits (Score's weights), as views of the node labels, which
+  /// outlive the counting.
+  std::vector<std::unordered_set<std::string_view>> admitted;
+};
+
+/// One pass over the cluster's nodes: the domains of every counted node, per
+/// constraint. `require_all_keys`: a node lacking any constraint's key counts
+/// for none; else it counts for the constraints whose keys it has.
+DomainCounts count_domains(const Pod& pod, const std::vector<SpreadConstraint>& constraints,
+                           const ClusterPods& cluster, bool require_all_keys, EmptyDomains empty,
+                           bool collect_admitted) {
+  DomainCounts out;
+  out.matching.resize(constraints.size());
+  if (collect_admitted) out.admitted.resize(constraints.size());
   for (const auto& [name, entry] : cluster.nodes()) {
-    if (!entry.node || !has_all_keys(entry.node->meta.labels, constraints)) continue;
+    if (!entry.node) continue;
+    const Labels& labels = entry.node->meta.labels;
+    if (require_all_keys && !has_all_keys(labels, constraints)) continue;
+    const bool admitted = collect_admitted && required_node_selection_matches(pod.spec, *entry.node);
     for (size_t i = 0; i < constraints.size(); ++i) {
       const auto& c = constraints[i];
+      auto value = labels.find(c.topology_key);
+      if (value == labels.end()) continue;
+      if (admitted) out.admitted[i].insert(value->second);
       if (!node_included(c, pod, *entry.node)) continue;
-      const std::string& value = entry.node->meta.labels.at(c.topology_key);
-      matching[i][value] += count_matching(entry.pods, c.selector, pod.meta.namespace_name);
+      const int64_t count = count_matching(entry.pods, c.selector, pod.meta.namespace_name);
+      if (count == 0 && empty == EmptyDomains::drop) continue;
+      out.matching[i][value->second] += count;
     }
   }
-  return matching;
+  return out;
 }
 
 /// The fewest matching pods in any domain; 0 when there are fewer domains
@@ -61,6 +88,8 @@ double normalizing_weight(size_t domains) { return std::log(static_cast<double>(
 
 struct PodTopologySpread::State : SpreadState {};
 
+PodTopologySpreadArgs::PodTopologySpreadArgs() : default_constraints(system_default_constraints()) {}
+
 PodTopologySpreadArgs PodTopologySpreadArgs::from_yaml(const YAML::Node& args) {
   PodTopologySpreadArgs out;
   if (config::is_absent(args)) return out;
@@ -70,16 +99,33 @@ PodTopologySpreadArgs PodTopologySpreadArgs::from_yaml(const YAML::Node& args) {
   if (defaulting != "System" && defaulting != "List")
     throw config::FieldError("defaultingType", "Unsupported value: \"" + defaulting +
                                                    "\": supported values: \"System\", \"List\"");
+  std::vector<TopologySpreadConstraint> listed;
   const YAML::Node defaults = args["defaultConstraints"];
-  if (!config::is_absent(defaults) && defaults.size() > 0)
-    throw config::FieldError("defaultConstraints",
-                             "not supported by troupe: default constraints select pods by the Services, "
-                             "ReplicaSets and StatefulSets owning them, which troupe does not watch");
+  if (!config::is_absent(defaults)) listed = read_default_constraints(defaults, "defaultConstraints");
+  if (defaulting == "System" && !listed.empty())
+    throw config::FieldError("defaultingType", "Invalid value: \"System\": when .defaultConstraints are not empty");
+  if (defaulting == "List") {
+    out.default_constraints = std::move(listed);
+    out.system_defaulted = false;
+  }
   return out;
 }
 
 Result<std::shared_ptr<const Plugin>> PodTopologySpread::make(const YAML::Node& args) {
   return build_plugin<PodTopologySpreadArgs, PodTopologySpread>(args, PodTopologySpreadArgs::from_yaml);
+}
+
+const PodTopologySpread* PodTopologySpread::of(const Framework& framework) {
+  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
+    if (const auto* plugin = dynamic_cast<const PodTopologySpread*>(framework.plugin_at(slot))) return plugin;
+  return nullptr;
+}
+
+std::vector<SpreadConstraint> PodTopologySpread::constraints_for(const Pod& pod, UnsatisfiableAction kind,
+                                                                 const WorkloadSelectors* workloads) const {
+  if (!pod.spec.topology_spread_constraints.empty()) return constraints_of(pod, kind);
+  if (workloads == nullptr) return {};
+  return default_constraints_of(args_.default_constraints, kind, workloads->default_selector(pod));
 }
 
 std::vector<SpreadConstraint> constraints_of(const Pod& pod, UnsatisfiableAction kind) {
@@ -117,7 +163,9 @@ bool node_included(const SpreadConstraint& c, const Pod& pod, const Node& node) 
 SpreadFilterCounts count_for_filter(const Pod& pod, std::vector<SpreadConstraint> constraints,
                                     const ClusterPods& cluster) {
   SpreadFilterCounts out;
-  out.matching = count_domains(pod, constraints, cluster);
+  out.matching = count_domains(pod, constraints, cluster, /*require_all_keys=*/true, EmptyDomains::keep,
+                               /*collect_admitted=*/false)
+                     .matching;
   for (size_t i = 0; i < constraints.size(); ++i)
     out.min_matching.push_back(fewest_matching(out.matching[i], constraints[i].min_domains));
   out.constraints = std::move(constraints);
@@ -151,29 +199,27 @@ PluginStatus filter_node(const SpreadFilterCounts& counts, const Pod& pod, const
 }
 
 SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> constraints,
-                                  const ClusterPods& cluster) {
+                                  const ClusterPods& cluster, bool require_all_keys) {
   SpreadScoreCounts out;
-  out.matching = count_domains(pod, constraints, cluster);
-  // The nodes the pod may go to (its node affinity) with every key: how many domains each constraint has.
-  std::vector<std::set<std::string>> domains(constraints.size());
-  for (const auto& [name, entry] : cluster.nodes()) {
-    if (!entry.node || !has_all_keys(entry.node->meta.labels, constraints)) continue;
-    if (!required_node_selection_matches(pod.spec, *entry.node)) continue;
-    for (size_t i = 0; i < constraints.size(); ++i)
-      domains[i].insert(entry.node->meta.labels.at(constraints[i].topology_key));
-  }
-  for (const auto& values : domains) out.weights.push_back(normalizing_weight(values.size()));
+  out.require_all_keys = require_all_keys;
+  DomainCounts counted =
+      count_domains(pod, constraints, cluster, require_all_keys, EmptyDomains::drop, /*collect_admitted=*/true);
+  out.matching = std::move(counted.matching);
+  // How many domains each constraint has among the nodes the pod may go to.
+  for (const auto& values : counted.admitted) out.weights.push_back(normalizing_weight(values.size()));
   out.constraints = std::move(constraints);
   return out;
 }
 
 int64_t score_node(const SpreadScoreCounts& counts, const Node& node) {
   const Labels& labels = node.meta.labels;
-  if (!has_all_keys(labels, counts.constraints)) return kIgnoredNode;
+  if (counts.require_all_keys && !has_all_keys(labels, counts.constraints)) return kIgnoredNode;
   double score = 0;
   for (size_t i = 0; i < counts.constraints.size(); ++i) {
     const auto& c = counts.constraints[i];
-    auto domain = counts.matching[i].find(labels.at(c.topology_key));
+    auto value = labels.find(c.topology_key);
+    if (value == labels.end()) continue;
+    auto domain = counts.matching[i].find(value->second);
     const int64_t matching = domain == counts.matching[i].end() ? 0 : domain->second;
     // upstream's scoreForCount
     score += static_cast<double>(matching) * counts.weights[i] + static_cast<double>(c.max_skew - 1);
@@ -201,7 +247,8 @@ void normalize_spread_scores(std::vector<int64_t>& scores) {
 }
 
 PluginStatus PodTopologySpread::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
-  auto constraints = constraints_of(*pod.pod, UnsatisfiableAction::do_not_schedule);
+  auto constraints =
+      constraints_for(*pod.pod, UnsatisfiableAction::do_not_schedule, state.input<WorkloadSelectors>());
   if (constraints.empty()) return PluginStatus(Code::skip);
   const auto* cluster = state.input<ClusterPods>();
   if (cluster == nullptr)
@@ -236,14 +283,19 @@ PluginStatus PodTopologySpread::filter(const CycleState& state, const PodInfo& p
 }
 
 PluginStatus PodTopologySpread::pre_score(CycleState& state, const PodInfo& pod) const {
-  auto constraints = constraints_of(*pod.pod, UnsatisfiableAction::schedule_anyway);
+  auto constraints =
+      constraints_for(*pod.pod, UnsatisfiableAction::schedule_anyway, state.input<WorkloadSelectors>());
   if (constraints.empty()) return PluginStatus(Code::skip);
   const auto* cluster = state.input<ClusterPods>();
   if (cluster == nullptr)
     return PluginStatus::internal_error("PodTopologySpread: the cluster's pods were not shared with this cycle");
   State data;
   if (const auto* before = state.read<State>(state_slot())) data = *before;
-  data.score = std::make_shared<const SpreadScoreCounts>(count_for_score(*pod.pod, std::move(constraints), *cluster));
+  // upstream's requireAllTopologies: only the system defaults let a node
+  // without a zone label still spread by host.
+  const bool require_all_keys = !pod.spec().topology_spread_constraints.empty() || !args_.system_defaulted;
+  data.score = std::make_shared<const SpreadScoreCounts>(
+      count_for_score(*pod.pod, std::move(constraints), *cluster, require_all_keys));
   state.write(state_slot(), std::move(data));
   return {};
 }

@@ -12,11 +12,11 @@
 // Preemption's dry run keeps the DoNotSchedule counts true as victims leave a
 // node (AddPod/RemovePod).
 //
-// Differences from upstream, each said where it applies:
-// - default constraints (`defaultingType: System`, or `List` with
-//   `defaultConstraints`) need the selectors of the Services, ReplicaSets and
-//   StatefulSets owning the pod, which troupe does not watch: System applies
-//   none, and a non-empty `defaultConstraints` is a configuration error;
+// A pod without constraints of its own gets the profile's default constraints
+// (default_constraints.hpp) over its siblings' selector, which the cycle
+// shares as WorkloadSelectors.
+//
+// Difference from upstream:
 // - PreScore runs before Filter (plugin.hpp), so the score's normalising
 //   weight log(domains + 2) counts the domains of the nodes that pass the
 //   pod's node affinity, not of the nodes that passed every Filter.
@@ -35,12 +35,22 @@
 #include "model/result.hpp"
 #include "model/scheduling_types.hpp"
 #include "plugins/framework/cluster_pods.hpp"
+#include "plugins/framework/framework.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/workload_selectors.hpp"
 
 namespace troupe::plugins::spread {
 
 struct PodTopologySpreadArgs {
-  /// Errors name the field ("defaultConstraints: ...").
+  /// What spreads a pod without constraints of its own: kube-scheduler's
+  /// system defaults, or with `defaultingType: List` the `defaultConstraints`.
+  std::vector<TopologySpreadConstraint> default_constraints;
+  /// `defaultingType: System`: a node lacking one of the defaults' keys
+  /// still scores by the others (a node without a zone label by its host).
+  bool system_defaulted = true;
+
+  PodTopologySpreadArgs();
+  /// Errors name the field ("defaultConstraints[0].maxSkew: ...").
   static PodTopologySpreadArgs from_yaml(const YAML::Node& args);
 };
 
@@ -93,14 +103,19 @@ void update_counts(SpreadFilterCounts& counts, const Pod& pod, const PodInfo& ot
 /// What PreScore counted for the ScheduleAnyway constraints.
 struct SpreadScoreCounts {
   std::vector<SpreadConstraint> constraints;
-  /// Per constraint: topology value → matching pods (upstream counts the
-  /// hostname key on the node at Score; the result is the same).
+  /// Per constraint: topology value → matching pods, for the domains that
+  /// have any (a missing domain scores as 0; upstream counts the hostname key
+  /// on the node at Score, the result is the same).
   std::vector<std::unordered_map<std::string, int64_t>> matching;
   std::vector<double> weights;  // log(domains + 2) per constraint
+  /// A node lacking any constraint's key is ignored; else (system defaults)
+  /// it counts, and scores, by the constraints whose keys it has.
+  bool require_all_keys = true;
 };
 SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> constraints,
-                                  const ClusterPods& cluster);
-/// The raw score of a node; kIgnoredNode when it lacks a constraint's label.
+                                  const ClusterPods& cluster, bool require_all_keys = true);
+/// The raw score of a node; kIgnoredNode when it lacks a constraint's label
+/// (and every key is required).
 int64_t score_node(const SpreadScoreCounts& counts, const Node& node);
 inline constexpr int64_t kIgnoredNode = -1;
 /// Fewer matching pods rank higher; ignored nodes get 0.
@@ -117,8 +132,16 @@ class PodTopologySpread final : public PreFilterPlugin,
   static constexpr const char* kReasonMissingLabel =
       "node(s) didn't match pod topology spread constraints (missing required label)";
 
-  explicit PodTopologySpread(PodTopologySpreadArgs args) {}
+  explicit PodTopologySpread(PodTopologySpreadArgs args) : args_(std::move(args)) {}
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
+  /// The profile's PodTopologySpread, or nullptr.
+  static const PodTopologySpread* of(const Framework& framework);
+  const PodTopologySpreadArgs& args() const { return args_; }
+
+  /// The pod's own constraints of one kind; without any of its own, the
+  /// default ones over the siblings `workloads` finds (none without `workloads`).
+  std::vector<SpreadConstraint> constraints_for(const Pod& pod, UnsatisfiableAction kind,
+                                                const WorkloadSelectors* workloads) const;
 
   std::string_view name() const override { return kName; }
   /// Skip without DoNotSchedule constraints; else counts their domains.
@@ -138,6 +161,7 @@ class PodTopologySpread final : public PreFilterPlugin,
 
  private:
   struct State;
+  PodTopologySpreadArgs args_;
   PluginStatus update_on(CycleState& state, const PodInfo& pod, const PodInfo& other, const NodeInfo& node,
                          int64_t delta) const;
 };

@@ -154,9 +154,8 @@ TEST_CASE("plugin args errors name the pluginConfig entry", "[registry]") {
       {"profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: 101}\n",
        "profiles[0].pluginConfig[0].args: hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]"},
       {"profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args: {defaultingType: List, "
-       "defaultConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}]}\n",
-       "profiles[0].pluginConfig[0].args: defaultConstraints: not supported by troupe: default constraints select "
-       "pods by the Services, ReplicaSets and StatefulSets owning them, which troupe does not watch"},
+       "defaultConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}]}\n",
+       "profiles[0].pluginConfig[0].args: defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)"},
       {"profiles:\n- plugins: {score: {enabled: [{name: Foo}]}}\n",
        "profiles[0].plugins.score.enabled[0].name: unknown plugin \"Foo\""},
   };

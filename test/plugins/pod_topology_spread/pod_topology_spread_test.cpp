@@ -2,7 +2,7 @@
 // kube-scheduler (pkg/scheduler/framework/plugins/podtopologyspread:
 // filtering_test.go TestSingleConstraint / TestMultipleConstraints, scoring_test.go
 // TestPodTopologySpreadScore); where troupe differs by design (PreScore before
-// Filter, no default constraints) the case says so.
+// Filter) the case says so.
 
 #include <catch2/catch.hpp>
 
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "plugins/framework/cluster_pods.hpp"
+#include "plugins/framework/workload_selectors.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "test/plugins/builders.hpp"
 
@@ -563,7 +564,8 @@ TEST_CASE("count_for_score: the hostname key is a domain like any other", "[pod_
   auto counts = count_for_score(pod, constraints_of(pod, kScheduleAnyway), *cluster);
   REQUIRE(counts.matching.size() == 2);
   REQUIRE(counts.weights.size() == 2);
-  CHECK(counts.matching[0] == std::unordered_map<std::string, int64_t>{{"node-a", 3}, {"node-b", 0}});
+  // Domains without matching pods are left out: they score as 0 all the same.
+  CHECK(counts.matching[0] == std::unordered_map<std::string, int64_t>{{"node-a", 3}});
   CHECK(counts.matching[1] == std::unordered_map<std::string, int64_t>{{"z1", 3}});
   CHECK(counts.weights[0] == Approx(std::log(4.0)));  // 2 hosts
   CHECK(counts.weights[1] == Approx(std::log(3.0)));  // 1 zone
@@ -719,9 +721,45 @@ TEST_CASE("PodTopologySpread args", "[pod_topology_spread]") {
       {"{defaultingType: system}", false, "defaultingType"},
       {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
        "ScheduleAnyway}]}",
-       false, "defaultConstraints: "},
+       true, ""},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 2, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, "
+       "minDomains: 3, nodeAffinityPolicy: Ignore, nodeTaintsPolicy: Honor, matchLabelKeys: [version]}, "
+       "{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}]}",
+       true, ""},
       {"{defaultConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]}", false,
-       "defaultConstraints: "},
+       "defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty"},
+      {"{defaultingType: List, defaultConstraints: [{topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]}", false,
+       "defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)"},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: -1, topologyKey: zone, whenUnsatisfiable: "
+       "DoNotSchedule}]}",
+       false, "defaultConstraints[0].maxSkew: Invalid value: -1"},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, whenUnsatisfiable: DoNotSchedule}]}", false,
+       "defaultConstraints[0].topologyKey: Required value: can not be empty"},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: 'a/b/c', whenUnsatisfiable: "
+       "DoNotSchedule}]}",
+       false, "defaultConstraints[0].topologyKey: Invalid value: \"a/b/c\""},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: zone}]}", false,
+       "defaultConstraints[0].whenUnsatisfiable: Required value: can not be empty"},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Unknown}]}",
+       false, "defaultConstraints[0].whenUnsatisfiable: Unsupported value: \"Unknown\""},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: rack, whenUnsatisfiable: "
+       "ScheduleAnyway, labelSelector: {matchLabels: {foo: bar}}}]}",
+       false,
+       "defaultConstraints[0].labelSelector: Forbidden: constraint must not define a selector, as they deduced for "
+       "each pod"},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: node, whenUnsatisfiable: "
+       "DoNotSchedule}, {maxSkew: 2, topologyKey: node, whenUnsatisfiable: DoNotSchedule}]}",
+       false, "defaultConstraints[1]: Duplicate value: \"{node, DoNotSchedule}\""},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+       "DoNotSchedule, minDomains: 0}]}",
+       false, "defaultConstraints[0].minDomains: Invalid value: 0: must be greater than zero"},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+       "DoNotSchedule, nodeTaintsPolicy: Sometimes}]}",
+       false, "defaultConstraints[0].nodeTaintsPolicy: Unsupported value: \"Sometimes\""},
+      {"{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+       "DoNotSchedule, maxskew: 2}]}",
+       false, "defaultConstraints[0].maxskew: unknown field"},
+      {"{defaultingType: List, defaultConstraints: {maxSkew: 1}}", false, "defaultConstraints"},
       {"{defaultingType: List, maxSkew: 1}", false, "maxSkew: unknown field"},
       {"[1]", false, ""},
   };
@@ -734,6 +772,167 @@ TEST_CASE("PodTopologySpread args", "[pod_topology_spread]") {
   auto plugin = make_plugin();
   CHECK(plugin->name() == "PodTopologySpread");
   CHECK_FALSE(plugin->events_to_register().empty());
+
+  // What the defaults are: the system's two, a list, or none.
+  const auto& system = plugin->args();
+  CHECK(system.system_defaulted);
+  REQUIRE(system.default_constraints.size() == 2);
+  CHECK(system.default_constraints[0].topology_key == kHostname);
+  CHECK(system.default_constraints[0].max_skew == 3);
+  CHECK(system.default_constraints[1].topology_key == "topology.kubernetes.io/zone");
+  CHECK(system.default_constraints[1].max_skew == 5);
+  for (const auto& c : system.default_constraints) CHECK(c.when_unsatisfiable == kScheduleAnyway);
+  const auto listed = make_plugin(
+      "{defaultingType: List, defaultConstraints: [{maxSkew: 2, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, "
+      "minDomains: 3, nodeAffinityPolicy: Ignore, nodeTaintsPolicy: Honor}]}");
+  CHECK_FALSE(listed->args().system_defaulted);
+  REQUIRE(listed->args().default_constraints.size() == 1);
+  const auto& c = listed->args().default_constraints[0];
+  CHECK(c.max_skew == 2);
+  CHECK(c.topology_key == "zone");
+  CHECK(c.when_unsatisfiable == kDoNotSchedule);
+  CHECK(c.min_domains == 3);
+  CHECK(c.node_affinity_policy == kIgnore);
+  CHECK(c.node_taints_policy == kHonor);
+  CHECK(make_plugin("{defaultingType: List}")->args().default_constraints.empty());
+}
+
+namespace {
+
+/// A ReplicaSet "web" in "default" selecting app=web, and a Service "api" selecting tier=api.
+std::shared_ptr<const WorkloadSelectors> web_workloads() {
+  auto workloads = std::make_shared<WorkloadSelectors>();
+  WorkloadSelector rs;
+  rs.kind = WorkloadKind::replica_set;
+  rs.namespace_name = "default";
+  rs.name = "web";
+  rs.requirements = {requirement("app", Op::in, {"web"})};
+  workloads->upsert(rs);
+  WorkloadSelector svc;
+  svc.kind = WorkloadKind::service;
+  svc.namespace_name = "default";
+  svc.name = "api";
+  svc.match_labels = {{"tier", "api"}};
+  workloads->upsert(svc);
+  return workloads;
+}
+
+/// A pod of the ReplicaSet "web".
+Pod web_pod(const std::string& name, std::vector<TopologySpreadConstraint> constraints = {}) {
+  Pod pod = spread_pod(name, {{"app", "web"}}, std::move(constraints));
+  OwnerReference owner;
+  owner.api_version = "apps/v1";
+  owner.kind = "ReplicaSet";
+  owner.name = "web";
+  owner.controller = true;
+  pod.meta.owner_references.push_back(owner);
+  return pod;
+}
+
+/// Normalized PodTopologySpread scores of `pod` over `nodes` with `existing` placed.
+std::vector<int64_t> plugin_scores(const PodTopologySpread& plugin, const Pod& pod, const std::vector<Node>& nodes,
+                                   const std::vector<Placed>& existing,
+                                   const std::shared_ptr<const WorkloadSelectors>& workloads, Code* pre_score = nullptr) {
+  auto cluster = cluster_of(nodes, existing);
+  CycleState state;
+  state.share_input<ClusterPods>(cluster, cluster->generation() + 1);
+  if (workloads) state.share_input<WorkloadSelectors>(workloads, workloads->generation() + 1);
+  auto info = PodInfo::make(pod);
+  PluginStatus status = plugin.pre_score(state, *info);
+  if (pre_score) *pre_score = status.code;
+  std::vector<int64_t> scores;
+  if (!status.ok()) return scores;
+  for (const auto& n : node_infos(nodes, existing)) scores.push_back(plugin.score(state, *info, n).score);
+  REQUIRE(plugin.normalize_scores(state, *info, scores).ok());
+  return scores;
+}
+
+}  // namespace
+
+TEST_CASE("PodTopologySpread system defaults spread a pod over its siblings by host and zone", "[pod_topology_spread]") {
+  auto plugin = make_plugin();
+  auto workloads = web_workloads();
+  const std::string kZone = "topology.kubernetes.io/zone";
+  const Labels web = {{"app", "web"}};
+  // node-a, node-b in z1; node-c in z2; node-d has no zone label (hosts still spread it).
+  const std::vector<Node> nodes = {node("node-a", {{kHostname, "node-a"}, {kZone, "z1"}}),
+                                   node("node-b", {{kHostname, "node-b"}, {kZone, "z1"}}),
+                                   node("node-c", {{kHostname, "node-c"}, {kZone, "z2"}}),
+                                   node("node-d", {{kHostname, "node-d"}})};
+  struct Case {
+    const char* name;
+    Pod pod;
+    std::vector<Placed> existing;
+    bool share_workloads;
+    Code pre_score;
+    std::vector<int64_t> want;
+  };
+  const std::vector<Case> cases = {
+      // Raw scores: count × log(domains + 2) + maxSkew − 1 per constraint the
+      // node has a key for (host: 4 domains, zone: 2). node-a: 3 siblings on
+      // the host, 4 in z1: 3·1.79 + 2 + 4·1.39 + 4 = 17; node-b 13; node-c 6;
+      // node-d (no zone label) only its host's 2, so it ranks first.
+      {"siblings on node-a and node-b push the pod to node-c and node-d", web_pod("p"),
+       join({on("node-a", 3, web), on("node-b", 1, web)}), true, Code::success, {11, 35, 76, 100}},
+      {"pods that are not siblings count for nothing", web_pod("p"),
+       join({on("node-a", 3, {{"app", "db"}}), on("node-b", 1, {{"app", "db"}})}), true, Code::success,
+       {33, 33, 33, 100}},
+      {"the Service's pods are siblings of a pod it selects", spread_pod("p", {{"tier", "api"}}),
+       join({on("node-a", 2, {{"tier", "api"}}), on("node-c", 2, {{"tier", "api"}})}), true, Code::success,
+       {16, 41, 16, 100}},
+      {"a pod nobody selects gets no default constraints", spread_pod("p", {{"app", "lonely"}}),
+       on("node-a", 3, web), true, Code::skip, {}},
+      {"without the workloads shared, no default constraints", web_pod("p"), on("node-a", 3, web), false, Code::skip,
+       {}},
+      {"a pod's own constraints replace the defaults",
+       web_pod("p", {soft(1, kHostname, in("app", {"db"}))}), join({on("node-a", 3, web), on("node-d", 1, {{"app", "db"}})}),
+       true, Code::success, {100, 100, 100, 0}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    Code pre_score = Code::error;
+    auto scores = plugin_scores(*plugin, c.pod, nodes, c.existing, c.share_workloads ? workloads : nullptr, &pre_score);
+    CHECK(code(pre_score) == code(c.pre_score));
+    CHECK(scores == c.want);
+  }
+}
+
+TEST_CASE("PodTopologySpread List defaults: DoNotSchedule filters, and a node lacking a key is ignored",
+          "[pod_topology_spread]") {
+  auto workloads = web_workloads();
+  const Labels web = {{"app", "web"}};
+  const auto existing = join({on("node-a", 2, web), on("node-b", 1, web)});
+  SECTION("a DoNotSchedule default keeps the siblings within maxSkew") {
+    auto plugin = make_plugin(
+        "{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: node, whenUnsatisfiable: "
+        "DoNotSchedule}]}");
+    auto cluster = cluster_of(four_nodes(), existing);
+    CycleState state;
+    state.share_input<ClusterPods>(cluster, cluster->generation() + 1);
+    state.share_input<WorkloadSelectors>(workloads, workloads->generation() + 1);
+    auto pod = PodInfo::make(web_pod("p"));
+    PreFilterResult result;
+    REQUIRE(plugin->pre_filter(state, *pod, result).ok());
+    std::vector<std::string> fit;
+    for (const auto& info : node_infos(four_nodes(), existing))
+      if (plugin->filter(state, *pod, info).ok()) fit.push_back(info.name());
+    CHECK(fit == std::vector<std::string>{"node-x", "node-y"});
+
+    CycleState plain;  // the same pod with no siblings' selector: Skip
+    plain.share_input<ClusterPods>(cluster, cluster->generation() + 1);
+    CHECK(code(plugin->pre_filter(plain, *pod, result).code) == code(Code::skip));
+  }
+  SECTION("List defaults require every key: a node without the zone label is ignored") {
+    auto plugin = make_plugin(
+        "{defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: node, whenUnsatisfiable: "
+        "ScheduleAnyway}, {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}]}");
+    std::vector<Node> nodes = four_nodes();
+    nodes[3].meta.labels.erase("zone");
+    auto scores = plugin_scores(*plugin, web_pod("p"), nodes, existing, workloads);
+    REQUIRE(scores.size() == 4);
+    CHECK(scores[3] == 0);  // ignored
+    CHECK(scores[2] == 100);
+  }
 }
 
 TEST_CASE("PodTopologySpread update_counts: pods leaving and rejoining a node count as a recount would (preemption's dry run)",
