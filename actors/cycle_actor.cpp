@@ -13,6 +13,7 @@
 #include "model/timestamp.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/framework/fit_error.hpp"
+#include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
@@ -162,28 +163,53 @@ void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
 }
 
+/// Whether PodTopologySpread spreads the pod by its profile's default
+/// constraints: it has no constraints of its own, the profile has defaults,
+/// and Services or a controller select its siblings.
+bool spreads_by_default(Self self, const Attempt& a) {
+  const auto& workloads = self->state.workloads;
+  const Pod& pod = *a.pod().pod;
+  if (workloads.size() == 0 || !pod.spec.topology_spread_constraints.empty()) return false;
+  const auto* spread = plugins::spread::PodTopologySpread::of(a.framework());
+  if (spread == nullptr || spread->args().default_constraints.empty()) return false;
+  return !workloads.default_selector(pod).empty();
+}
+
 /// InterPodAffinity and PodTopologySpread count the cluster's pods at
 /// PreFilter and PreScore: the attempt gets them when the pod's placement may
-/// depend on them. The view is the cycle's own, not a copy: only PreFilter and
-/// PreScore read it, here on the cycle, and withdraw_cluster_pods takes it
-/// back before the CycleState travels to the partitions. Its version goes into
-/// the pod's class, so the partitions reuse no verdict computed over other
-/// pods (for a pod without terms of its own, only other pods' terms and the
-/// nodes count: ClusterPods::terms_generation). Returns the version shared, 0 for none.
+/// depend on them, and with them the Services and controllers when the pod
+/// is spread by default. The views are the cycle's own, not copies: only
+/// PreFilter and PreScore read them, here on the cycle, and
+/// withdraw_cluster_pods takes them back before the CycleState travels to the
+/// partitions. Their versions go into the pod's class, so the partitions
+/// reuse no verdict computed over other pods (for a pod without terms or
+/// spreading of its own, only other pods' terms and the nodes count:
+/// ClusterPods::terms_generation). Returns the version shared, 0 for none.
 uint64_t share_cluster_pods(Self self, const Attempt& a) {
   const auto& cluster = self->state.cluster_pods;
-  if (!plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return 0;
+  const bool by_default = spreads_by_default(self, a);
+  if (!by_default && !plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return 0;
   std::shared_ptr<const plugins::ClusterPods> view(std::shared_ptr<const plugins::ClusterPods>(), &cluster);
-  const uint64_t version = plugins::version_seen_by(*a.pod().pod, cluster);
+  const uint64_t version = by_default ? cluster.generation() + 1 : plugins::version_seen_by(*a.pod().pod, cluster);
   a.request->state->share_input(std::move(view), version);
+  if (by_default) {
+    const auto& workloads = self->state.workloads;
+    std::shared_ptr<const plugins::WorkloadSelectors> selectors(std::shared_ptr<const plugins::WorkloadSelectors>(),
+                                                                &workloads);
+    a.request->state->share_input(std::move(selectors), workloads.generation() + 1);
+  }
   return version;
 }
 
 /// After PreScore: Filter, Score and Reserve run on other threads while the
-/// cycle changes ClusterPods, so they must not reach it. The version stays
-/// (the pod's class was keyed on it).
+/// cycle changes ClusterPods and WorkloadSelectors, so they must not reach
+/// them. The versions stay (the pod's class was keyed on them).
 void withdraw_cluster_pods(const Attempt& a, uint64_t version) {
-  if (version != 0) a.request->state->share_input(std::shared_ptr<const plugins::ClusterPods>(), version);
+  if (version == 0) return;
+  auto& state = *a.request->state;
+  state.share_input(std::shared_ptr<const plugins::ClusterPods>(), version);
+  if (const uint64_t selectors = state.input_version<plugins::WorkloadSelectors>(); selectors != 0)
+    state.share_input(std::shared_ptr<const plugins::WorkloadSelectors>(), selectors);
 }
 
 /// A member of a PodGroup's gang is bound: the PodGroup's status follows
@@ -718,6 +744,10 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::upsert_podgroup, const PodGroupRulesPtr& group) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.gangs.set_pod_group(group->gang_id, group->rules);
+      },
+      [=](atom::upsert_workload, const WorkloadSelectorPtr& workload) { self->state.workloads.upsert(*workload); },
+      [=](atom::delete_workload, const WorkloadSelectorPtr& workload) {
+        self->state.workloads.remove(workload->kind, workload->namespace_name, workload->name);
       },
       [=](atom::delete_podgroup, const std::string& gang_id) {
         MessageTimer timer(self->state.actor_metrics, self);

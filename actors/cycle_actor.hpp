@@ -43,6 +43,7 @@
 #include "plugins/coscheduling/gang_book.hpp"
 #include "plugins/default_preemption/nomination_book.hpp"
 #include "plugins/framework/cluster_pods.hpp"
+#include "plugins/framework/workload_selectors.hpp"
 
 namespace troupe::actors {
 
@@ -54,6 +55,9 @@ struct PodGroupRules {
   Result<plugins::coscheduling::GangSpec> rules;
 };
 using PodGroupRulesPtr = std::shared_ptr<const PodGroupRules>;
+
+/// A Service's, ReplicationController's, ReplicaSet's or StatefulSet's pod selector.
+using WorkloadSelectorPtr = std::shared_ptr<const WorkloadSelector>;
 
 /// The rest of a scheduling attempt, to run on the cycle actor once an I/O
 /// thread has the extenders' answers.
@@ -83,6 +87,10 @@ using cycle_actor = caf::typed_actor<
     // A PodGroup's rules for its gang, or the PodGroup was deleted (INFORMER).
     caf::reacts_to<atom::upsert_podgroup, PodGroupRulesPtr>,
     caf::reacts_to<atom::delete_podgroup, std::string>,
+    // A Service's or controller's pod selector, or its deletion (INFORMER):
+    // whose siblings PodTopologySpread's default constraints count.
+    caf::reacts_to<atom::upsert_workload, WorkloadSelectorPtr>,
+    caf::reacts_to<atom::delete_workload, WorkloadSelectorPtr>,
     // INTERNAL: the gang pod with this uid has waited at Permit for its whole
     // waiting time (the number tells this wait from a later one of the same pod).
     caf::reacts_to<atom::gang_timeout, std::string, uint64_t>,
@@ -138,6 +146,9 @@ struct cycle_actor_state {
   /// Every pod bound or reserved, by node, with the nodes: what
   /// InterPodAffinity and PodTopologySpread count domains over.
   plugins::ClusterPods cluster_pods;
+  /// The Services and controllers' pod selectors: the siblings a pod without
+  /// spread constraints of its own is spread from (PodTopologySpread's defaults).
+  plugins::WorkloadSelectors workloads;
 
   static inline const char* name = "scheduling-cycle";
 };
@@ -147,6 +158,7 @@ struct cycle_actor_state {
 // In-process only: a closure over the attempt, run by the actor that sent it out.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::CycleResumePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodGroupRulesPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::WorkloadSelectorPtr)
 
 namespace troupe::actors {
 

@@ -10,6 +10,7 @@
 #include "actors/pod_routing.hpp"
 #include "actors/reservation_routing.hpp"
 #include "model/pod_group.hpp"
+#include "model/workload_selector.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 
 namespace troupe::actors {
@@ -180,6 +181,26 @@ void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& obje
              PodGroupRulesPtr(std::make_shared<const PodGroupRules>(PodGroupRules{gang_id, std::move(rules)})));
   cluster_event(self, plugins::EventResource::other,
                 type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+}
+
+// A Service's, ReplicationController's, ReplicaSet's or StatefulSet's pod
+// selector: the cycle keeps them for PodTopologySpread's default constraints.
+// One that does not decode is dropped (as upstream skips a controller whose
+// selector does not parse), with a warning.
+void on_workload(Self self, WorkloadKind kind, watch::EventType type, const watch::ObjectPtr& object) {
+  auto decoded = decode_workload_selector(kind, *object);
+  if (decoded && type != watch::EventType::deleted) {
+    self->send(self->state.deps.cycle, atom::upsert_workload_v,
+               WorkloadSelectorPtr(std::make_shared<const WorkloadSelector>(std::move(*decoded))));
+    return;
+  }
+  if (!decoded) spdlog::warn("informer: {} ignored: {}", kind_name(kind), decoded.message());
+  const PodIdentity id = read_pod_identity(*object);
+  auto gone = std::make_shared<WorkloadSelector>();
+  gone->kind = kind;
+  gone->namespace_name = id.namespace_name;
+  gone->name = id.name;
+  self->send(self->state.deps.cycle, atom::delete_workload_v, WorkloadSelectorPtr(std::move(gone)));
 }
 
 // A Reservation is held by the actor owning status.nodeName while Available.
@@ -433,6 +454,8 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
         if (event->resource == "configmaps") return on_configmap(self, event->type, event->object);
         if (event->resource == "podgroups") return on_pod_group(self, event->type, event->object);
+        if (auto kind = workload_kind_of_resource(event->resource))
+          return on_workload(self, *kind, event->type, event->object);
         // The reservation controller follows reservations itself (SharedReflectors).
         if (event->resource == "reservations") return on_reservation(self, event->type, event->object);
       },

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <random>
 #include <thread>
 
@@ -23,6 +24,7 @@
 #include "actors/node_actor.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
+#include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/registry.hpp"
 #include "watch/api_client.hpp"
 #include "watch/lease_client.hpp"
@@ -34,6 +36,18 @@
 namespace troupe::actors {
 
 namespace {
+
+/// The collections whose pod selectors PodTopologySpread's default constraints read.
+struct WorkloadCollection {
+  const char* resource;
+  const char* path;
+};
+constexpr WorkloadCollection kWorkloadCollections[] = {
+    {"services", "/api/v1/services"},
+    {"replicationcontrollers", "/api/v1/replicationcontrollers"},
+    {"replicasets", "/apis/apps/v1/replicasets"},
+    {"statefulsets", "/apis/apps/v1/statefulsets"},
+};
 
 struct RuntimeConfig : caf::actor_system_config {
   explicit RuntimeConfig(size_t threads) {
@@ -195,6 +209,12 @@ Status SchedulerRuntime::Impl::start() {
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",
                                                                 "reservations", "configmaps", "podgroups"},
                               metrics, ready, may_schedule};
+  const bool spreads_by_default = std::any_of(by_name.begin(), by_name.end(), [](const auto& profile) {
+    const auto* spread = plugins::spread::PodTopologySpread::of(*profile.second);
+    return spread != nullptr && !spread->args().default_constraints.empty();
+  });
+  if (spreads_by_default)
+    for (const auto& workload : kWorkloadCollections) informer_deps.resources.insert(workload.resource);
   informer = system->spawn(informer_actor_fn, informer_deps);
 
   if (!options.metrics_address.empty()) {
@@ -226,6 +246,12 @@ Status SchedulerRuntime::Impl::start() {
                         // Coscheduling's gangs defined by PodGroup objects.
                         inform("podgroups", "/apis/scheduling.sigs.k8s.io/v1alpha1/podgroups", "", /*optional=*/true)})
     if (!followed) return followed;
+  // PodTopologySpread's default constraints spread a pod over its siblings:
+  // the pods its Services and its controller select (as kube-scheduler,
+  // followed only when a profile has default constraints).
+  if (spreads_by_default)
+    for (const auto& workload : kWorkloadCollections)
+      if (auto followed = inform(workload.resource, workload.path, "", /*optional=*/true); !followed) return followed;
   // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere),
   // from the list and watch the descheduler's view follows too.
   auto pdbs_followed = shared_reflectors->subscribe(

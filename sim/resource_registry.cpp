@@ -79,6 +79,14 @@ std::vector<ResourceInfo> standard_resources() {
 
   rs.push_back(core("configmaps", "configmap", "ConfigMap", true, {"cm"}));
 
+  ResourceInfo services = core("services", "service", "Service", true, {"svc"});
+  services.subresources.push_back(status_of("Service"));
+  rs.push_back(services);
+
+  ResourceInfo controllers = core("replicationcontrollers", "replicationcontroller", "ReplicationController", true, {"rc"});
+  controllers.subresources.push_back(status_of("ReplicationController"));
+  rs.push_back(controllers);
+
   ResourceInfo new_events = in_group("events.k8s.io", "v1", core("events", "event", "Event", true, {"ev"}));
   new_events.create_on_update = true;
   new_events.schema = ResourceInfo::Schema::events_v1;  // one set of events behind both APIs (event_conversion.hpp)
@@ -96,6 +104,10 @@ std::vector<ResourceInfo> standard_resources() {
   ResourceInfo replicasets = in_group("apps", "v1", core("replicasets", "replicaset", "ReplicaSet", true, {"rs"}));
   replicasets.subresources.push_back(status_of("ReplicaSet"));
   rs.push_back(replicasets);
+
+  ResourceInfo statefulsets = in_group("apps", "v1", core("statefulsets", "statefulset", "StatefulSet", true, {"sts"}));
+  statefulsets.subresources.push_back(status_of("StatefulSet"));
+  rs.push_back(statefulsets);
 
   const std::string koord = "scheduling.koordinator.sh";
   rs.push_back(custom(koord, "v1alpha1", "devices", "device", "Device", false, {}, false));

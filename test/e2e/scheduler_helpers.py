@@ -241,6 +241,13 @@ def condition(pod, kind="PodScheduled"):
 
 DEVICES_PATH = "/apis/scheduling.koordinator.sh/v1alpha1/devices"
 TOPOLOGIES_PATH = "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies"
+# Namespaced collections of the objects whose selectors PodTopologySpread's default constraints read.
+WORKLOAD_PATHS = {
+    "Service": "/api/v1/namespaces/%s/services",
+    "ReplicationController": "/api/v1/namespaces/%s/replicationcontrollers",
+    "ReplicaSet": "/apis/apps/v1/namespaces/%s/replicasets",
+    "StatefulSet": "/apis/apps/v1/namespaces/%s/statefulsets",
+}
 
 
 class Client:
@@ -324,7 +331,11 @@ class Client:
             return self.ok("POST", DEVICES_PATH, obj)
         if kind == "NodeResourceTopology":
             return self.ok("POST", TOPOLOGIES_PATH, obj)
-        raise ValueError("create() knows nodes, pods, devices and node resource topologies, not %s" % kind)
+        if kind in WORKLOAD_PATHS:
+            ns = obj["metadata"].get("namespace", DEFAULT_NS)
+            return self.ok("POST", WORKLOAD_PATHS[kind] % ns, obj)
+        raise ValueError("create() knows nodes, pods, devices, node resource topologies, services and "
+                         "controllers, not %s" % kind)
 
     def create_all(self, objects, threads=4):
         """Creates objects in parallel over `threads` keep-alive connections."""

@@ -46,7 +46,7 @@ class KubectlPlainHttp(unittest.TestCase):
         out = kubectl(self.server, "api-resources").stdout
         for name in ["pods", "nodes", "namespaces", "events", "configmaps", "leases", "poddisruptionbudgets",
                      "devices", "reservations", "podmigrationjobs", "noderesourcetopologies", "podgroups",
-                     "elasticquotas", "nodemetrics"]:
+                     "elasticquotas", "nodemetrics", "services", "replicationcontrollers", "statefulsets"]:
             self.assertIn(name, out)
         version = kubectl(self.server, "version", "-o", "json", check=False).stdout
         self.assertIn("v1.30.0-troupe", version)
