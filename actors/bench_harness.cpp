@@ -379,6 +379,14 @@ Result<std::vector<PodOutcome>> BenchHarness::place_reservations(const std::vect
   return outcomes;
 }
 
+void BenchHarness::load_workloads(const std::vector<WorkloadSelector>& workloads) {
+  auto& impl = *impl_;
+  if (!impl.cycle) return;
+  caf::scoped_actor self{*impl.system};
+  for (const auto& w : workloads)
+    self->send(impl.cycle, atom::upsert_workload_v, WorkloadSelectorPtr(std::make_shared<const WorkloadSelector>(w)));
+}
+
 Result<std::vector<PodOutcome>> BenchHarness::schedule(std::vector<Pod> pods, size_t window,
                                                        std::chrono::milliseconds timeout) {
   if (!impl_->cycle) return Error{"schedule: load the cluster first"};

@@ -33,6 +33,7 @@
 #include "model/pod.hpp"
 #include "model/reservation.hpp"
 #include "model/result.hpp"
+#include "model/workload_selector.hpp"
 
 namespace troupe::actors {
 
@@ -96,6 +97,9 @@ class BenchHarness {
   /// kObjectsInFlightPerPartition per partition at a time.
   void load_cluster(const std::vector<Node>& nodes, const std::vector<Device>& devices,
                     const std::vector<NodeResourceTopology>& topologies);
+  /// Hands the cycle the Services' and controllers' pod selectors (as the
+  /// informer does): PodTopologySpread's default constraints read them.
+  void load_workloads(const std::vector<WorkloadSelector>& workloads);
   /// Accounts pods already bound (spec.nodeName set) on their nodes, as the
   /// informer does for pods it did not schedule; returns once applied.
   /// Errors: a pod without spec.nodeName.

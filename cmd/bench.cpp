@@ -33,13 +33,14 @@ const char* kSummary =
     "Bindings at once. Reports pods/s from first enqueue to last binding, per-pod latency (enqueue -> binding),\n"
     "peak RSS and RSS per node, and the process's CPU time per pod while scheduling (less sensitive to other load\n"
     "on the machine than pods/s). Mixes: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed, "
-    "spread (cpu pods of 50 apps spreading over hosts: topology spread and pod anti-affinity).";
+    "spread (cpu pods of 50 apps spreading over hosts: topology spread and pod anti-affinity),\n"
+    "replicas (cpu pods of 50 ReplicaSets, spread by PodTopologySpread's default constraints).";
 
 std::vector<FlagSpec> bench_specs() {
   return {
       {"nodes", true, "cluster size (default 1000)"},
       {"pods", true, "pods to schedule (default 1000)"},
-      {"mix", true, "pod mix: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed, spread (default cpu)"},
+      {"mix", true, "pod mix: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed, spread, replicas (default cpu)"},
       {"partitions", true, "node actors; 0 = one per thread (default 0)"},
       {"one-node-per-actor", false, "one node actor per node (granularity comparison)"},
       {"no-evaluation-cache", false, "evaluate every node for every pod (troupe.evaluationCache: false)"},
@@ -167,6 +168,7 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   const actors::ProcessMemory before_load = actors::process_memory();
   const auto load_start = BenchClock::now();
   (*harness)->load_cluster(nodes, devices, topologies);
+  (*harness)->load_workloads(synthetic::mix_replica_sets(s.mix, mix_options));
   auto status = (*harness)->place_bound_pods(*placed);
   if (!status) return Error{status.message()};
   auto reserved = (*harness)->place_reservations(reservations, std::chrono::seconds(s.timeout_seconds));

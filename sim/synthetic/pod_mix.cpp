@@ -16,11 +16,12 @@ namespace {
 constexpr std::pair<PodKind, std::string_view> kKindNames[] = {
     {PodKind::cpu, "cpu"},           {PodKind::lsr, "lsr"},           {PodKind::gpu_share, "gpu-share"},
     {PodKind::gpu_whole, "gpu-whole"}, {PodKind::gpu_rdma, "gpu-rdma"}, {PodKind::spread, "spread"},
+    {PodKind::replica, "replica"},
 };
 constexpr std::pair<PodMix, std::string_view> kMixNames[] = {
     {PodMix::cpu, "cpu"},           {PodMix::lsr, "lsr"},           {PodMix::gpu_share, "gpu-share"},
     {PodMix::gpu_whole, "gpu-whole"}, {PodMix::gpu_rdma, "gpu-rdma"}, {PodMix::mixed, "mixed"},
-    {PodMix::spread, "spread"},
+    {PodMix::spread, "spread"},     {PodMix::replicas, "replicas"},
 };
 
 constexpr const char* kResourceSpec = "scheduling.koordinator.sh/resource-spec";
@@ -130,6 +131,21 @@ void shape_spread(Pod& pod, trace::TraceRng& rng) {
   pod.spec.affinity->pod_anti_affinity->preferred.push_back(std::move(apart));
 }
 
+std::string replica_set_name(int app) { return "app-" + std::to_string(app); }
+
+void shape_replica(Pod& pod, trace::TraceRng& rng) {
+  shape_cpu(pod, rng);
+  const std::string app = replica_set_name(static_cast<int>(rng.below(kSpreadApps)));
+  pod.meta.labels["app"] = app;
+  OwnerReference owner;
+  owner.api_version = "apps/v1";
+  owner.kind = "ReplicaSet";
+  owner.name = app;
+  owner.uid = "uid-" + app;
+  owner.controller = true;
+  pod.meta.owner_references.push_back(std::move(owner));
+}
+
 Pod make_pod(PodKind kind, const std::string& name, const PodMixOptions& options, trace::TraceRng& rng) {
   Pod pod;
   pod.meta.name = name;
@@ -144,6 +160,7 @@ Pod make_pod(PodKind kind, const std::string& name, const PodMixOptions& options
     case PodKind::gpu_whole: shape_gpu_whole(pod, rng); break;
     case PodKind::gpu_rdma: shape_gpu_rdma(pod, rng); break;
     case PodKind::spread: shape_spread(pod, rng); break;
+    case PodKind::replica: shape_replica(pod, rng); break;
   }
   return pod;
 }
@@ -178,6 +195,7 @@ const std::vector<KindShare>& mix_composition(PodMix mix) {
   static const std::vector<KindShare> gpu_whole = {{PodKind::gpu_whole, 1.0}};
   static const std::vector<KindShare> gpu_rdma = {{PodKind::gpu_rdma, 1.0}};
   static const std::vector<KindShare> spread = {{PodKind::spread, 1.0}};
+  static const std::vector<KindShare> replicas = {{PodKind::replica, 1.0}};
   static const std::vector<KindShare> mixed = {{PodKind::cpu, 0.40},
                                                {PodKind::lsr, 0.10},
                                                {PodKind::gpu_share, 0.20},
@@ -191,6 +209,7 @@ const std::vector<KindShare>& mix_composition(PodMix mix) {
     case PodMix::gpu_rdma: return gpu_rdma;
     case PodMix::mixed: return mixed;
     case PodMix::spread: return spread;
+    case PodMix::replicas: return replicas;
   }
   return mixed;
 }
@@ -209,6 +228,20 @@ Result<std::vector<Pod>> make_pods(PodMix mix, const PodMixOptions& options) {
   for (size_t i = 0; i < kinds.size(); ++i)
     pods.push_back(make_pod(kinds[i], options.name_prefix + std::to_string(i), options, rng));
   return pods;
+}
+
+std::vector<WorkloadSelector> mix_replica_sets(PodMix mix, const PodMixOptions& options) {
+  std::vector<WorkloadSelector> out;
+  if (mix != PodMix::replicas) return out;
+  for (int app = 0; app < kSpreadApps; ++app) {
+    WorkloadSelector rs;
+    rs.kind = WorkloadKind::replica_set;
+    rs.namespace_name = options.namespace_name;
+    rs.name = replica_set_name(app);
+    rs.requirements = {LabelRequirement{"app", LabelRequirement::Op::in, {rs.name}}};
+    out.push_back(std::move(rs));
+  }
+  return out;
 }
 
 }  // namespace troupe::sim::synthetic

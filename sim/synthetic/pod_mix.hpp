@@ -24,6 +24,7 @@
 
 #include "model/pod.hpp"
 #include "model/result.hpp"
+#include "model/workload_selector.hpp"
 
 namespace troupe::sim::synthetic {
 
@@ -33,13 +34,16 @@ inline constexpr const char* kBenchKindLabel = "troupe.dev/bench-kind";
 /// over hosts (a DoNotSchedule hostname constraint, maxSkew 1) and prefers
 /// hosts without its app (preferred anti-affinity): PodTopologySpread and
 /// InterPodAffinity count the cluster's pods for every one of them.
-enum class PodKind { cpu, lsr, gpu_share, gpu_whole, gpu_rdma, spread };
-enum class PodMix { cpu, lsr, gpu_share, gpu_whole, gpu_rdma, mixed, spread };
+/// `replica`: a cpu-shaped pod of one of kSpreadApps ReplicaSets
+/// (mix_replica_sets), with no constraints of its own: PodTopologySpread's
+/// system default constraints spread it over its ReplicaSet's pods.
+enum class PodKind { cpu, lsr, gpu_share, gpu_whole, gpu_rdma, spread, replica };
+enum class PodMix { cpu, lsr, gpu_share, gpu_whole, gpu_rdma, mixed, spread, replicas };
 inline constexpr int kSpreadApps = 50;
 
 std::string_view pod_kind_name(PodKind kind);
 std::string_view pod_mix_name(PodMix mix);
-/// Accepts "cpu", "lsr", "gpu-share", "gpu-whole", "gpu-rdma", "mixed", "spread"; the error lists them.
+/// Accepts "cpu", "lsr", "gpu-share", "gpu-whole", "gpu-rdma", "mixed", "spread", "replicas"; the error lists them.
 Result<PodMix> parse_pod_mix(std::string_view name);
 
 struct KindShare {
@@ -59,5 +63,9 @@ struct PodMixOptions {
 
 /// Errors: an empty name prefix or namespace.
 Result<std::vector<Pod>> make_pods(PodMix mix, const PodMixOptions& options);
+
+/// The ReplicaSets whose pods the mix holds (`replicas`: kSpreadApps of
+/// them, "app-N" selecting app=app-N); none for the other mixes.
+std::vector<WorkloadSelector> mix_replica_sets(PodMix mix, const PodMixOptions& options);
 
 }  // namespace troupe::sim::synthetic

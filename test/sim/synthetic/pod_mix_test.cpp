@@ -37,6 +37,7 @@ TEST_CASE("pod mixes: proportions", "[synthetic][mix]") {
       {PodMix::mixed, 13, {{"cpu", 5}, {"lsr", 1}, {"gpu-share", 3}, {"gpu-whole", 2}, {"gpu-rdma", 2}}},
       {PodMix::mixed, 0, {}},
       {PodMix::spread, 5, {{"spread", 5}}},
+      {PodMix::replicas, 5, {{"replica", 5}}},
   };
   for (const auto& c : cases) {
     INFO(pod_mix_name(c.mix) << " x " << c.count);
@@ -46,6 +47,30 @@ TEST_CASE("pod mixes: proportions", "[synthetic][mix]") {
     REQUIRE(pods.ok());
     CHECK(pods->size() == c.count);
     CHECK(kinds_of(*pods) == c.expected);
+  }
+}
+
+TEST_CASE("pod mixes: replicas belong to the mix's ReplicaSets, which select them", "[synthetic][mix]") {
+  PodMixOptions options;
+  options.count = 200;
+  auto pods = make_pods(PodMix::replicas, options);
+  REQUIRE(pods.ok());
+  const auto sets = mix_replica_sets(PodMix::replicas, options);
+  CHECK(sets.size() == static_cast<size_t>(kSpreadApps));
+  CHECK(mix_replica_sets(PodMix::cpu, options).empty());
+  std::map<std::string, const WorkloadSelector*> by_name;
+  for (const auto& rs : sets) by_name[rs.name] = &rs;
+  for (const auto& pod : *pods) {
+    INFO(pod.meta.name);
+    CHECK(pod.spec.topology_spread_constraints.empty());
+    const OwnerReference* owner = pod.meta.controller_ref();
+    REQUIRE(owner != nullptr);
+    CHECK(owner->api_version == "apps/v1");
+    CHECK(owner->kind == "ReplicaSet");
+    REQUIRE(by_name.count(owner->name) == 1);
+    const WorkloadSelector& rs = *by_name[owner->name];
+    CHECK(rs.namespace_name == pod.meta.namespace_name);
+    CHECK(LabelSelector(rs.requirements).matches(pod.meta.labels));
   }
 }
 
@@ -128,7 +153,7 @@ TEST_CASE("pod mixes: deterministic by seed; names and errors", "[synthetic][mix
     CHECK(*parse_pod_mix(pod_mix_name(mix)) == mix);
   auto bad = parse_pod_mix("gpu");
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.message() == "unknown pod mix 'gpu' (known: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed, spread)");
+  CHECK(bad.message() == "unknown pod mix 'gpu' (known: cpu, lsr, gpu-share, gpu-whole, gpu-rdma, mixed, spread, replicas)");
   PodMixOptions no_prefix;
   no_prefix.name_prefix = "";
   CHECK_THAT(make_pods(PodMix::cpu, no_prefix).message(), Catch::Contains("empty pod name prefix"));
