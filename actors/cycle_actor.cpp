@@ -163,16 +163,22 @@ void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
 }
 
-/// Whether PodTopologySpread spreads the pod by its profile's default
-/// constraints: it has no constraints of its own, the profile has defaults,
-/// and Services or a controller select its siblings.
-bool spreads_by_default(Self self, const Attempt& a) {
+/// How PodTopologySpread's default constraints apply to the pod: not at all
+/// (it has constraints of its own, the profile has no defaults, or nothing
+/// selects its siblings), at Score only (ScheduleAnyway ones, as the system
+/// defaults), or at Filter too (a DoNotSchedule one in the profile's list).
+enum class DefaultSpreading { none, score, filter };
+
+DefaultSpreading default_spreading(Self self, const Attempt& a) {
   const auto& workloads = self->state.workloads;
   const Pod& pod = *a.pod().pod;
-  if (workloads.size() == 0 || !pod.spec.topology_spread_constraints.empty()) return false;
+  if (workloads.size() == 0 || !pod.spec.topology_spread_constraints.empty()) return DefaultSpreading::none;
   const auto* spread = plugins::spread::PodTopologySpread::of(a.framework());
-  if (spread == nullptr || spread->args().default_constraints.empty()) return false;
-  return !workloads.default_selector(pod).empty();
+  if (spread == nullptr || spread->args().default_constraints.empty() || workloads.default_selector(pod).empty())
+    return DefaultSpreading::none;
+  for (const auto& c : spread->args().default_constraints)
+    if (c.when_unsatisfiable == UnsatisfiableAction::do_not_schedule) return DefaultSpreading::filter;
+  return DefaultSpreading::score;
 }
 
 /// InterPodAffinity and PodTopologySpread count the cluster's pods at
@@ -184,19 +190,26 @@ bool spreads_by_default(Self self, const Attempt& a) {
 /// partitions. Their versions go into the pod's class, so the partitions
 /// reuse no verdict computed over other pods (for a pod without terms or
 /// spreading of its own, only other pods' terms and the nodes count:
-/// ClusterPods::terms_generation). Returns the version shared, 0 for none.
+/// ClusterPods::terms_generation). Default spreading counts the siblings,
+/// which any placement may change: the selectors are shared under the whole
+/// generation, and read by Filter only when a default constraint filters, so
+/// the replicas of a workload spread by the system defaults still reuse
+/// Filter verdicts. Returns the ClusterPods version shared, 0 for none.
 uint64_t share_cluster_pods(Self self, const Attempt& a) {
   const auto& cluster = self->state.cluster_pods;
-  const bool by_default = spreads_by_default(self, a);
-  if (!by_default && !plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return 0;
+  const DefaultSpreading by_default = default_spreading(self, a);
+  if (by_default == DefaultSpreading::none && !plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return 0;
   std::shared_ptr<const plugins::ClusterPods> view(std::shared_ptr<const plugins::ClusterPods>(), &cluster);
-  const uint64_t version = by_default ? cluster.generation() + 1 : plugins::version_seen_by(*a.pod().pod, cluster);
+  const uint64_t version = by_default == DefaultSpreading::filter ? cluster.generation() + 1
+                                                                  : plugins::version_seen_by(*a.pod().pod, cluster);
   a.request->state->share_input(std::move(view), version);
-  if (by_default) {
+  if (by_default != DefaultSpreading::none) {
     const auto& workloads = self->state.workloads;
     std::shared_ptr<const plugins::WorkloadSelectors> selectors(std::shared_ptr<const plugins::WorkloadSelectors>(),
                                                                 &workloads);
-    a.request->state->share_input(std::move(selectors), workloads.generation() + 1);
+    const uint64_t siblings = ((cluster.generation() + 1) * 0x9e3779b97f4a7c15ULL) ^ (workloads.generation() + 1);
+    a.request->state->share_input(std::move(selectors), siblings == 0 ? 1 : siblings,  // 0 = no input
+                                  by_default == DefaultSpreading::filter);
   }
   return version;
 }

@@ -219,9 +219,9 @@ TEST_CASE("the loader creates Lists, keeps status and creates missing namespaces
   CHECK(std::string(pod["status"]["phase"].GetString()) == "Running");
   auto r = json(f.call("GET", "/apis/scheduling.koordinator.sh/v1alpha1/reservations/r").body);
   CHECK(std::string(r["status"]["phase"].GetString()) == "Available");
-  auto unknown = load_text(f.handler, "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n", "svc.yaml");
+  auto unknown = load_text(f.handler, "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n", "secret.yaml");
   REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.message().find("svc.yaml") != std::string::npos);
+  CHECK(unknown.message().find("secret.yaml") != std::string::npos);
   auto sample = load_sample_cluster(f.handler);
   REQUIRE(sample.ok());
   CHECK(f.store.object_count(*ResourceRegistry::standard().find("", "v1", "nodes")) == 5);

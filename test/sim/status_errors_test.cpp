@@ -102,7 +102,10 @@ TEST_CASE("the standard registry serves every required resource with the right s
       {"events.k8s.io", "v1", "events", "Event", true, false},
       {"coordination.k8s.io", "v1", "leases", "Lease", true, false},
       {"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, true},
+      {"", "v1", "services", "Service", true, true},
+      {"", "v1", "replicationcontrollers", "ReplicationController", true, true},
       {"apps", "v1", "replicasets", "ReplicaSet", true, true},
+      {"apps", "v1", "statefulsets", "StatefulSet", true, true},
       {"scheduling.koordinator.sh", "v1alpha1", "devices", "Device", false, false},
       {"scheduling.koordinator.sh", "v1alpha1", "reservations", "Reservation", false, true},
       {"scheduling.koordinator.sh", "v1alpha1", "podmigrationjobs", "PodMigrationJob", false, true},
@@ -121,7 +124,7 @@ TEST_CASE("the standard registry serves every required resource with the right s
     CHECK(r->has_status_subresource() == c.status);
     if (std::string(c.kind) != "Binding") CHECK(reg.find_by_kind(r->api_version(), c.kind) != nullptr);
   }
-  CHECK(reg.find("", "v1", "services") == nullptr);
+  CHECK(reg.find("", "v1", "secrets") == nullptr);
   CHECK(reg.find("", "v2", "pods") == nullptr);
   // Both NRT versions are one set of objects.
   CHECK(reg.find("topology.node.k8s.io", "v1alpha1", "noderesourcetopologies")->storage ==
