@@ -8,45 +8,75 @@ namespace troupe::plugins::affinity {
 namespace {
 
 template <class Terms, class Get>
-Status resolve_list(const Terms& terms, const Pod& owner, bool strict, Get get, std::vector<ResolvedTerm>& out) {
+void resolve_list(const Terms& terms, const Pod& owner, const NamespaceLabels* namespaces, Get get,
+                  std::vector<ResolvedTerm>& out) {
   for (const auto& t : terms) {
     auto [term, weight] = get(t);
-    auto resolved = resolve_term(term, owner, weight, strict);
-    if (!resolved) return Error{resolved.message()};
-    out.push_back(std::move(*resolved));
+    out.push_back(resolve_term(term, owner, weight, namespaces));
   }
-  return {};
+}
+
+/// A namespaceSelector that is neither absent (nil) nor `{}`.
+bool has_requirements(const std::optional<LabelSelector>& selector) {
+  return selector && !selector->matches_nothing() && !selector->empty();
+}
+
+/// Calls `each` with every term of the pod and its weight (0 for required terms).
+template <class F>
+void for_each_term(const Pod& pod, F each) {
+  const auto& affinity = pod.spec.affinity;
+  if (!affinity) return;
+  for (const auto* side : {&affinity->pod_affinity, &affinity->pod_anti_affinity}) {
+    if (!*side) continue;
+    for (const auto& t : (*side)->required) each(t);
+    for (const auto& t : (*side)->preferred) each(t.term);
+  }
 }
 
 }  // namespace
 
-bool ResolvedTerm::matches(const Pod& pod) const {
-  if (!all_namespaces && namespaces.count(pod.meta.namespace_name) == 0) return false;
-  return selector.matches(pod.meta.labels);
+const Labels& labels_of_namespace(const NamespaceLabels* namespaces, const std::string& ns) {
+  static const Labels kNone;
+  if (namespaces == nullptr) return kNone;
+  auto it = namespaces->find(ns);
+  return it == namespaces->end() ? kNone : it->second;
 }
 
-Result<ResolvedTerm> resolve_term(const PodAffinityTerm& term, const Pod& owner, int32_t weight, bool strict) {
+bool ResolvedTerm::matches(const Pod& pod, const Labels& namespace_labels) const {
+  const bool in_namespaces = all_namespaces || namespaces.count(pod.meta.namespace_name) > 0 ||
+                             (namespace_selector && namespace_selector->matches(namespace_labels));
+  return in_namespaces && selector.matches(pod.meta.labels);
+}
+
+bool ResolvedTerm::matches(const Pod& pod) const {
+  static const Labels kNone;
+  return matches(pod, kNone);
+}
+
+ResolvedTerm resolve_term(const PodAffinityTerm& term, const Pod& owner, int32_t weight,
+                          const NamespaceLabels* namespaces) {
   ResolvedTerm out;
   out.topology_key = term.topology_key;
   out.weight = weight;
   out.selector =
       with_label_values(term.label_selector, owner.meta.labels, term.match_label_keys, term.mismatch_label_keys);
   out.namespaces.insert(term.namespaces.begin(), term.namespaces.end());
-  // A null namespaceSelector is an absent one.
+  // A null namespaceSelector is an absent one; `{}` selects every namespace.
   const bool has_ns_selector = term.namespace_selector && !term.namespace_selector->matches_nothing();
-  if (has_ns_selector) {
-    const auto& ns_selector = *term.namespace_selector;
-    if (!ns_selector.empty() && strict)
-      return Error{"a pod affinity term's namespaceSelector with requirements (" + ns_selector.to_string() +
-                   ") is not supported by troupe: it does not watch namespaces; list them in `namespaces`"};
+  if (has_ns_selector && term.namespace_selector->empty()) {
     out.all_namespaces = true;
+  } else if (has_ns_selector && namespaces != nullptr) {
+    for (const auto& [name, labels] : *namespaces)
+      if (term.namespace_selector->matches(labels)) out.namespaces.insert(name);
+  } else if (has_ns_selector) {
+    out.namespace_selector = term.namespace_selector;
   } else if (term.namespaces.empty()) {
     out.namespaces.insert(owner.meta.namespace_name);
   }
   return out;
 }
 
-Result<PodTerms> resolve_terms(const Pod& pod, bool strict) {
+PodTerms resolve_terms(const Pod& pod, const NamespaceLabels* namespaces) {
   PodTerms out;
   const auto& affinity = pod.spec.affinity;
   if (!affinity) return out;
@@ -58,10 +88,16 @@ Result<PodTerms> resolve_terms(const Pod& pod, bool strict) {
                                  std::tuple{&affinity->pod_anti_affinity, &out.required_anti_affinity,
                                             &out.preferred_anti_affinity}}) {
     if (!*side) continue;
-    if (auto s = resolve_list((*side)->required, pod, strict, required, *req); !s) return Error{s.message()};
-    if (auto s = resolve_list((*side)->preferred, pod, strict, preferred, *pref); !s) return Error{s.message()};
+    resolve_list((*side)->required, pod, namespaces, required, *req);
+    resolve_list((*side)->preferred, pod, namespaces, preferred, *pref);
   }
   return out;
+}
+
+bool selects_namespaces_by_labels(const Pod& pod) {
+  bool found = false;
+  for_each_term(pod, [&](const PodAffinityTerm& t) { found = found || has_requirements(t.namespace_selector); });
+  return found;
 }
 
 bool matches_all(const std::vector<ResolvedTerm>& terms, const Pod& pod) {

@@ -13,8 +13,8 @@ std::shared_ptr<const PodInfo> PodInfo::make(std::shared_ptr<const Pod> pod) {
   info->host_ports = pod_host_ports(pod->spec);
   const auto& affinity = pod->spec.affinity;
   if (affinity && (affinity->pod_affinity || affinity->pod_anti_affinity)) {
-    auto terms = affinity::resolve_terms(*pod, /*strict=*/false);  // lenient: never an error
-    if (terms) info->placed_terms = std::make_shared<const affinity::PodTerms>(std::move(*terms));
+    // Namespace selectors stay in the terms: matched by the labels of each candidate's namespace.
+    info->placed_terms = std::make_shared<const affinity::PodTerms>(affinity::resolve_terms(*pod, nullptr));
   }
   info->pod = std::move(pod);
   return info;

@@ -56,17 +56,28 @@ const PodTerms& terms_of_placed(const PodInfo& pod) {
   return pod.placed_terms ? *pod.placed_terms : kNone;
 }
 
-/// upstream's processTerm: `sign` × weight for the term's domain on the placed pod's node, if `target` matches.
+/// upstream's processTerm: `sign` × weight for the term's domain on the placed pod's node, if `target` matches
+/// (`target_namespace`: the labels of its namespace).
 void add_term(TopologyScores& scores, const ResolvedTerm& term, int64_t weight, const Pod& target,
-              const Labels& node_labels) {
-  if (!term.matches(target)) return;
+              const Labels& target_namespace, const Labels& node_labels) {
+  if (!term.matches(target, target_namespace)) return;
   if (const std::string* value = label_of(node_labels, term.topology_key))
     scores[term.topology_key][*value] += weight;
 }
 
 void add_terms(TopologyScores& scores, const std::vector<ResolvedTerm>& terms, int sign, const Pod& target,
-               const Labels& node_labels) {
-  for (const auto& term : terms) add_term(scores, term, sign * int64_t{term.weight}, target, node_labels);
+               const Labels& target_namespace, const Labels& node_labels) {
+  for (const auto& term : terms)
+    add_term(scores, term, sign * int64_t{term.weight}, target, target_namespace, node_labels);
+}
+
+/// The cluster's namespaces, when the pod's own terms need them: an error
+/// when they were not shared with the cycle.
+Result<const NamespaceLabels*> namespaces_for(const CycleState& state, const Pod& pod) {
+  const auto* namespaces = state.input<NamespaceLabels>();
+  if (namespaces == nullptr && selects_namespaces_by_labels(pod))
+    return Error{"InterPodAffinity: the namespaces' labels were not shared with this cycle"};
+  return namespaces;
 }
 
 bool has_preferred_terms(const PodTerms& terms) {
@@ -94,9 +105,11 @@ Result<std::shared_ptr<const Plugin>> InterPodAffinity::make(const YAML::Node& a
   return build_plugin<InterPodAffinityArgs, InterPodAffinity>(args, InterPodAffinityArgs::from_yaml);
 }
 
-AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const ClusterPods& cluster) {
+AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const ClusterPods& cluster,
+                                      const Labels& namespace_labels) {
   AffinityFilterCounts out;
   out.terms = std::move(terms);
+  out.namespace_labels = namespace_labels;
   const auto& own = out.terms;
   const bool own_required = !own.required_affinity.empty() || !own.required_anti_affinity.empty();
   if (!own_required && cluster.pods_with_affinity_terms() == 0) return out;
@@ -105,7 +118,7 @@ AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const Clus
     const Labels& labels = entry.node->meta.labels;
     for (const auto& placed : entry.pods_with_terms)
       for (const auto& term : terms_of_placed(*placed).required_anti_affinity)
-        if (term.matches(pod)) count_on(out.existing_anti_affinity, term, labels);
+        if (term.matches(pod, namespace_labels)) count_on(out.existing_anti_affinity, term, labels);
     if (!own_required) continue;
     for (const auto& placed : entry.pods) {
       const Pod& other = *placed->pod;
@@ -126,7 +139,7 @@ bool nothing_to_filter(const AffinityFilterCounts& counts) {
 void update_counts(AffinityFilterCounts& counts, const Pod& pod, const PodInfo& other, const Labels& node_labels,
                    int64_t delta) {
   for (const auto& term : terms_of_placed(other).required_anti_affinity)
-    if (term.matches(pod)) add_on(counts.existing_anti_affinity, term, node_labels, delta);
+    if (term.matches(pod, counts.namespace_labels)) add_on(counts.existing_anti_affinity, term, node_labels, delta);
   const auto& own = counts.terms;
   if (!own.required_affinity.empty() && matches_all(own.required_affinity, *other.pod))
     for (const auto& term : own.required_affinity) add_on(counts.affinity, term, node_labels, delta);
@@ -157,7 +170,8 @@ PluginStatus filter_node(const AffinityFilterCounts& counts, const Pod& pod, con
 }
 
 TopologyScores score_topologies(const Pod& pod, const PodTerms& terms, const ClusterPods& cluster,
-                                const InterPodAffinityArgs& args) {
+                                const InterPodAffinityArgs& args, const Labels& namespace_labels) {
+  static const Labels kOwnTermsNeedNone;  // the pod's own terms have their namespaces resolved
   TopologyScores scores;
   const bool own_preferred = has_preferred_terms(terms);
   if (!own_preferred && (args.ignore_preferred_terms_of_existing_pods || cluster.pods_with_affinity_terms() == 0))
@@ -168,16 +182,16 @@ TopologyScores score_topologies(const Pod& pod, const PodTerms& terms, const Clu
     // Without preferred terms of its own, only placed pods' terms can score (upstream's PodsWithAffinity).
     for (const auto& placed : own_preferred ? entry.pods : entry.pods_with_terms) {
       const Pod& other = *placed->pod;
-      add_terms(scores, terms.preferred_affinity, +1, other, labels);
-      add_terms(scores, terms.preferred_anti_affinity, -1, other, labels);
+      add_terms(scores, terms.preferred_affinity, +1, other, kOwnTermsNeedNone, labels);
+      add_terms(scores, terms.preferred_anti_affinity, -1, other, kOwnTermsNeedNone, labels);
       if (!placed->placed_terms) continue;
       const PodTerms& theirs = *placed->placed_terms;
       if (args.hard_pod_affinity_weight > 0)
         for (const auto& term : theirs.required_affinity)
-          add_term(scores, term, args.hard_pod_affinity_weight, pod, labels);
+          add_term(scores, term, args.hard_pod_affinity_weight, pod, namespace_labels, labels);
       // ignorePreferredTermsOfExistingPods only skips PreScore for a pod without preferred terms (upstream).
-      add_terms(scores, theirs.preferred_affinity, +1, pod, labels);
-      add_terms(scores, theirs.preferred_anti_affinity, -1, pod, labels);
+      add_terms(scores, theirs.preferred_affinity, +1, pod, namespace_labels, labels);
+      add_terms(scores, theirs.preferred_anti_affinity, -1, pod, namespace_labels, labels);
     }
   }
   return scores;
@@ -206,14 +220,16 @@ void normalize_affinity_scores(std::vector<int64_t>& scores) {
 
 PluginStatus InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
   const auto* cluster = state.input<ClusterPods>();
-  auto terms = resolve_terms(*pod.pod, /*strict=*/true);
-  if (!terms) return PluginStatus::unresolvable(terms.message());
-  const bool own_required = !terms->required_affinity.empty() || !terms->required_anti_affinity.empty();
+  auto namespaces = namespaces_for(state, *pod.pod);
+  if (!namespaces) return PluginStatus::internal_error(namespaces.message());
+  PodTerms terms = resolve_terms(*pod.pod, *namespaces);
+  const bool own_required = !terms.required_affinity.empty() || !terms.required_anti_affinity.empty();
   if (cluster == nullptr) {
     if (!own_required) return PluginStatus(Code::skip);
     return PluginStatus::internal_error("InterPodAffinity: the cluster's pods were not shared with this cycle");
   }
-  auto counts = count_for_filter(*pod.pod, std::move(*terms), *cluster);
+  auto counts = count_for_filter(*pod.pod, std::move(terms), *cluster,
+                                 labels_of_namespace(*namespaces, pod.meta().namespace_name));
   if (nothing_to_filter(counts)) return PluginStatus(Code::skip);
   State data;
   data.filter = std::make_shared<const AffinityFilterCounts>(std::move(counts));
@@ -251,15 +267,11 @@ PluginStatus InterPodAffinity::pre_score(CycleState& state, const PodInfo& pod) 
   if (cluster == nullptr) return PluginStatus(Code::skip);  // nothing placed that could count
   State data;
   if (const auto* before = state.read<State>(state_slot())) data = *before;
-  PodTerms terms;
-  if (data.filter) {
-    terms = data.filter->terms;
-  } else if (auto resolved = resolve_terms(*pod.pod, /*strict=*/true)) {
-    terms = std::move(*resolved);
-  } else {
-    return PluginStatus::unresolvable(resolved.message());
-  }
-  auto scores = score_topologies(*pod.pod, terms, *cluster, args_);
+  auto namespaces = namespaces_for(state, *pod.pod);
+  if (!namespaces) return PluginStatus::internal_error(namespaces.message());
+  const PodTerms terms = data.filter ? data.filter->terms : resolve_terms(*pod.pod, *namespaces);
+  auto scores = score_topologies(*pod.pod, terms, *cluster, args_,
+                                 labels_of_namespace(*namespaces, pod.meta().namespace_name));
   if (scores.empty()) return PluginStatus(Code::skip);
   data.scores = std::make_shared<const TopologyScores>(std::move(scores));
   state.write(state_slot(), std::move(data));

@@ -20,9 +20,9 @@
 // PreScore on the cycle, over ClusterPods; Filter and Score look up the
 // node's labels in what was counted. Preemption's dry run keeps the counts
 // true as victims leave a node (AddPod/RemovePod), so evicting lower-priority
-// pods can make room for a pod that anti-affinity keeps out. Not supported:
-// a namespaceSelector with requirements on the pod being scheduled
-// (plugins/framework/affinity_term.hpp).
+// pods can make room for a pod that anti-affinity keeps out. A term's
+// namespaceSelector reads the namespaces' labels, which the cycle shares as
+// NamespaceLabels (plugins/framework/affinity_term.hpp).
 
 #include <cstdint>
 #include <map>
@@ -56,11 +56,14 @@ using TopologyCounts = std::map<std::string, std::map<std::string, int64_t>, std
 /// What PreFilter counted.
 struct AffinityFilterCounts {
   PodTerms terms;  // the pod's own
+  Labels namespace_labels;  // of the pod's namespace: what placed pods' namespaceSelectors match it by
   TopologyCounts existing_anti_affinity;  // placed pods whose required anti-affinity matches the pod
   TopologyCounts affinity;                // placed pods matching all the pod's required affinity terms
   TopologyCounts anti_affinity;           // placed pods matching one of its required anti-affinity terms
 };
-AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const ClusterPods& cluster);
+/// `namespace_labels`: the labels of the pod's namespace.
+AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const ClusterPods& cluster,
+                                      const Labels& namespace_labels = {});
 /// Filter's verdict for a node with these labels.
 PluginStatus filter_node(const AffinityFilterCounts& counts, const Pod& pod, const Labels& node_labels);
 /// PreFilter has nothing to check: no required terms of its own, no placed pod's anti-affinity against it.
@@ -73,7 +76,7 @@ void update_counts(AffinityFilterCounts& counts, const Pod& pod, const PodInfo& 
 /// topology key → value → summed weights (PreScore's topologyScore).
 using TopologyScores = std::unordered_map<std::string, std::unordered_map<std::string, int64_t>>;
 TopologyScores score_topologies(const Pod& pod, const PodTerms& terms, const ClusterPods& cluster,
-                                const InterPodAffinityArgs& args);
+                                const InterPodAffinityArgs& args, const Labels& namespace_labels = {});
 int64_t score_node(const TopologyScores& scores, const Labels& node_labels);
 /// Min-max to [0, 100]; all equal → 0.
 void normalize_affinity_scores(std::vector<int64_t>& scores);

@@ -2,8 +2,7 @@
 // kube-scheduler (pkg/scheduler/framework/plugins/interpodaffinity:
 // filtering_test.go TestRequiredAffinitySingleNode / TestRequiredAffinityMultipleNodes,
 // scoring_test.go TestPreferredAffinity / TestPreferredAffinityWithHardPodAffinitySymmetricWeight).
-// Upstream cases that need namespace labels (a namespaceSelector with
-// requirements) are replaced by troupe's documented behaviour.
+// A namespaceSelector reads the namespaces' labels: kNamespaces below.
 
 #include <catch2/catch.hpp>
 
@@ -111,11 +110,19 @@ std::shared_ptr<const ClusterPods> cluster_of(const std::vector<Node>& nodes, co
   return cluster;
 }
 
-PodTerms must_resolve(const Pod& pod) {
-  auto terms = resolve_terms(pod, /*strict=*/true);
-  if (!terms) FAIL(terms.message());
-  return *terms;
-}
+/// The cluster's namespaces and their labels, as the tests' namespaceSelectors see them.
+const NamespaceLabels kNamespaces = {{"default", {}},
+                                     {"team-a", {{"team", "a"}}},
+                                     {"team-b", {{"team", "b"}}},
+                                     {"t1-x", {{"team", "t1"}}},
+                                     {"t1-y", {{"team", "t1"}}},
+                                     {"subteam1.team1", {{"team", "team1"}}},
+                                     {"subteam2.team1", {{"team", "team1"}}},
+                                     {"elsewhere", {}}};
+
+/// The terms of the pod being scheduled, resolved against kNamespaces.
+PodTerms must_resolve(const Pod& pod) { return resolve_terms(pod, &kNamespaces); }
+const Labels& namespace_of(const Pod& pod) { return labels_of_namespace(&kNamespaces, pod.meta.namespace_name); }
 
 std::shared_ptr<const InterPodAffinity> make_plugin(const std::string& yaml = "") {
   auto plugin = InterPodAffinity::make(yaml.empty() ? YAML::Node() : YAML::Load(yaml));
@@ -146,7 +153,7 @@ void run_filter_cases(const std::vector<FilterCase>& cases) {
     INFO(c.name);
     REQUIRE(c.want.size() == c.nodes.size());
     auto cluster = cluster_of(c.nodes, c.existing);
-    auto counts = count_for_filter(c.pod, must_resolve(c.pod), *cluster);
+    auto counts = count_for_filter(c.pod, must_resolve(c.pod), *cluster, namespace_of(c.pod));
     CHECK(nothing_to_filter(counts) == c.nothing_to_check);
     for (size_t i = 0; i < c.nodes.size(); ++i) {
       INFO(c.nodes[i].meta.name);
@@ -173,91 +180,98 @@ TEST_CASE("resolve_term: namespaces, namespaceSelector and label keys", "[inter_
     const char* name;
     PodAffinityTerm term;
     Labels owner_labels;
-    bool strict;
+    bool placed;  // a placed pod's term (its selector kept), else the pod being scheduled's (resolved)
     std::set<std::string> namespaces;
     bool all_namespaces;
     std::vector<Probe> probes;
   };
   const Labels web = {{"app", "web"}};
   const std::vector<Case> cases = {
-      {"no namespaces and no namespaceSelector: the owner's own namespace", Term(in("app", {"web"}), "zone"), {}, true,
+      {"no namespaces and no namespaceSelector: the owner's own namespace", Term(in("app", {"web"}), "zone"), {}, false,
        {"team-a"}, false,
        {{"team-a", web, true}, {"team-b", web, false}, {"team-a", {{"app", "db"}}, false}}},
       {"a namespaces list replaces the owner's namespace", Term(in("app", {"web"}), "zone").namespaces({"x", "y"}), {},
-       true, {"x", "y"}, false, {{"x", web, true}, {"y", web, true}, {"team-a", web, false}}},
+       false, {"x", "y"}, false, {{"x", web, true}, {"y", web, true}, {"team-a", web, false}}},
       {"namespaceSelector {} selects every namespace", Term(in("app", {"web"}), "zone").namespace_selector({}), {},
-       true, {}, true, {{"team-a", web, true}, {"anything", web, true}, {"anything", {{"app", "db"}}, false}}},
+       false, {}, true, {{"team-a", web, true}, {"anything", web, true}, {"anything", {{"app", "db"}}, false}}},
       {"namespaceSelector {} with a namespaces list: still every namespace",
-       Term(in("app", {"web"}), "zone").namespaces({"x"}).namespace_selector({}), {}, true, {"x"}, true,
+       Term(in("app", {"web"}), "zone").namespaces({"x"}).namespace_selector({}), {}, false, {"x"}, true,
        {{"team-a", web, true}, {"x", web, true}}},
       {"a null namespaceSelector is an absent one",
-       Term(in("app", {"web"}), "zone").namespace_selector(LabelSelector::nothing()), {}, true, {"team-a"}, false,
+       Term(in("app", {"web"}), "zone").namespace_selector(LabelSelector::nothing()), {}, false, {"team-a"}, false,
        {{"team-a", web, true}, {"team-b", web, false}}},
-      {"a placed pod's namespaceSelector with requirements: every namespace (not strict)",
-       Term(in("app", {"web"}), "zone").namespace_selector(in("team", {"t1"})), {}, false, {}, true,
-       {{"team-a", web, true}, {"team-b", web, true}}},
+      {"the pod's namespaceSelector resolves to the namespaces whose labels it matches",
+       Term(in("app", {"web"}), "zone").namespace_selector(in("team", {"t1"})), {}, false, {"t1-x", "t1-y"}, false,
+       {{"t1-x", web, true}, {"t1-y", web, true}, {"team-a", web, false}, {"unknown", web, false}}},
+      {"... added to its namespaces list, without the owner's own namespace",
+       Term(in("app", {"web"}), "zone").namespaces({"x"}).namespace_selector(in("team", {"b"})), {}, false,
+       {"team-b", "x"}, false, {{"team-b", web, true}, {"x", web, true}, {"team-a", web, false}}},
+      {"a namespaceSelector no namespace matches selects no pod",
+       Term(in("app", {"web"}), "zone").namespace_selector(in("team", {"nobody"})), {}, false, {}, false,
+       {{"team-a", web, false}, {"t1-x", web, false}}},
+      {"a placed pod's namespaceSelector matches a pod by the labels of the pod's namespace",
+       Term(in("app", {"web"}), "zone").namespace_selector(in("team", {"t1"})), {}, true, {}, false,
+       {{"t1-x", web, true}, {"team-a", web, false}, {"unknown", web, false}, {"t1-y", {{"app", "db"}}, false}}},
       {"matchLabelKeys adds `key In (owner's value)`",
-       Term(exists("app"), "zone").match_label_keys({"version", "absent"}), {{"version", "v2"}}, true, {"team-a"},
+       Term(exists("app"), "zone").match_label_keys({"version", "absent"}), {{"version", "v2"}}, false, {"team-a"},
        false,
        {{"team-a", {{"app", "x"}, {"version", "v2"}}, true},
         {"team-a", {{"app", "x"}, {"version", "v1"}}, false},
         {"team-a", {{"app", "x"}}, false}}},
       {"mismatchLabelKeys adds `key NotIn (owner's value)`",
-       Term(exists("app"), "zone").mismatch_label_keys({"tenant"}), {{"tenant", "a"}}, true, {"team-a"}, false,
+       Term(exists("app"), "zone").mismatch_label_keys({"tenant"}), {{"tenant", "a"}}, false, {"team-a"}, false,
        {{"team-a", {{"app", "x"}, {"tenant", "b"}}, true},
         {"team-a", {{"app", "x"}, {"tenant", "a"}}, false},
         {"team-a", {{"app", "x"}}, true}}},
       {"an empty labelSelector with matchLabelKeys selects the owner's value",
-       Term(LabelSelector{}, "zone").match_label_keys({"version"}), {{"version", "v2"}}, true, {"team-a"}, false,
+       Term(LabelSelector{}, "zone").match_label_keys({"version"}), {{"version", "v2"}}, false, {"team-a"}, false,
        {{"team-a", {{"version", "v2"}}, true}, {"team-a", {{"version", "v1"}}, false}, {"team-a", {}, false}}},
-      {"an empty labelSelector selects every pod of the namespaces", Term(LabelSelector{}, "zone"), {}, true,
+      {"an empty labelSelector selects every pod of the namespaces", Term(LabelSelector{}, "zone"), {}, false,
        {"team-a"}, false, {{"team-a", {}, true}, {"team-a", web, true}, {"team-b", web, false}}},
       {"a nil labelSelector selects nothing, matchLabelKeys or not",
-       Term(std::nullopt, "zone").match_label_keys({"version"}), {{"version", "v2"}}, true, {"team-a"}, false,
+       Term(std::nullopt, "zone").match_label_keys({"version"}), {{"version", "v2"}}, false, {"team-a"}, false,
        {{"team-a", {{"version", "v2"}}, false}, {"team-a", {}, false}}},
   };
   for (const auto& c : cases) {
     INFO(c.name);
     Pod owner = APod("owner", "team-a").labels(c.owner_labels);
-    auto resolved = resolve_term(c.term, owner, 7, c.strict);
-    if (!resolved) FAIL(resolved.message());
-    CHECK(resolved->topology_key == "zone");
-    CHECK(resolved->weight == 7);
-    CHECK(resolved->namespaces == c.namespaces);
-    CHECK(resolved->all_namespaces == c.all_namespaces);
+    ResolvedTerm resolved = resolve_term(c.term, owner, 7, c.placed ? nullptr : &kNamespaces);
+    CHECK(resolved.topology_key == "zone");
+    CHECK(resolved.weight == 7);
+    CHECK(resolved.namespaces == c.namespaces);
+    CHECK(resolved.all_namespaces == c.all_namespaces);
+    CHECK(resolved.namespace_selector.has_value() == c.placed);  // the one placed case has a selector
     for (const auto& probe : c.probes) {
       INFO("probe in " << probe.ns);
       Pod target = APod("target", probe.ns).labels(probe.labels);
-      CHECK(resolved->matches(target) == probe.matches);
+      CHECK(resolved.matches(target, labels_of_namespace(&kNamespaces, probe.ns)) == probe.matches);
     }
   }
 }
 
-TEST_CASE("resolve_term: a namespaceSelector with requirements is an error for the pod being scheduled",
-          "[inter_pod_affinity]") {
-  Pod owner = APod("owner", "team-a");
-  PodAffinityTerm term = Term(in("app", {"web"}), "zone").namespace_selector(in("team", {"t1"}));
-  auto strict = resolve_term(term, owner, 0, /*strict=*/true);
-  REQUIRE_FALSE(strict.ok());
-  CHECK_THAT(strict.message(), Catch::Contains("namespaceSelector"));
-  CHECK_THAT(strict.message(), Catch::Contains("team in (t1)"));
-
+TEST_CASE("selects_namespaces_by_labels: a namespaceSelector with requirements in any term", "[inter_pod_affinity]") {
+  const PodAffinityTerm by_labels = Term(in("app", {"web"}), "zone").namespace_selector(in("team", {"t1"}));
+  const PodAffinityTerm every = Term(in("app", {"web"}), "zone").namespace_selector({});
+  const PodAffinityTerm nil = Term(in("app", {"web"}), "zone").namespace_selector(LabelSelector::nothing());
+  const PodAffinityTerm listed = Term(in("app", {"web"}), "zone").namespaces({"x"});
   struct Case {
     const char* name;
     Pod pod;
+    bool want;
   };
   const std::vector<Case> cases = {
-      {"required affinity", APod().affinity(term)},
-      {"required anti-affinity", APod().anti_affinity(term)},
-      {"preferred affinity", APod().preferred_affinity(3, term)},
-      {"preferred anti-affinity", APod().preferred_anti_affinity(3, term)},
+      {"required affinity", APod().affinity(by_labels), true},
+      {"required anti-affinity", APod().anti_affinity(listed).anti_affinity(by_labels), true},
+      {"preferred affinity", APod().preferred_affinity(3, by_labels), true},
+      {"preferred anti-affinity", APod().preferred_anti_affinity(3, by_labels), true},
+      {"namespaceSelector {}", APod().affinity(every), false},
+      {"a nil namespaceSelector", APod().anti_affinity(nil), false},
+      {"a namespaces list", APod().affinity(listed), false},
+      {"no terms", APod(), false},
   };
   for (const auto& c : cases) {
     INFO(c.name);
-    auto resolved = resolve_terms(c.pod, /*strict=*/true);
-    CHECK_FALSE(resolved.ok());
-    auto lenient = resolve_terms(c.pod, /*strict=*/false);
-    CHECK(lenient.ok());
+    CHECK(selects_namespaces_by_labels(c.pod) == c.want);
   }
 }
 
@@ -401,12 +415,30 @@ TEST_CASE("count_for_filter + filter_node: one node (upstream TestRequiredAffini
       {"anti-affinity looks in the pod's own namespace by default",
        APod("p", "subteam1.team1").labels(s1).anti_affinity(Term(in("service", {"securityscan", "value2"}), "zone")),
        node1, placed({{APod("x", "subteam2.team1").labels(scan), "node1"}}), {kOk}},
-      {"a placed pod's namespaceSelector with requirements counts every namespace (troupe)",
+      {"a placed pod's namespaceSelector matches a pod of a namespace with those labels",
+       APod("p", "team-a").labels(scan), node1,
+       placed({{APod("x", "elsewhere")
+                    .anti_affinity(Term(exists("service"), "zone").namespace_selector(in("team", {"a"}))),
+                "node1"}}),
+       {kNoExisting}},
+      {"a placed pod's namespaceSelector does not match a pod of another namespace",
        APod("p", "elsewhere").labels(scan), node1,
        placed({{APod("x", "team-a")
                     .anti_affinity(Term(exists("service"), "zone").namespace_selector(in("team", {"a"}))),
                 "node1"}}),
-       {kNoExisting}},
+       {kOk}, true},
+      {"anti-affinity with a namespaceSelector matching the placed pod's namespace (upstream)",
+       APod("p", "subteam1.team1")
+           .labels(s1)
+           .anti_affinity(Term(in("service", {"securityscan", "value2"}), "zone")
+                              .namespace_selector(in("team", {"team1"}))),
+       node1, placed({{APod("x", "subteam2.team1").labels(scan), "node1"}}), {kNoAnti}},
+      {"anti-affinity with a namespaceSelector not matching the placed pod's namespace (upstream)",
+       APod("p", "subteam1.team1")
+           .labels(s1)
+           .anti_affinity(Term(in("service", {"securityscan", "value2"}), "zone")
+                              .namespace_selector(in("team", {"team2"}))),
+       node1, placed({{APod("x", "subteam2.team1").labels(scan), "node1"}}), {kOk}},
       {"the node lacks the affinity term's key", APod().labels(scan).affinity(Term(exists("service"), "rack")), node1,
        scan_on_node1, {kNoAffinity}},
   };
@@ -656,7 +688,7 @@ TEST_CASE("score_topologies + score_node + normalize: upstream TestPreferredAffi
     InterPodAffinityArgs args;
     args.ignore_preferred_terms_of_existing_pods = c.ignore_existing_preferred;
     auto cluster = cluster_of(c.nodes, c.existing);
-    TopologyScores topologies = score_topologies(c.pod, must_resolve(c.pod), *cluster, args);
+    TopologyScores topologies = score_topologies(c.pod, must_resolve(c.pod), *cluster, args, namespace_of(c.pod));
     if (c.want.empty()) {
       CHECK(topologies.empty());
       continue;
@@ -703,6 +735,18 @@ TEST_CASE("score_topologies: hardPodAffinityWeight and ignorePreferredTermsOfExi
       {"ignorePreferredTermsOfExistingPods, the pod with preferred terms: existing pods' preferred terms still count",
        APod().labels(service_s1).preferred_affinity(1, Term(in("nothing", {"x"}), "region")), hard_vs_soft,
        {1, true}, {33, 100, 0}},
+      {"a placed pod's preferred term with a namespaceSelector counts the pod of a namespace it selects",
+       APod("p", "team-b").labels(service_s1),
+       placed({{APod("x", "elsewhere")
+                    .preferred_affinity(4, Term(in("service", {"S1"}), "region").namespace_selector(in("team", {"b"}))),
+                "node2"}}),
+       {1, false}, {0, 100, 0}},
+      {"... and not the pod of another namespace: nothing to score",
+       APod("p", "team-a").labels(service_s1),
+       placed({{APod("x", "elsewhere")
+                    .preferred_affinity(4, Term(in("service", {"S1"}), "region").namespace_selector(in("team", {"b"}))),
+                "node2"}}),
+       {1, false}, {}},
       {"ignorePreferredTermsOfExistingPods, the pod with preferred terms: both sides' preferred terms count",
        APod().labels(s2).preferred_affinity(5, Term(in("security", {"S1"}), "region")),
        placed({{APod().labels(s1), "node1"},
@@ -712,7 +756,7 @@ TEST_CASE("score_topologies: hardPodAffinityWeight and ignorePreferredTermsOfExi
   for (const auto& c : cases) {
     INFO(c.name);
     auto cluster = cluster_of(nodes, c.existing);
-    TopologyScores topologies = score_topologies(c.pod, must_resolve(c.pod), *cluster, c.args);
+    TopologyScores topologies = score_topologies(c.pod, must_resolve(c.pod), *cluster, c.args, namespace_of(c.pod));
     if (c.want.empty()) {
       CHECK(topologies.empty());
       continue;
@@ -846,13 +890,17 @@ TEST_CASE("InterPodAffinity through the plugin interface", "[inter_pod_affinity]
     CHECK(code(missing.code) == code(Code::error));
     CHECK_THAT(missing.message(), Catch::Contains("not shared"));
 
+    // A namespaceSelector with requirements needs the namespaces' labels shared too.
     CycleState state;
     state.share_input<ClusterPods>(cluster, 1);
     auto selects_namespaces = PodInfo::make(
         APod().affinity(Term(in("foo", {"bar"}), "region").namespace_selector(in("team", {"a"}))));
-    PluginStatus rejected = plugin->pre_filter(state, *selects_namespaces, result);
-    CHECK(code(rejected.code) == code(Code::unschedulable_and_unresolvable));
-    CHECK_THAT(rejected.message(), Catch::Contains("namespaceSelector"));
+    PluginStatus no_labels = plugin->pre_filter(state, *selects_namespaces, result);
+    CHECK(code(no_labels.code) == code(Code::error));
+    CHECK_THAT(no_labels.message(), Catch::Contains("namespaces' labels were not shared"));
+    CHECK(code(plugin->pre_score(state, *selects_namespaces).code) == code(Code::error));
+    state.share_input(std::make_shared<const NamespaceLabels>(kNamespaces), 1);
+    CHECK(plugin->pre_filter(state, *selects_namespaces, result).ok());
   }
 
   SECTION("PreFilter counts, Filter reads the node's labels") {
