@@ -62,6 +62,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_podgroup, "deletepg")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_workload, "upsertwl")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_workload, "deletewl")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, namespace_labels, "nslabels")
   // Informer -> cycle: how many nodes there are (for fit errors before any Filter round).
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, node_count, "nodecount")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

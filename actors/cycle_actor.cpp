@@ -163,6 +163,23 @@ void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
 }
 
+/// A namespace's labels change or it goes: a new snapshot, so that attempts
+/// under way keep theirs.
+void change_namespace(Self self, const NamespaceChange& change) {
+  auto& st = self->state;
+  auto known = st.namespaces->find(change.name);
+  if (change.labels ? known != st.namespaces->end() && known->second == *change.labels
+                    : known == st.namespaces->end())
+    return;  // nothing a namespaceSelector reads changed
+  auto next = std::make_shared<plugins::affinity::NamespaceLabels>(*st.namespaces);
+  if (change.labels)
+    (*next)[change.name] = *change.labels;
+  else
+    next->erase(change.name);
+  st.namespaces = std::move(next);
+  ++st.namespaces_generation;
+}
+
 /// How PodTopologySpread's default constraints apply to the pod: not at all
 /// (it has constraints of its own, the profile has no defaults, or nothing
 /// selects its siblings), at Score only (ScheduleAnyway ones, as the system
@@ -203,6 +220,8 @@ uint64_t share_cluster_pods(Self self, const Attempt& a) {
   const uint64_t version = by_default == DefaultSpreading::filter ? cluster.generation() + 1
                                                                   : plugins::version_seen_by(*a.pod().pod, cluster);
   a.request->state->share_input(std::move(view), version);
+  // An immutable snapshot: it may travel with the counts to the partitions.
+  a.request->state->share_input(self->state.namespaces, self->state.namespaces_generation + 1);
   if (by_default != DefaultSpreading::none) {
     const auto& workloads = self->state.workloads;
     std::shared_ptr<const plugins::WorkloadSelectors> selectors(std::shared_ptr<const plugins::WorkloadSelectors>(),
@@ -762,6 +781,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::delete_workload, const WorkloadSelectorPtr& workload) {
         self->state.workloads.remove(workload->kind, workload->namespace_name, workload->name);
       },
+      [=](atom::namespace_labels, const NamespaceChangePtr& change) { change_namespace(self, *change); },
       [=](atom::delete_podgroup, const std::string& gang_id) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.gangs.remove_pod_group(gang_id);

@@ -42,6 +42,7 @@
 #include "actors/task_learning.hpp"
 #include "plugins/coscheduling/gang_book.hpp"
 #include "plugins/default_preemption/nomination_book.hpp"
+#include "plugins/framework/affinity_term.hpp"
 #include "plugins/framework/cluster_pods.hpp"
 #include "plugins/framework/workload_selectors.hpp"
 
@@ -58,6 +59,13 @@ using PodGroupRulesPtr = std::shared_ptr<const PodGroupRules>;
 
 /// A Service's, ReplicationController's, ReplicaSet's or StatefulSet's pod selector.
 using WorkloadSelectorPtr = std::shared_ptr<const WorkloadSelector>;
+
+/// A namespace's labels, or (nullopt) its deletion.
+struct NamespaceChange {
+  std::string name;
+  std::optional<Labels> labels;
+};
+using NamespaceChangePtr = std::shared_ptr<const NamespaceChange>;
 
 /// The rest of a scheduling attempt, to run on the cycle actor once an I/O
 /// thread has the extenders' answers.
@@ -91,6 +99,9 @@ using cycle_actor = caf::typed_actor<
     // whose siblings PodTopologySpread's default constraints count.
     caf::reacts_to<atom::upsert_workload, WorkloadSelectorPtr>,
     caf::reacts_to<atom::delete_workload, WorkloadSelectorPtr>,
+    // A namespace's labels changed, or it is gone (INFORMER): what pod
+    // affinity terms' namespaceSelectors select by.
+    caf::reacts_to<atom::namespace_labels, NamespaceChangePtr>,
     // INTERNAL: the gang pod with this uid has waited at Permit for its whole
     // waiting time (the number tells this wait from a later one of the same pod).
     caf::reacts_to<atom::gang_timeout, std::string, uint64_t>,
@@ -149,6 +160,11 @@ struct cycle_actor_state {
   /// The Services and controllers' pod selectors: the siblings a pod without
   /// spread constraints of its own is spread from (PodTopologySpread's defaults).
   plugins::WorkloadSelectors workloads;
+  /// The namespaces' labels, an immutable snapshot replaced on every change
+  /// (attempts keep the one they were given), and its version.
+  std::shared_ptr<const plugins::affinity::NamespaceLabels> namespaces =
+      std::make_shared<const plugins::affinity::NamespaceLabels>();
+  uint64_t namespaces_generation = 0;
 
   static inline const char* name = "scheduling-cycle";
 };
@@ -159,6 +175,7 @@ struct cycle_actor_state {
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::CycleResumePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodGroupRulesPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::WorkloadSelectorPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NamespaceChangePtr)
 
 namespace troupe::actors {
 

@@ -203,6 +203,23 @@ void on_workload(Self self, WorkloadKind kind, watch::EventType type, const watc
   self->send(self->state.deps.cycle, atom::delete_workload_v, WorkloadSelectorPtr(std::move(gone)));
 }
 
+// A namespace's labels: what pod affinity terms' namespaceSelectors select
+// by. The cycle keeps them; unchanged labels change nothing there.
+void on_namespace(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  auto change = std::make_shared<NamespaceChange>();
+  change->name = read_pod_identity(*object).name;  // metadata.name, whatever the kind
+  if (type != watch::EventType::deleted) {
+    const auto metadata = object->FindMember("metadata");
+    Labels labels;
+    if (metadata != object->MemberEnd() && metadata->value.IsObject()) {
+      const auto found = metadata->value.FindMember("labels");
+      if (found != metadata->value.MemberEnd()) labels = labels_from_json(found->value);
+    }
+    change->labels = std::move(labels);
+  }
+  self->send(self->state.deps.cycle, atom::namespace_labels_v, NamespaceChangePtr(std::move(change)));
+}
+
 // A Reservation is held by the actor owning status.nodeName while Available.
 // The previous holder is told when it moves, leaves Available or is deleted.
 void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
@@ -454,6 +471,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
         if (event->resource == "configmaps") return on_configmap(self, event->type, event->object);
         if (event->resource == "podgroups") return on_pod_group(self, event->type, event->object);
+        if (event->resource == "namespaces") return on_namespace(self, event->type, event->object);
         if (auto kind = workload_kind_of_resource(event->resource))
           return on_workload(self, *kind, event->type, event->object);
         // The reservation controller follows reservations itself (SharedReflectors).

@@ -207,7 +207,8 @@ Status SchedulerRuntime::Impl::start() {
 
   may_schedule->store(!cfg.leader_election.leader_elect);
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",
-                                                                "reservations", "configmaps", "podgroups"},
+                                                                "reservations", "configmaps", "podgroups",
+                                                                "namespaces"},
                               metrics, ready, may_schedule};
   const bool spreads_by_default = std::any_of(by_name.begin(), by_name.end(), [](const auto& profile) {
     const auto* spread = plugins::spread::PodTopologySpread::of(*profile.second);
@@ -243,6 +244,8 @@ Status SchedulerRuntime::Impl::start() {
                         // gpushare-scheduler-extender's unhealthy-gpu-<node> lists (actors/gpu_health.hpp).
                         inform("configmaps", "/api/v1/namespaces/" + std::string(kGpuHealthNamespace) + "/configmaps",
                                "", /*optional=*/true),
+                        // The labels pod affinity terms' namespaceSelectors select by.
+                        inform("namespaces", "/api/v1/namespaces", "", /*optional=*/true),
                         // Coscheduling's gangs defined by PodGroup objects.
                         inform("podgroups", "/apis/scheduling.sigs.k8s.io/v1alpha1/podgroups", "", /*optional=*/true)})
     if (!followed) return followed;

@@ -13,7 +13,8 @@ so these tests check what one node partition alone could not decide:
 - a DoNotSchedule spread constraint keeps zones within maxSkew, counting
   pods the scheduler has only reserved, and reports the nodes it rejects;
 - preferred affinity and ScheduleAnyway spread outweigh the resource scores;
-- a namespaceSelector troupe cannot evaluate is reported on the pod.
+- a namespaceSelector selects namespaces by their labels, on the pod being
+  scheduled and on placed pods, and follows a namespace's new labels.
 """
 import os
 import sys
@@ -160,13 +161,44 @@ class PodAffinityTest(SchedulingTest):
         second = self.place([spread_pod("soft-1", "soft", when="ScheduleAnyway")])
         self.assertEqual(second["soft-1"]["spec"]["nodeName"], "b-0")
 
-    def test_namespace_selector_with_requirements_is_reported(self):
-        self.start([make_node("n-0")])
-        pod = make_pod("picky", cpu="100m", memory="64Mi",
-                       affinity={"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-                           term({"app": "x"}, HOST, namespaceSelector={"matchLabels": {"team": "a"}})]}})
-        message = self.create_unschedulable(pod)
-        self.assertIn("namespaceSelector with requirements (team=a) is not supported by troupe", message)
+    def test_namespace_selectors_read_the_namespaces_labels(self):
+        for name, team in (("team-a", "a"), ("team-b", "b")):
+            self.client.ok("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
+                                                          "metadata": {"name": name, "labels": {"team": team}}})
+        self.label_namespace("default", "c")
+        # An app=x pod in team-a on n-0 and one in team-b on n-1; on n-2 a guard of team-b
+        # that keeps app=y pods of namespaces labelled team=c off its host.
+        x_a = make_pod("x", namespace="team-a", labels={"app": "x"}, node_name="n-0", scheduler=None)
+        x_b = make_pod("x", namespace="team-b", labels={"app": "x"}, node_name="n-1", scheduler=None)
+        guard = make_pod("guard", namespace="team-b", node_name="n-2", scheduler=None, affinity={"podAntiAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": [
+                term({"app": "y"}, HOST, namespaceSelector={"matchLabels": {"team": "c"}})]}})
+        self.start([make_node("n-%d" % i) for i in range(3)] + [x_a, x_b, guard])
+
+        def with_terms(name, kind, team, **extra):
+            return make_pod(name, cpu="100m", memory="64Mi", affinity={kind: {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    term({"app": "x"}, HOST, namespaceSelector={"matchLabels": {"team": team}})]}}, **extra)
+        # Anti-affinity to team-a's app=x pod only: anywhere but n-0.
+        avoiders = self.place([with_terms("avoid-%d" % i, "podAntiAffinity", "a") for i in range(4)])
+        self.assertNotIn("n-0", {p["spec"]["nodeName"] for p in avoiders.values()})
+        # Affinity to it: n-0 only.
+        self.assertEqual(self.place_one(with_terms("join", "podAffinity", "a"))["spec"]["nodeName"], "n-0")
+        # The guard's selector matches this pod by the labels of its namespace (default, team=c).
+        pinned = {"kubernetes.io/hostname": "n-2"}
+        message = self.create_unschedulable(make_pod("y-0", cpu="100m", memory="64Mi", labels={"app": "y"},
+                                                     node_selector=pinned))
+        self.assertIn("1 node(s) didn't satisfy existing pods anti-affinity rules", message)
+        # Relabelled, the namespace no longer matches: the next such pod may go there.
+        self.label_namespace("default", "d")
+        self.cluster.wait(lambda: self.scheduler.metric("troupe_watch_events_total", resource="namespaces",
+                                                        type="MODIFIED") >= 1, 30, "the scheduler saw the new labels")
+        y_1 = make_pod("y-1", cpu="100m", memory="64Mi", labels={"app": "y"}, node_selector=pinned)
+        self.assertEqual(self.place_one(y_1)["spec"]["nodeName"], "n-2")
+
+    def label_namespace(self, name, team):
+        self.client.ok("PATCH", "/api/v1/namespaces/" + name, {"metadata": {"labels": {"team": team}}},
+                       content_type="application/merge-patch+json")
 
 
 if __name__ == "__main__":
