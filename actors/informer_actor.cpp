@@ -9,6 +9,7 @@
 #include "actors/partitioning.hpp"
 #include "actors/pod_routing.hpp"
 #include "actors/reservation_routing.hpp"
+#include "model/json.hpp"
 #include "model/pod_group.hpp"
 #include "model/workload_selector.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
@@ -209,13 +210,8 @@ void on_namespace(Self self, watch::EventType type, const watch::ObjectPtr& obje
   auto change = std::make_shared<NamespaceChange>();
   change->name = read_pod_identity(*object).name;  // metadata.name, whatever the kind
   if (type != watch::EventType::deleted) {
-    const auto metadata = object->FindMember("metadata");
-    Labels labels;
-    if (metadata != object->MemberEnd() && metadata->value.IsObject()) {
-      const auto found = metadata->value.FindMember("labels");
-      if (found != metadata->value.MemberEnd()) labels = labels_from_json(found->value);
-    }
-    change->labels = std::move(labels);
+    const rapidjson::Value* labels = find_path(*object, "metadata", "labels");
+    change->labels = labels != nullptr ? labels_from_json(*labels) : Labels{};
   }
   self->send(self->state.deps.cycle, atom::namespace_labels_v, NamespaceChangePtr(std::move(change)));
 }

@@ -18,16 +18,6 @@ const char* operator_name(LabelRequirement::Op op) {
   return "In";
 }
 
-bool same_requirement(const LabelRequirement& a, const LabelRequirement& b) {
-  return a.key == b.key && a.op == b.op && a.values == b.values;
-}
-
-bool same_requirement_lists(const std::vector<LabelRequirement>& a, const std::vector<LabelRequirement>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (!same_requirement(a[i], b[i])) return false;
-  return true;
-}
 
 }  // namespace
 
@@ -173,12 +163,12 @@ rapidjson::Value JsonWriter::encode_leaf(const LabelSelector& value) {
 bool JsonWriter::same_selector(const rapidjson::Value& existing, const std::optional<LabelSelector>& value) {
   if (!value || value->matches_nothing()) return false;
   Result<LabelSelector> decoded = decode_label_selector(existing, "");
-  return decoded.ok() && same_requirement_lists(decoded->requirements(), value->requirements());
+  return decoded.ok() && decoded->requirements() == value->requirements();
 }
 
 bool JsonWriter::same_requirements(const rapidjson::Value& existing, const std::vector<LabelRequirement>& value) {
   Result<std::vector<LabelRequirement>> decoded = decode_requirements(existing, "");
-  return decoded.ok() && same_requirement_lists(*decoded, value);
+  return decoded.ok() && *decoded == value;
 }
 
 }  // namespace troupe

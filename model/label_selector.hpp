@@ -27,6 +27,12 @@ struct LabelRequirement {
   bool matches(const Labels& labels) const;
   /// The query-string form of this one requirement ("env in (a,b)", "!x", "n>3").
   std::string to_string() const;
+
+  /// Same key, operator and values in the same order.
+  bool operator==(const LabelRequirement& other) const {
+    return key == other.key && op == other.op && values == other.values;
+  }
+  bool operator!=(const LabelRequirement& other) const { return !(*this == other); }
 };
 
 /// A conjunction of requirements. The empty selector matches everything

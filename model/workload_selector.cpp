@@ -1,19 +1,10 @@
 #include "model/workload_selector.hpp"
 
+#include "model/json.hpp"
+
 namespace troupe {
 
 namespace {
-
-const rapidjson::Value* member(const rapidjson::Value& object, const char* name) {
-  if (!object.IsObject()) return nullptr;
-  auto it = object.FindMember(name);
-  return it == object.MemberEnd() || it->value.IsNull() ? nullptr : &it->value;
-}
-
-std::string string_member(const rapidjson::Value* object, const char* name) {
-  const rapidjson::Value* value = object ? member(*object, name) : nullptr;
-  return value && value->IsString() ? std::string(value->GetString(), value->GetStringLength()) : std::string();
-}
 
 /// A Service's or ReplicationController's spec.selector: a map of strings.
 Status decode_label_map(const rapidjson::Value& json, Labels& out) {
@@ -47,15 +38,8 @@ std::optional<WorkloadKind> workload_kind_of_resource(std::string_view resource)
 }
 
 bool WorkloadSelector::operator==(const WorkloadSelector& o) const {
-  if (kind != o.kind || namespace_name != o.namespace_name || name != o.name || match_labels != o.match_labels ||
-      requirements.size() != o.requirements.size())
-    return false;
-  for (size_t i = 0; i < requirements.size(); ++i) {
-    const auto& a = requirements[i];
-    const auto& b = o.requirements[i];
-    if (a.key != b.key || a.op != b.op || a.values != b.values) return false;
-  }
-  return true;
+  return kind == o.kind && namespace_name == o.namespace_name && name == o.name && match_labels == o.match_labels &&
+         requirements == o.requirements;
 }
 
 Result<WorkloadSelector> decode_workload_selector(WorkloadKind kind, const rapidjson::Value& object) {
@@ -63,14 +47,12 @@ Result<WorkloadSelector> decode_workload_selector(WorkloadKind kind, const rapid
   if (!object.IsObject()) return Error{what + ": Invalid value: must be an object"};
   WorkloadSelector out;
   out.kind = kind;
-  const rapidjson::Value* metadata = member(object, "metadata");
-  out.namespace_name = string_member(metadata, "namespace");
-  out.name = string_member(metadata, "name");
+  out.namespace_name = get_string(object, "metadata", "namespace");
+  out.name = get_string(object, "metadata", "name");
   if (out.name.empty()) return Error{what + ": metadata.name: Required value"};
   const std::string prefix = what + " " + out.namespace_name + "/" + out.name + ": ";
-  const rapidjson::Value* spec = member(object, "spec");
-  const rapidjson::Value* selector = spec ? member(*spec, "selector") : nullptr;
-  if (selector == nullptr) return out;
+  const rapidjson::Value* selector = find_path(object, "spec", "selector");
+  if (selector == nullptr || selector->IsNull()) return out;  // absent: selects no pod
   if (kind == WorkloadKind::service || kind == WorkloadKind::replication_controller) {
     if (Status ok = decode_label_map(*selector, out.match_labels); !ok.ok()) return Error{prefix + ok.message()};
     return out;

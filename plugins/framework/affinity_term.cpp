@@ -21,7 +21,7 @@ bool has_requirements(const std::optional<LabelSelector>& selector) {
   return selector && !selector->matches_nothing() && !selector->empty();
 }
 
-/// Calls `each` with every term of the pod and its weight (0 for required terms).
+/// Calls `each` with every term of the pod, required and preferred, of both sides.
 template <class F>
 void for_each_term(const Pod& pod, F each) {
   const auto& affinity = pod.spec.affinity;

@@ -1,6 +1,9 @@
 #include "plugins/pod_topology_spread/default_constraints.hpp"
 
+#include <optional>
+
 #include "config/yaml_fields.hpp"
+#include "model/json_enum.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 
 namespace troupe::plugins::spread {
@@ -12,25 +15,17 @@ namespace {
 constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
 constexpr const char* kZoneLabel = "topology.kubernetes.io/zone";
 
-UnsatisfiableAction read_action(const YAML::Node& entry, const std::string& path) {
-  const std::string field = config::child_path(path, "whenUnsatisfiable");
-  std::string value;
-  config::read_optional(entry, path, "whenUnsatisfiable", value);
-  if (value.empty()) throw FieldError(field, "Required value: can not be empty");
-  if (value == "DoNotSchedule") return UnsatisfiableAction::do_not_schedule;
-  if (value == "ScheduleAnyway") return UnsatisfiableAction::schedule_anyway;
-  throw FieldError(field, "Unsupported value: \"" + value + "\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"");
-}
-
-NodeInclusionPolicy read_policy(const YAML::Node& entry, const std::string& path, const char* key,
-                                NodeInclusionPolicy fallback) {
+/// An enum field by its API name (model/json_enum.hpp), with the API
+/// server's wording for a value outside the enum. Absent or empty: `fallback`,
+/// or without one a "Required value" error.
+template <class E>
+E read_enum(const YAML::Node& entry, const std::string& path, const char* key, std::optional<E> fallback) {
   std::string value;
   config::read_optional(entry, path, key, value);
-  if (value.empty()) return fallback;
-  if (value == "Honor") return NodeInclusionPolicy::honor;
-  if (value == "Ignore") return NodeInclusionPolicy::ignore;
-  throw FieldError(config::child_path(path, key),
-                   "Unsupported value: \"" + value + "\": supported values: \"Honor\", \"Ignore\"");
+  if (value.empty() && fallback) return *fallback;
+  if (value.empty()) throw FieldError(config::child_path(path, key), "Required value: can not be empty");
+  if (auto known = enum_from_name<E>(value)) return *known;
+  throw FieldError(config::child_path(path, key), enum_error<E>(value));
 }
 
 TopologySpreadConstraint read_constraint(const YAML::Node& entry, const std::string& path) {
@@ -48,7 +43,7 @@ TopologySpreadConstraint read_constraint(const YAML::Node& entry, const std::str
   if (c.topology_key.empty()) throw FieldError(key_path, "Required value: can not be empty");
   if (Status valid = validate_label_key(c.topology_key); !valid.ok())
     throw FieldError(key_path, "Invalid value: \"" + c.topology_key + "\": " + valid.message());
-  c.when_unsatisfiable = read_action(entry, path);
+  c.when_unsatisfiable = read_enum<UnsatisfiableAction>(entry, path, "whenUnsatisfiable", std::nullopt);
   if (!config::is_absent(entry["labelSelector"]))
     throw FieldError(config::child_path(path, "labelSelector"),
                      "Forbidden: constraint must not define a selector, as they deduced for each pod");
@@ -60,8 +55,8 @@ TopologySpreadConstraint read_constraint(const YAML::Node& entry, const std::str
                        "Invalid value: " + std::to_string(min_domains) + ": must be greater than zero");
     c.min_domains = min_domains;
   }
-  c.node_affinity_policy = read_policy(entry, path, "nodeAffinityPolicy", NodeInclusionPolicy::honor);
-  c.node_taints_policy = read_policy(entry, path, "nodeTaintsPolicy", NodeInclusionPolicy::ignore);
+  c.node_affinity_policy = read_enum<NodeInclusionPolicy>(entry, path, "nodeAffinityPolicy", NodeInclusionPolicy::honor);
+  c.node_taints_policy = read_enum<NodeInclusionPolicy>(entry, path, "nodeTaintsPolicy", NodeInclusionPolicy::ignore);
   // matchLabelKeys are accepted and, as upstream, have no effect: the
   // siblings' selector replaces a default constraint's whole selector.
   const YAML::Node keys = entry["matchLabelKeys"];
@@ -71,10 +66,6 @@ TopologySpreadConstraint read_constraint(const YAML::Node& entry, const std::str
       c.match_label_keys.push_back(config::read_string(keys[i], config::index_path(config::child_path(path, "matchLabelKeys"), i)));
   }
   return c;
-}
-
-std::string action_name(UnsatisfiableAction action) {
-  return action == UnsatisfiableAction::do_not_schedule ? "DoNotSchedule" : "ScheduleAnyway";
 }
 
 }  // namespace
@@ -98,7 +89,7 @@ std::vector<TopologySpreadConstraint> read_default_constraints(const YAML::Node&
     TopologySpreadConstraint c = read_constraint(list[i], entry);
     for (const auto& earlier : out)
       if (earlier.topology_key == c.topology_key && earlier.when_unsatisfiable == c.when_unsatisfiable)
-        throw FieldError(entry, "Duplicate value: \"{" + c.topology_key + ", " + action_name(c.when_unsatisfiable) +
+        throw FieldError(entry, "Duplicate value: \"{" + c.topology_key + ", " + std::string(enum_name(c.when_unsatisfiable)) +
                                     "}\"");
     out.push_back(std::move(c));
   }
