@@ -150,6 +150,7 @@ void fail(Self self, const AttemptPtr& a, const std::string& message, std::vecto
 void fail_and_next(Self self, const AttemptPtr& a, const std::string& message, std::vector<std::string> rejectors,
                    bool error) {
   fail(self, a, message, std::move(rejectors), error);
+  restore_set_aside(self);
   next(self);
 }
 
@@ -514,6 +515,7 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
             gang_member_unreserved(self, a);
             fail(self, a, "reserve failed: " + to_string(err), {}, true);
           });
+  restore_set_aside(self);
   next(self);
 }
 
@@ -647,12 +649,14 @@ void attempt(Self self, QueuedPodPtr queued) {
   request->state = std::shared_ptr<plugins::CycleState>(queued->framework->new_cycle_state());
   self->state.task_learning.on_attempt(*queued, *request->state);  // actors/task_learning.hpp
   a->request = request;
+  // Nominations change the nodes and the domains the pod is tried against.
+  release_nomination(self, *request->pod);
+  set_aside_lower_nominations(self, *request->pod);
   const uint64_t cluster_version = share_cluster_pods(self, *a);
   if (self->state.deps.evaluation_cache)
     request->scheduling_class =
         plugins::with_inputs_version(queued->scheduling_class, request->state->inputs_version(),
                                      request->state->filter_inputs_version());
-  release_nomination(self, *request->pod);
   share_gang_view(self, *a);
 
   auto pre_filter = a->framework().run_pre_filter(*request->state, a->pod());

@@ -144,6 +144,9 @@ struct cycle_actor_state {
   /// nomination of the pod under attempt, released while it is tried.
   plugins::preemption::NominationBook nominations;
   std::optional<std::pair<std::string, plugins::preemption::Nomination>> released;
+  /// Nominations of lower priority than the pod under attempt, off their
+  /// nodes until it ends (preemption_step.hpp: set_aside_lower_nominations).
+  std::vector<plugins::preemption::Nomination> set_aside;
   /// The next pod, popped ahead of time (cycle_actor.cpp: prefetch).
   QueuedPodPtr prefetched;
   bool pop_pending = false;  // a pop is on its way to the QUEUE

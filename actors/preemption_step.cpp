@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/preemption_messages.hpp"
@@ -22,12 +25,31 @@ node_actor& owner(CycleSelf self, const std::string& node) {
   return nodes[partition_of(node, nodes.size())];
 }
 
+/// The nomination's placeholder takes its room on the node and counts in the
+/// topology domains (upstream's filters add nominated pods through AddPod, so
+/// pod affinity and spreading see them too).
 void hold(CycleSelf self, const pre::Nomination& nomination) {
   self->send(owner(self, nomination.node), atom::pod_bound_v, PodInfoPtr(nomination.placeholder));
+  self->state.cluster_pods.assume_pod(nomination.placeholder, nomination.node);
 }
 
 void release(CycleSelf self, const std::string& uid, const pre::Nomination& nomination) {
   self->send(owner(self, nomination.node), atom::pod_gone_v, uid);
+  self->state.cluster_pods.forget_assumed(uid);
+}
+
+std::string uid_of(const pre::Nomination& nomination) {
+  return std::string(plugins::pod_identity(*nomination.placeholder));
+}
+
+/// The set-aside nominations on `node`, taken out of the set.
+std::vector<pre::Nomination> take_set_aside_on(std::vector<pre::Nomination>& set_aside, const std::string& node) {
+  std::vector<pre::Nomination> taken;
+  auto on_node = std::stable_partition(set_aside.begin(), set_aside.end(),
+                                       [&](const pre::Nomination& n) { return n.node != node; });
+  std::move(on_node, set_aside.end(), std::back_inserter(taken));
+  set_aside.erase(on_node, set_aside.end());
+  return taken;
 }
 
 PodRef ref_of(const plugins::PodInfo& pod) {
@@ -87,8 +109,30 @@ void release_nomination(CycleSelf self, const plugins::PodInfo& pod) {
   state.released.emplace(uid, std::move(*nomination));
 }
 
+void set_aside_lower_nominations(CycleSelf self, const plugins::PodInfo& pod) {
+  auto& state = self->state;
+  if (state.nominations.empty()) return;
+  state.set_aside = state.nominations.take_lower_priority(pod.priority);
+  for (const auto& nomination : state.set_aside) release(self, uid_of(nomination), nomination);
+}
+
+void restore_set_aside(CycleSelf self) {
+  auto& state = self->state;
+  if (state.set_aside.empty()) return;
+  for (auto& nomination : state.set_aside) {
+    hold(self, nomination);
+    std::string uid = uid_of(nomination);
+    state.nominations.restore(uid, std::move(nomination));
+  }
+  state.set_aside.clear();
+}
+
 void forget_nomination(CycleSelf self, const std::string& uid) {
   auto& state = self->state;
+  auto& set_aside = state.set_aside;  // already off its node
+  set_aside.erase(std::remove_if(set_aside.begin(), set_aside.end(),
+                                 [&](const pre::Nomination& n) { return uid_of(n) == uid; }),
+                  set_aside.end());
   if (state.nominations.empty()) return;
   if (auto nomination = state.nominations.take(uid)) release(self, uid, *nomination);
 }
@@ -165,10 +209,10 @@ void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::D
     plan->victims.push_back(ref_of(*victim));
     victim_uids.insert(std::string(plugins::pod_identity(*victim)));
   }
-  for (auto& overridden : state.nominations.take_lower_priority_on(plan->node, pod.priority)) {
-    release(self, std::string(plugins::pod_identity(*overridden.placeholder)), overridden);
+  // The node's lower-priority nominations were set aside for this attempt
+  // (already off the node): the preemptor overrides them for good.
+  for (const auto& overridden : take_set_aside_on(state.set_aside, plan->node))
     plan->cleared.push_back(ref_of(*overridden.placeholder));
-  }
   state.nominations.nominate(pod, plan->node, std::move(victim_uids));
   hold(self, *state.nominations.find(std::string(plugins::pod_identity(pod))));
   if (auto& m = state.deps.metrics)

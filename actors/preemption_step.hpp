@@ -5,12 +5,16 @@
 //   search   fan out a PreemptionRequest to every NODE actor, merge nothing
 //            here: the answers go into DefaultPreemption's CycleState slot and
 //            the Framework's PostFilter picks the node
-//   act      success: take over the node's lower-priority nominations, hold
+//   act      success: override the node's lower-priority nominations, hold
 //            the preemptor's placeholder on the node, and hand the plan to the
 //            API WRITER; no candidate: clear an earlier nomination; not
 //            eligible: keep it
 // Nominations live in cycle_actor_state::nominations (NominationBook); a
-// pod's placeholder is released at the start of its next attempt.
+// pod's placeholder is released at the start of its next attempt. While a pod
+// is tried, the nominations of lower-priority pods are set aside (their
+// placeholders leave their nodes and the topology domains), as upstream's
+// filters add only the nominated pods of at least the pod's priority; they
+// come back when the attempt ends, unless its preemption overrode them.
 
 #include <functional>
 
@@ -27,6 +31,17 @@ const plugins::preemption::DefaultPreemption* preemption_plugin(const plugins::F
 /// Before the pod's attempt: its nomination placeholder leaves its node (kept
 /// in state.released until the attempt decides).
 void release_nomination(CycleSelf self, const plugins::PodInfo& pod);
+
+/// Before an attempt: the nominations of pods of lower priority than `pod`
+/// leave their nodes (kept in state.set_aside) so they do not keep it out.
+void set_aside_lower_nominations(CycleSelf self, const plugins::PodInfo& pod);
+
+/// When the attempt ends (placed at Reserve, or failed): the set-aside
+/// nominations take their nodes again. One whose node the pod took is held
+/// there all the same, as upstream keeps it nominated: pods of its priority
+/// or lower then see the node full, and the nominated pod itself finds out at
+/// its next attempt whether it still fits.
+void restore_set_aside(CycleSelf self);
 
 /// The pod is gone (deleted, or finished unassigned): its placeholder leaves its node.
 void forget_nomination(CycleSelf self, const std::string& uid);

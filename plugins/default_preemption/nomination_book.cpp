@@ -30,10 +30,10 @@ std::optional<Nomination> NominationBook::take(const std::string& uid) {
   return out;
 }
 
-std::vector<Nomination> NominationBook::take_lower_priority_on(const std::string& node, int32_t priority) {
+std::vector<Nomination> NominationBook::take_lower_priority(int32_t priority) {
   std::vector<Nomination> out;
   for (auto it = by_uid_.begin(); it != by_uid_.end();) {
-    if (it->second.node == node && it->second.placeholder->priority < priority) {
+    if (it->second.placeholder->priority < priority) {
       out.push_back(std::move(it->second));
       it = by_uid_.erase(it);
     } else {

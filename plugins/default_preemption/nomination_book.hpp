@@ -10,8 +10,10 @@
 //   take       at the start of the pod's next attempt: the placeholder is
 //              released (the pod must not compete with itself) and the
 //              nomination returned, to restore if the pod is still waiting
-//   lower_priority_on   nominations a new preemptor on that node overrides
-//              (upstream clears their nominatedNodeName)
+//   take_lower_priority   the nominations a pod of higher priority does not
+//              see while it is tried (upstream's addNominatedPods adds only
+//              those of at least the pod's priority); the cycle sets them
+//              aside for the attempt and restores those still standing
 
 #include <map>
 #include <memory>
@@ -41,8 +43,8 @@ class NominationBook {
   void restore(const std::string& uid, Nomination nomination);
   /// Removes and returns the pod's nomination.
   std::optional<Nomination> take(const std::string& uid);
-  /// Removes and returns the nominations on `node` of pods of lower priority than `priority`.
-  std::vector<Nomination> take_lower_priority_on(const std::string& node, int32_t priority);
+  /// Removes and returns the nominations, on every node, of pods of lower priority than `priority`.
+  std::vector<Nomination> take_lower_priority(int32_t priority);
 
   /// uid -> priority of every held nomination (what partitions must recognise).
   std::map<std::string, int32_t> priorities() const;

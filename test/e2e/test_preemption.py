@@ -122,6 +122,46 @@ class PreemptionTest(SchedulingTest):
         self.client.create(pod)
         return self.wait_bound(pod["metadata"]["name"])
 
+    def nominated_to(self, name, node):
+        pod = self.cluster.wait(lambda: (self.client.pod(name) or {}).get("status", {}).get("nominatedNodeName")
+                                and self.client.pod(name), 30, name + " nominated")
+        self.assertEqual(pod["status"]["nominatedNodeName"], node)
+
+    def test_a_lower_priority_nomination_does_not_keep_a_higher_priority_pod_out(self):
+        # mid (4 CPUs) evicts low and is nominated to n1 while low terminates.
+        # top (2 CPUs, priority 10) fits beside the terminating low: as
+        # upstream, it does not see nominations of lower priority than its own.
+        self.start([make_node("n1", cpu="6"), running("low", "n1", 1, "4", hold=True)])
+        self.client.create(preemptor("mid", 5, "4"))
+        self.nominated_to("mid", "n1")
+        self.client.create(preemptor("top", 10, "2"))
+        self.assertEqual(self.wait_bound("top"), "n1")
+        self.assertIsNotNone(self.client.pod("low"))  # still terminating: top evicted nothing
+        self.assertEqual(self.client.pod("mid")["status"].get("nominatedNodeName"), "n1")
+        # Once low is gone, mid still fits beside top and takes its room.
+        self.release("low")
+        self.assertEqual(self.wait_bound("mid"), "n1")
+        self.assertEqual(self.names(), ["mid", "top"])
+
+    def test_a_nominated_pod_counts_in_pod_anti_affinity(self):
+        # mid evicts low, whose label its anti-affinity refuses, and is
+        # nominated to n1. peer (same priority, only n1, anti-affinity to mid's
+        # label) must see mid there, as upstream's filters add nominated pods:
+        # binding peer now would keep mid out once low is gone.
+        only_n1 = {"kubernetes.io/hostname": "n1"}
+        self.start([make_node("n1", cpu="8"), make_node("n2", cpu="8"),
+                    running("low", "n1", 1, "1", labels={"role": "old"}, hold=True)])
+        mid = make_pod("mid", cpu="1", priority=5, labels={"app": "x"}, node_selector=only_n1,
+                       affinity=anti_affinity({"role": "old"}))
+        self.client.create(mid)
+        self.nominated_to("mid", "n1")
+        peer = make_pod("peer", cpu="1", priority=5, node_selector=only_n1, affinity=anti_affinity({"app": "x"}))
+        message = self.create_unschedulable(peer)
+        self.assertIn("didn't match pod anti-affinity rules", message)
+        self.release("low")
+        self.assertEqual(self.wait_bound("mid"), "n1")
+        self.assertIsNone(self.node_of("peer"))
+
     def test_a_pdb_moves_preemption_to_another_node(self):
         # Without the budget n1 (victim priority 1) would be chosen over n2 (priority 2).
         self.client.ok("POST", PDBS, {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",

@@ -214,7 +214,7 @@ TEST_CASE("a preemptor whose victims are still on its nominated node waits", "[p
   }
 }
 
-TEST_CASE("NominationBook: nominate, take, restore, override lower priorities", "[preemption]") {
+TEST_CASE("NominationBook: nominate, take, restore, set lower priorities aside", "[preemption]") {
   NominationBook book;
   auto a = pod("a", 5, "1");
   auto b = pod("b", 7, "1");
@@ -236,13 +236,18 @@ TEST_CASE("NominationBook: nominate, take, restore, override lower priorities", 
   book.restore("uid-a", *taken);
   CHECK(book.size() == 3);
 
-  auto lower = book.take_lower_priority_on("n1", 7);
+  // A pod of priority 7 does not see a's nomination; b's (equal) and c's stay.
+  auto lower = book.take_lower_priority(7);
   REQUIRE(lower.size() == 1);
   CHECK(pod_identity(*lower[0].placeholder) == "uid-a");
-  CHECK(book.take_lower_priority_on("n2", 9).empty());
-  CHECK(book.take_lower_priority_on("n2", 10).size() == 1);
-  CHECK(book.size() == 1);
-  CHECK(book.find("uid-b") != nullptr);
+  CHECK(lower[0].node == "n1");
+  CHECK(book.take_lower_priority(7).empty());  // taken once
+  CHECK(book.take_lower_priority(5).empty());  // nothing below 5 is left
+  auto both = book.take_lower_priority(10);  // on every node
+  REQUIRE(both.size() == 2);
+  CHECK(pod_identity(*both[0].placeholder) == "uid-b");
+  CHECK(both[1].node == "n2");
+  CHECK(book.empty());
   CHECK(book.find("uid-c") == nullptr);
 }
 
