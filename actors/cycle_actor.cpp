@@ -204,7 +204,7 @@ DefaultSpreading default_spreading(Self self, const Attempt& a) {
 /// depend on them, and with them the Services and controllers when the pod
 /// is spread by default. The views are the cycle's own, not copies: only
 /// PreFilter and PreScore read them, here on the cycle, and
-/// withdraw_cluster_pods takes them back before the CycleState travels to the
+/// withdraw_cycle_inputs takes them back before the CycleState travels to the
 /// partitions. Their versions go into the pod's class, so the partitions
 /// reuse no verdict computed over other pods (for a pod without terms or
 /// spreading of its own, only other pods' terms and the nodes count:
@@ -235,11 +235,13 @@ uint64_t share_cluster_pods(Self self, const Attempt& a) {
 }
 
 /// After PreScore: Filter, Score and Reserve run on other threads while the
-/// cycle changes ClusterPods and WorkloadSelectors, so they must not reach
-/// them. The versions stay (the pod's class was keyed on them).
-void withdraw_cluster_pods(const Attempt& a, uint64_t version) {
-  if (version == 0) return;
+/// cycle changes ClusterPods, WorkloadSelectors and ImageSpread, so they must
+/// not reach them. The versions stay (the pod's class was keyed on them).
+void withdraw_cycle_inputs(const Attempt& a, uint64_t version) {
   auto& state = *a.request->state;
+  if (const uint64_t spread = state.input_version<plugins::image_locality::ImageSpread>(); spread != 0)
+    state.share_input(std::shared_ptr<const plugins::image_locality::ImageSpread>(), spread, false);
+  if (version == 0) return;
   state.share_input(std::shared_ptr<const plugins::ClusterPods>(), version);
   if (const uint64_t selectors = state.input_version<plugins::WorkloadSelectors>(); selectors != 0)
     state.share_input(std::shared_ptr<const plugins::WorkloadSelectors>(), selectors);
@@ -437,6 +439,16 @@ void on_gang_timeout(Self self, const std::string& uid, uint64_t ticket) {
                               Coscheduling::kName;
   drop_waiting(self, uid, &message);
   if (spec) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
+}
+
+/// ImageLocality's input, while some node lists images (else it has nothing
+/// to score, and pods' classes stay as they were). Only Score reads it.
+void share_image_spread(Self self, const Attempt& a) {
+  const auto& spread = self->state.image_spread;
+  if (!spread.any_images()) return;
+  std::shared_ptr<const plugins::image_locality::ImageSpread> view(
+      std::shared_ptr<const plugins::image_locality::ImageSpread>(), &spread);
+  a.request->state->share_input(std::move(view), spread.generation() + 1, /*read_by_filter=*/false);
 }
 
 /// The pod is gone: it leaves its gang and, if it was waiting, its node.
@@ -653,6 +665,7 @@ void attempt(Self self, QueuedPodPtr queued) {
   release_nomination(self, *request->pod);
   set_aside_lower_nominations(self, *request->pod);
   const uint64_t cluster_version = share_cluster_pods(self, *a);
+  share_image_spread(self, *a);
   if (self->state.deps.evaluation_cache)
     request->scheduling_class =
         plugins::with_inputs_version(queued->scheduling_class, request->state->inputs_version(),
@@ -661,14 +674,14 @@ void attempt(Self self, QueuedPodPtr queued) {
 
   auto pre_filter = a->framework().run_pre_filter(*request->state, a->pod());
   if (!pre_filter.ok()) {
-    withdraw_cluster_pods(*a, cluster_version);
+    withdraw_cycle_inputs(*a, cluster_version);
     bool error = pre_filter.code == plugins::Code::error;
     auto message = error ? pre_filter.message()
                          : plugins::pre_filter_fit_error_message(self->state.total_nodes, pre_filter.message());
     return fail_and_next(self, a, message, {pre_filter.plugin}, error);
   }
   a->pre_score = a->framework().run_pre_score(*request->state, a->pod());
-  withdraw_cluster_pods(*a, cluster_version);
+  withdraw_cycle_inputs(*a, cluster_version);
   request->score = a->pre_score.ok();
   int32_t percentage = a->framework().percentage_of_nodes_to_score().value_or(
       self->state.deps.percentage_of_nodes_to_score);
@@ -760,10 +773,12 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::upsert_node, const NodePtr& node) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.upsert_node(node);
+        self->state.image_spread.upsert_node(node);
       },
       [=](atom::delete_node, const std::string& name) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.remove_node(name);
+        self->state.image_spread.remove_node(name);
       },
       [=](atom::node_count, int64_t count) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -45,6 +45,7 @@
 #include "plugins/framework/affinity_term.hpp"
 #include "plugins/framework/cluster_pods.hpp"
 #include "plugins/framework/workload_selectors.hpp"
+#include "plugins/image_locality/image_spread.hpp"
 
 namespace troupe::actors {
 
@@ -160,6 +161,8 @@ struct cycle_actor_state {
   /// Every pod bound or reserved, by node, with the nodes: what
   /// InterPodAffinity and PodTopologySpread count domains over.
   plugins::ClusterPods cluster_pods;
+  /// How many nodes hold each image: ImageLocality's cluster-wide input.
+  plugins::image_locality::ImageSpread image_spread;
   /// The Services and controllers' pod selectors: the siblings a pod without
   /// spread constraints of its own is spread from (PodTopologySpread's defaults).
   plugins::WorkloadSelectors workloads;

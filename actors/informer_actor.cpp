@@ -13,6 +13,7 @@
 #include "model/pod_group.hpp"
 #include "model/workload_selector.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
+#include "plugins/image_locality/image_spread.hpp"
 
 namespace troupe::actors {
 
@@ -91,11 +92,13 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   auto before = known.find(ptr->meta.name);
   const bool is_new = before == known.end();
   uint32_t actions = is_new ? ActionType::kAdd : node_update_actions(*before->second, *ptr);
+  const bool images_moved = !is_new && !plugins::image_locality::same_image_names(*before->second, *ptr);
   known[ptr->meta.name] = ptr;
   if (is_new) count_nodes(self);
   self->send(owner(self, ptr->meta.name), atom::upsert_node_v, NodePtr(ptr));
-  // The cycle's ClusterPods reads labels (domains) and taints (nodeTaintsPolicy), not heartbeats.
-  if (is_new || (actions & (ActionType::kUpdateNodeLabel | ActionType::kUpdateNodeTaint)) != 0)
+  // The cycle's ClusterPods reads labels (domains) and taints (nodeTaintsPolicy),
+  // its ImageSpread the image names; neither reads heartbeats.
+  if (is_new || images_moved || (actions & (ActionType::kUpdateNodeLabel | ActionType::kUpdateNodeTaint)) != 0)
     self->send(self->state.deps.cycle, atom::upsert_node_v, NodePtr(ptr));
   cluster_event(self, plugins::EventResource::node, actions);
 }

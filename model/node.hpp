@@ -1,7 +1,8 @@
 #pragma once
 // Node as the scheduler sees it: labels (in meta), taints, unschedulable,
-// capacity / allocatable, conditions and addresses, over the whole object.
+// capacity / allocatable, conditions, addresses and images, over the whole object.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,6 +23,14 @@ struct NodeAddress {
   std::string address;
 };
 
+/// One name of an image the node's runtime holds, with the image's size.
+/// status.images lists each image once with all its names; troupe keeps one
+/// entry per name, sorted, which is how ImageLocality looks them up.
+struct NodeImage {
+  std::string name;
+  int64_t size_bytes = 0;
+};
+
 struct NodeSpec {
   bool unschedulable = false;
   std::vector<Taint> taints;
@@ -32,6 +41,12 @@ struct NodeStatus {
   ResourceList allocatable;
   std::vector<Condition> conditions;
   std::vector<NodeAddress> addresses;
+  /// status.images by name, sorted and without duplicate names. Read only:
+  /// encoding leaves the raw JSON's images as they are.
+  std::vector<NodeImage> images;
+
+  /// The image known by exactly this name, or nullptr.
+  const NodeImage* find_image(std::string_view name) const;
 };
 
 struct Node {

@@ -18,6 +18,7 @@ template <class Io, class T>
 void container_fields(Io& io, T& x) {
   io.required("name", x.name);
   io.check("name", !x.name.empty(), "Required value");
+  io.field("image", x.image);
   io.object("resources", x.resources);
   io.array("ports", x.ports);
   io.field("restartPolicy", x.restart_policy);

@@ -37,6 +37,7 @@ struct ResourceRequirements {
 
 struct Container {
   std::string name;
+  std::string image;
   ResourceRequirements resources;
   std::vector<ContainerPort> ports;
   /// Init containers only: "Always" makes a restartable init container (sidecar).

@@ -13,6 +13,7 @@ inline constexpr const char* kNodeAffinity = "NodeAffinity";
 inline constexpr const char* kTaintToleration = "TaintToleration";
 inline constexpr const char* kNodeResourcesFit = "NodeResourcesFit";
 inline constexpr const char* kNodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation";
+inline constexpr const char* kImageLocality = "ImageLocality";
 inline constexpr const char* kDefaultBinder = "DefaultBinder";
 // Koordinator v1.6.
 inline constexpr const char* kNodeResourcesFitPlus = "NodeResourcesFitPlus";

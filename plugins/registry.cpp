@@ -11,6 +11,7 @@
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
 #include "plugins/deviceshare/numa_hint_adapter.hpp"
 #include "plugins/gpushare/gpushare_plugin.hpp"
+#include "plugins/image_locality/image_locality.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 #include "plugins/node_affinity/node_affinity.hpp"
 #include "plugins/node_name/node_name.hpp"
@@ -107,6 +108,7 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {affinity::InterPodAffinity::kName, affinity::InterPodAffinity::make, 2},
       {preemption::DefaultPreemption::kName, preemption::DefaultPreemption::make, 0},
       {names::kNodeResourcesBalancedAllocation, NodeResourcesBalancedAllocation::make, 1},
+      {names::kImageLocality, build_without_args<image_locality::ImageLocality>, 1},
       {names::kNodeResourcesFitPlus, NodeResourcesFitPlus::make, 1},
       {names::kScarceResourceAvoidance, ScarceResourceAvoidance::make, 1},
       // Before NodeNUMAResource and DeviceShare: their Reserve restores the reservation this one nominates.
@@ -138,7 +140,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
   static const std::vector<std::string> names = {
       // kube-scheduler in-tree plugins.
       "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
-      "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "ImageLocality", "DynamicResources",
+      "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
       "LoadAwareScheduling", "ElasticQuota",
       "DefaultPreBind", "SchedulingHint"};

@@ -3,12 +3,13 @@
 nodeSelector; required node affinity (In, NotIn, Exists, DoesNotExist, Gt, Lt,
 ORed terms); preferred node affinity with weights; NoSchedule, NoExecute and
 PreferNoSchedule taints with and without tolerations; unschedulable nodes;
-hostPorts (two pods with the same hostPort never share a node); and profile
-score settings: NodeResourcesFit MostAllocated packs while LeastAllocated
+hostPorts (two pods with the same hostPort never share a node); ImageLocality
+(a node that already holds a pod's large image wins); and profile score settings: NodeResourcesFit MostAllocated packs while LeastAllocated
 spreads, and a score weight changes which plugin wins.
 """
 import os
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -178,6 +179,37 @@ class PlacementTest(unittest.TestCase):
         placed = self.cluster.wait(lambda: all_bound(self.client, ["web-3"]), 30,
                                    lambda: "web-3 bound once web-1 is gone; " + describe_pending(self.client))
         self.assertEqual(placed["web-3"], web["web-1"])
+
+    def test_pods_go_where_their_image_already_is(self):
+        # 900 MB images, each on one node of four: ImageLocality gives that
+        # node 100 * (900 MB / 4 - 23 MB) / 977 MB = 20 points, more than
+        # LeastAllocated takes back for a few 100m pods. An image named
+        # without a tag is the node's ":latest".
+        nodes = [make_node("n-%d" % i, cpu="8", memory="16Gi") for i in range(4)]
+        size = 900 * 1024 * 1024
+        nodes[0]["status"]["images"] = [{"names": ["registry.example/ml/trainer:v3"], "sizeBytes": size},
+                                        {"names": ["registry.k8s.io/pause:3.9"], "sizeBytes": 321520}]
+        nodes[1]["status"]["images"] = [{"names": ["registry.example/ml/base:latest",
+                                                   "registry.example/ml/base@sha256:9f3c"], "sizeBytes": size}]
+        self.start(nodes)
+
+        def with_image(name, image):
+            pod = make_pod(name, cpu="100m")
+            pod["spec"]["containers"][0]["image"] = image
+            return pod
+        pods = [with_image("trainer-%d" % i, "registry.example/ml/trainer:v3") for i in range(4)]
+        pods += [with_image("base-%d" % i, "registry.example/ml/base") for i in range(4)]
+        placed = self.place(pods)
+        for name, node in placed.items():
+            self.assertEqual(node, "n-0" if name.startswith("trainer-") else "n-1", placed)
+        # The kubelet on n-3 pulls another image: the next pods that use it follow.
+        self.client.ok("PATCH", "/api/v1/nodes/n-3/status", {"status": {"images": [
+            {"names": ["registry.example/ml/eval:v1"], "sizeBytes": size}]}}, "application/merge-patch+json")
+        # The node and pod watches are separate streams: give the node's update
+        # time to reach the scheduler before the pods do (it takes milliseconds).
+        time.sleep(2)
+        placed = self.place([with_image("eval-%d" % i, "registry.example/ml/eval:v1") for i in range(3)])
+        self.assertEqual(set(placed.values()), {"n-3"}, placed)
 
     def test_most_allocated_packs_least_allocated_spreads(self):
         # NodeNUMAResource scores every pod node-level too (LeastAllocated by

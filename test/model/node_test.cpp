@@ -123,6 +123,43 @@ TEST_CASE("decode_node rejects malformed nodes with the field's path", "[node]")
        "status.conditions[0].type: Required value"},
       {R"({"kind": "Pod", "metadata": {"name": "n"}})", "kind: Invalid value: \"Pod\": must be Node"},
       {R"({"metadata": {"labels": {}}})", "metadata.name: Required value: name or generateName is required"},
+      {R"({"metadata": {"name": "n"}, "status": {"images": [{"names": "a", "sizeBytes": 1}]}})",
+       "status.images[0].names: Invalid value: string: must be an array"},
+      {R"({"metadata": {"name": "n"}, "status": {"images": [{"names": [7]}]}})",
+       "status.images[0].names[0]: Invalid value: number: must be a string"},
+      {R"({"metadata": {"name": "n"}, "status": {"images": [{"names": ["a"], "sizeBytes": "1Gi"}]}})",
+       "status.images[0].sizeBytes: Invalid value: string: must be an integer"},
+      {R"({"metadata": {"name": "n"}, "status": {"images": {"names": ["a"]}}})",
+       "status.images: Invalid value: object: must be an array"},
   };
   for (const auto& c : cases) check_error(decode_node_json(c.json), c.json, c.error);
+}
+
+TEST_CASE("decode_node keeps status.images as one sorted entry per name", "[node]") {
+  const char* json = R"({"metadata": {"name": "n"}, "status": {"images": [
+      {"names": ["gcr.io/40:latest", "gcr.io/40:v1", "gcr.io/40:v1"], "sizeBytes": 41943040},
+      {"names": ["docker.io/library/nginx@sha256:0a1b", "docker.io/library/nginx:1.25"], "sizeBytes": 70000000},
+      {"names": ["gcr.io/40:v1"], "sizeBytes": 5},
+      {"sizeBytes": 9},
+      {"names": ["registry.k8s.io/pause:3.9"]},
+      {"names": ["broken:1"], "sizeBytes": -7}]}})";
+  Node node = must(decode_node_json(json), json);
+  std::vector<std::pair<std::string, int64_t>> images;
+  for (const auto& image : node.status.images) images.emplace_back(image.name, image.size_bytes);
+  // Sorted by name; a name listed again (here, by another image) keeps its first image's size.
+  CHECK(images == std::vector<std::pair<std::string, int64_t>>{{"broken:1", 0},  // negative: 0
+                                                               {"docker.io/library/nginx:1.25", 70000000},
+                                                               {"docker.io/library/nginx@sha256:0a1b", 70000000},
+                                                               {"gcr.io/40:latest", 41943040},
+                                                               {"gcr.io/40:v1", 41943040},
+                                                               {"registry.k8s.io/pause:3.9", 0}});
+  REQUIRE(node.status.find_image("gcr.io/40:v1") != nullptr);
+  CHECK(node.status.find_image("gcr.io/40:v1")->size_bytes == 41943040);
+  CHECK(node.status.find_image("gcr.io/40") == nullptr);  // exact names only: normalizing is the plugin's
+  CHECK(node.status.find_image("zzz") == nullptr);
+  CHECK(node.status.find_image("") == nullptr);
+  // Encoding leaves the JSON's images as they were.
+  auto out = parse_json(encode(node));
+  REQUIRE(out.ok());
+  CHECK((**out)["status"]["images"].Size() == 6);
 }
