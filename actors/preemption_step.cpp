@@ -111,6 +111,7 @@ void release_nomination(CycleSelf self, const plugins::PodInfo& pod) {
 
 void set_aside_lower_nominations(CycleSelf self, const plugins::PodInfo& pod) {
   auto& state = self->state;
+  restore_set_aside(self);  // every attempt's end restores them; this keeps a missed end from losing any
   if (state.nominations.empty()) return;
   state.set_aside = state.nominations.take_lower_priority(pod.priority);
   for (const auto& nomination : state.set_aside) release(self, uid_of(nomination), nomination);
