@@ -9,8 +9,8 @@ namespace troupe::plugins::image_locality {
 std::string normalized_image_name(std::string_view image) {
   const auto colon = image.rfind(':');
   const auto slash = image.rfind('/');
-  // npos compares greatest: no colon at all is "no tag", a colon before the
-  // last slash is a registry port ("host:5000/app"), not a tag.
+  // No colon at all is "no tag"; a colon before the last slash belongs to a
+  // registry port ("host:5000/app"), not a tag.
   const bool tagged = colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash);
   std::string name(image);
   if (!tagged) name += ":latest";
