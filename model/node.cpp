@@ -37,7 +37,8 @@ void read_images(JsonReader& io, NodeStatus& status) {
   io.array("images", listed);
   status.images.clear();
   for (auto& image : listed)
-    for (auto& name : image.names) status.images.push_back(NodeImage{std::move(name), std::max<int64_t>(image.size_bytes, 0)});
+    for (auto& name : image.names)
+      status.images.push_back(NodeImage{std::move(name), std::max<int64_t>(image.size_bytes, 0)});
   std::stable_sort(status.images.begin(), status.images.end(),
                    [](const NodeImage& a, const NodeImage& b) { return a.name < b.name; });
   status.images.erase(std::unique(status.images.begin(), status.images.end(),
@@ -71,15 +72,15 @@ void node_fields(Io& io, T& x) {
 
 TROUPE_JSON_FIELDS(NodeAddress, node_address_fields)
 TROUPE_JSON_FIELDS(ContainerImage, container_image_fields)
+TROUPE_JSON_FIELDS(NodeSpec, node_spec_fields)
+TROUPE_JSON_FIELDS(NodeStatus, node_status_fields)
+TROUPE_JSON_FIELDS(Node, node_fields)
 
 const NodeImage* NodeStatus::find_image(std::string_view name) const {
   auto it = std::lower_bound(images.begin(), images.end(), name,
                              [](const NodeImage& image, std::string_view key) { return image.name < key; });
   return it != images.end() && it->name == name ? &*it : nullptr;
 }
-TROUPE_JSON_FIELDS(NodeSpec, node_spec_fields)
-TROUPE_JSON_FIELDS(NodeStatus, node_status_fields)
-TROUPE_JSON_FIELDS(Node, node_fields)
 
 bool Node::is_ready() const {
   const Condition* ready = find_condition(status.conditions, "Ready");
