@@ -199,6 +199,17 @@ DefaultSpreading default_spreading(Self self, const Attempt& a) {
   return DefaultSpreading::score;
 }
 
+/// Keeps the topology keys PodTopologySpread will count the pod by in
+/// ClusterPods::domains, so that it lists their domains without a walk over
+/// the nodes (spread/domain_counting.hpp). A key, once kept, stays kept.
+void keep_spread_keys(Self self, const Attempt& a, DefaultSpreading by_default) {
+  auto& cluster = self->state.cluster_pods;
+  for (const auto& c : a.pod().spec().topology_spread_constraints) cluster.track_topology_key(c.topology_key);
+  if (by_default == DefaultSpreading::none) return;
+  for (const auto& c : plugins::spread::PodTopologySpread::of(a.framework())->args().default_constraints)
+    cluster.track_topology_key(c.topology_key);
+}
+
 /// InterPodAffinity and PodTopologySpread count the cluster's pods at
 /// PreFilter and PreScore: the attempt gets them when the pod's placement may
 /// depend on them, and with them the Services and controllers when the pod
@@ -217,6 +228,7 @@ uint64_t share_cluster_pods(Self self, const Attempt& a) {
   const auto& cluster = self->state.cluster_pods;
   const DefaultSpreading by_default = default_spreading(self, a);
   if (by_default == DefaultSpreading::none && !plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return 0;
+  keep_spread_keys(self, a, by_default);
   std::shared_ptr<const plugins::ClusterPods> view(std::shared_ptr<const plugins::ClusterPods>(), &cluster);
   const uint64_t version = by_default == DefaultSpreading::filter ? cluster.generation() + 1
                                                                   : plugins::version_seen_by(*a.pod().pod, cluster);

@@ -8,7 +8,14 @@ namespace troupe::plugins {
 
 void ClusterPods::upsert_node(std::shared_ptr<const Node> node) {
   const std::string name = node->meta.name;
-  nodes_[name].node = std::move(node);
+  auto& entry = nodes_[name];
+  if (entry.node) {
+    domains_.remove_node(entry.node->meta.labels);
+  } else {
+    ++known_nodes_;
+  }
+  domains_.add_node(node->meta.labels);
+  entry.node = std::move(node);
   ++generation_;
   ++terms_generation_;
 }
@@ -16,6 +23,10 @@ void ClusterPods::upsert_node(std::shared_ptr<const Node> node) {
 void ClusterPods::remove_node(const std::string& name) {
   auto it = nodes_.find(name);
   if (it == nodes_.end()) return;
+  if (it->second.node) {
+    domains_.remove_node(it->second.node->meta.labels);
+    --known_nodes_;
+  }
   it->second.node = nullptr;
   // Pods that still name the node stay until they are deleted (as a node
   // deleted before its pods): they count for no domain meanwhile.
@@ -49,6 +60,7 @@ void ClusterPods::place(std::shared_ptr<const PodInfo> pod, const std::string& n
     ++terms_generation_;
     entry.pods_with_terms.push_back(pod);
   }
+  by_label_.add(*pod, entry);
   entry.pods.push_back(std::move(pod));
   ++generation_;
 }
@@ -72,11 +84,20 @@ bool ClusterPods::remove_pod(std::string_view uid) {
     ++terms_generation_;
   }
   // Last: `uid` may view the uid of the pod erased here.
-  if (auto it = std::find_if(entry.pods.begin(), entry.pods.end(), same); it != entry.pods.end())
+  if (auto it = std::find_if(entry.pods.begin(), entry.pods.end(), same); it != entry.pods.end()) {
+    by_label_.remove(**it);
     entry.pods.erase(it);
+  }
   forget_empty(node);
   ++generation_;
   return true;
+}
+
+void ClusterPods::track_topology_key(const std::string& key) {
+  domains_.track(key, [&](const auto& visit) {
+    for (const auto& [name, entry] : nodes_)
+      if (entry.node) visit(entry.node->meta.labels);
+  });
 }
 
 void ClusterPods::forget_empty(const std::string& name) {

@@ -13,6 +13,10 @@
 // (actors/evaluation_cache.hpp). Filter and Score never read it: PreFilter
 // and PreScore copy what they need into the CycleState, which stays
 // immutable while the partitions filter.
+//
+// Two indexes spare PodTopologySpread a walk over every node per pod: the
+// placed pods by label (PodsByLabel) and, for the topology keys asked for,
+// the nodes per label value (NodeDomains).
 
 #include <cstdint>
 #include <memory>
@@ -22,7 +26,9 @@
 #include <vector>
 
 #include "model/node.hpp"
+#include "plugins/framework/node_domains.hpp"
 #include "plugins/framework/pod_info.hpp"
+#include "plugins/framework/pods_by_label.hpp"
 
 namespace troupe::plugins {
 
@@ -35,6 +41,13 @@ class ClusterPods {
     /// terms of its own needs to look at (upstream's PodsWithAffinity).
     std::vector<std::shared_ptr<const PodInfo>> pods_with_terms;
   };
+
+  ClusterPods() = default;
+  // The label index points into nodes_: a copy would point into the original's.
+  ClusterPods(const ClusterPods&) = delete;
+  ClusterPods& operator=(const ClusterPods&) = delete;
+  ClusterPods(ClusterPods&&) = default;
+  ClusterPods& operator=(ClusterPods&&) = default;
 
   void upsert_node(std::shared_ptr<const Node> node);
   void remove_node(const std::string& name);
@@ -51,6 +64,15 @@ class ClusterPods {
   bool remove_pod(std::string_view uid);
 
   const std::unordered_map<std::string, NodeEntry>& nodes() const { return nodes_; }
+  /// The nodes whose object is known (entries with a node).
+  size_t known_nodes() const { return known_nodes_; }
+  /// The placed pods by namespace and label, each with its entry in nodes().
+  const PodsByLabel<NodeEntry>& pods_by_label() const { return by_label_; }
+  /// The known nodes per value of the topology keys kept (track_topology_key).
+  const NodeDomains& domains() const { return domains_; }
+  /// Keeps `key`'s values in domains() from now on. Changes nothing a pod
+  /// can see, so no generation moves.
+  void track_topology_key(const std::string& key);
   /// Whether the pod with this uid is counted on `node` (bound or assumed there).
   bool has_pod_on(std::string_view uid, const std::string& node) const;
   size_t pod_count() const { return placed_.size(); }
@@ -71,6 +93,9 @@ class ClusterPods {
   };
   std::unordered_map<std::string, NodeEntry> nodes_;
   std::unordered_map<std::string, Placement> placed_;  // by uid
+  PodsByLabel<NodeEntry> by_label_;
+  NodeDomains domains_;
+  size_t known_nodes_ = 0;
   size_t with_terms_ = 0;
   uint64_t generation_ = 0;
   uint64_t terms_generation_ = 0;

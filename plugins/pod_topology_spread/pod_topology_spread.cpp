@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <string_view>
-#include <unordered_set>
 
 #include "config/yaml_fields.hpp"
 #include "plugins/framework/counted_pods_update.hpp"
 #include "plugins/common/args.hpp"
 #include "plugins/pod_topology_spread/default_constraints.hpp"
+#include "plugins/pod_topology_spread/domain_counting.hpp"
 #include "plugins/node_affinity/node_selector.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
 
@@ -23,54 +22,6 @@ struct SpreadState {
   std::shared_ptr<const SpreadScoreCounts> score;
   bool dry_run_copy = false;  // `filter` was copied for preemption's dry run (counted_pods_update.hpp)
 };
-
-bool has_all_keys(const Labels& labels, const std::vector<SpreadConstraint>& constraints) {
-  return std::all_of(constraints.begin(), constraints.end(),
-                     [&](const SpreadConstraint& c) { return labels.count(c.topology_key) > 0; });
-}
-
-/// Which domains count_domains lists: Filter needs every one (the fewest
-/// matching pods may be 0 in one of them), Score only those with matching
-/// pods (a domain missing from the counts scores as 0), which spares an
-/// entry per host for a hostname constraint.
-enum class EmptyDomains { keep, drop };
-
-struct DomainCounts {
-  /// Per constraint: topology value → matching pods.
-  std::vector<std::unordered_map<std::string, int64_t>> matching;
-  /// Per constraint, when asked for: the values of the nodes the pod's node
-  /// affinity admits (Score's weights), as views of the node labels, which
-  /// outlive the counting.
-  std::vector<std::unordered_set<std::string_view>> admitted;
-};
-
-/// One pass over the cluster's nodes: the domains of every counted node, per
-/// constraint. `require_all_keys`: a node lacking any constraint's key counts
-/// for none; else it counts for the constraints whose keys it has.
-DomainCounts count_domains(const Pod& pod, const std::vector<SpreadConstraint>& constraints,
-                           const ClusterPods& cluster, bool require_all_keys, EmptyDomains empty,
-                           bool collect_admitted) {
-  DomainCounts out;
-  out.matching.resize(constraints.size());
-  if (collect_admitted) out.admitted.resize(constraints.size());
-  for (const auto& [name, entry] : cluster.nodes()) {
-    if (!entry.node) continue;
-    const Labels& labels = entry.node->meta.labels;
-    if (require_all_keys && !has_all_keys(labels, constraints)) continue;
-    const bool admitted = collect_admitted && required_node_selection_matches(pod.spec, *entry.node);
-    for (size_t i = 0; i < constraints.size(); ++i) {
-      const auto& c = constraints[i];
-      auto value = labels.find(c.topology_key);
-      if (value == labels.end()) continue;
-      if (admitted) out.admitted[i].insert(value->second);
-      if (!node_included(c, pod, *entry.node)) continue;
-      const int64_t count = count_matching(entry.pods, c.selector, pod.meta.namespace_name);
-      if (count == 0 && empty == EmptyDomains::drop) continue;
-      out.matching[i][value->second] += count;
-    }
-  }
-  return out;
-}
 
 /// The fewest matching pods in any domain; 0 when there are fewer domains
 /// than minDomains; INT32_MAX without a domain (nothing to be skewed against).
@@ -163,9 +114,7 @@ bool node_included(const SpreadConstraint& c, const Pod& pod, const Node& node) 
 SpreadFilterCounts count_for_filter(const Pod& pod, std::vector<SpreadConstraint> constraints,
                                     const ClusterPods& cluster) {
   SpreadFilterCounts out;
-  out.matching = count_domains(pod, constraints, cluster, /*require_all_keys=*/true, EmptyDomains::keep,
-                               /*collect_admitted=*/false)
-                     .matching;
+  out.matching = count_domains(pod, constraints, cluster, CountingRequest{true, EmptyDomains::keep, false}).matching;
   for (size_t i = 0; i < constraints.size(); ++i)
     out.min_matching.push_back(fewest_matching(out.matching[i], constraints[i].min_domains));
   out.constraints = std::move(constraints);
@@ -203,10 +152,10 @@ SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> 
   SpreadScoreCounts out;
   out.require_all_keys = require_all_keys;
   DomainCounts counted =
-      count_domains(pod, constraints, cluster, require_all_keys, EmptyDomains::drop, /*collect_admitted=*/true);
+      count_domains(pod, constraints, cluster, CountingRequest{require_all_keys, EmptyDomains::drop, true});
   out.matching = std::move(counted.matching);
   // How many domains each constraint has among the nodes the pod may go to.
-  for (const auto& values : counted.admitted) out.weights.push_back(normalizing_weight(values.size()));
+  for (size_t domains : counted.admitted_domains) out.weights.push_back(normalizing_weight(domains));
   out.constraints = std::move(constraints);
   return out;
 }

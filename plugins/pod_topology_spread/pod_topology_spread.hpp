@@ -9,6 +9,8 @@
 // Domains span node partitions, so the counting happens at PreFilter and
 // PreScore on the cycle, over ClusterPods (plugins/framework/cluster_pods.hpp);
 // Filter and Score only look up the node's domain in what was counted.
+// The counting visits only the pods labelled as a selector requires where it
+// can (domain_counting.hpp), and walks every node where it cannot.
 // Preemption's dry run keeps the DoNotSchedule counts true as victims leave a
 // node (AddPod/RemovePod).
 //

@@ -129,9 +129,15 @@ std::vector<Placed> join(std::initializer_list<std::vector<Placed>> groups) {
 /// Matching pods spread as 2/1/0/3 over node-a/b/x/y.
 std::vector<Placed> spread_2_1_0_3() { return join({on("node-a", 2), on("node-b", 1), on("node-y", 3)}); }
 
-std::shared_ptr<const ClusterPods> cluster_of(const std::vector<Node>& nodes, const std::vector<Placed>& pods) {
+/// With `keep_keys`, every node label key is kept as a topology key, so the
+/// counting takes the index where it applies (domain_counting.hpp).
+std::shared_ptr<const ClusterPods> cluster_of(const std::vector<Node>& nodes, const std::vector<Placed>& pods,
+                                              bool keep_keys = false) {
   auto cluster = std::make_shared<ClusterPods>();
   for (const auto& n : nodes) cluster->upsert_node(std::make_shared<const Node>(n));
+  if (keep_keys)
+    for (const auto& n : nodes)
+      for (const auto& [key, value] : n.meta.labels) cluster->track_topology_key(key);
   for (const auto& p : pods) cluster->add_pod(PodInfo::make(p.pod), p.node);
   return cluster;
 }
@@ -299,6 +305,7 @@ TEST_CASE("node_included follows nodeAffinityPolicy and nodeTaintsPolicy", "[pod
 }
 
 TEST_CASE("count_for_filter: domains, minimum and minDomains", "[pod_topology_spread]") {
+  const bool keep_keys = GENERATE(false, true);  // walked, then by index where it applies
   using Domains = std::unordered_map<std::string, int64_t>;
   struct Case {
     const char* name;
@@ -320,7 +327,7 @@ TEST_CASE("count_for_filter: domains, minimum and minDomains", "[pod_topology_sp
   for (const auto& c : cases) {
     INFO(c.name);
     Pod pod = spread_pod("p", {{"foo", ""}}, {c.constraint});
-    auto cluster = cluster_of(c.nodes, spread_2_1_0_3());
+    auto cluster = cluster_of(c.nodes, spread_2_1_0_3(), keep_keys);
     auto counts = count_for_filter(pod, constraints_of(pod, kDoNotSchedule), *cluster);
     REQUIRE(counts.constraints.size() == 1);
     REQUIRE(counts.matching.size() == 1);
@@ -331,6 +338,7 @@ TEST_CASE("count_for_filter: domains, minimum and minDomains", "[pod_topology_sp
 }
 
 TEST_CASE("count_for_filter + filter_node: upstream's spreading verdicts", "[pod_topology_spread]") {
+  const bool keep_keys = GENERATE(false, true);  // walked, then by index where it applies
   const Code ok = Code::success;
   const Code no = Code::unschedulable;
   const Code never = Code::unschedulable_and_unresolvable;
@@ -448,7 +456,7 @@ TEST_CASE("count_for_filter + filter_node: upstream's spreading verdicts", "[pod
   };
   for (const auto& c : cases) {
     INFO(c.name);
-    auto cluster = cluster_of(c.nodes, c.existing);
+    auto cluster = cluster_of(c.nodes, c.existing, keep_keys);
     auto counts = count_for_filter(c.pod, constraints_of(c.pod, kDoNotSchedule), *cluster);
     for (const auto& n : c.nodes) {
       INFO(n.meta.name);
@@ -462,6 +470,7 @@ TEST_CASE("count_for_filter + filter_node: upstream's spreading verdicts", "[pod
 }
 
 TEST_CASE("count_for_score + score_node + normalize: upstream's scores", "[pod_topology_spread]") {
+  const bool keep_keys = GENERATE(false, true);  // walked, then by index where it applies
   const Labels foo = {{"foo", ""}};
   auto zone_nodes = [] {
     std::vector<Node> nodes = four_nodes();
@@ -547,7 +556,7 @@ TEST_CASE("count_for_score + score_node + normalize: upstream's scores", "[pod_t
   };
   for (const auto& c : cases) {
     INFO(c.name);
-    auto cluster = cluster_of(c.nodes, c.existing);
+    auto cluster = cluster_of(c.nodes, c.existing, keep_keys);
     auto counts = count_for_score(c.pod, constraints_of(c.pod, kScheduleAnyway), *cluster);
     std::vector<int64_t> scores;
     for (const auto& n : c.nodes) scores.push_back(score_node(counts, n));

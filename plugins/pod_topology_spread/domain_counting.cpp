@@ -1,0 +1,140 @@
+#include "plugins/pod_topology_spread/domain_counting.hpp"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_set>
+
+#include "plugins/node_affinity/node_selector.hpp"
+
+namespace troupe::plugins::spread {
+
+namespace {
+
+using Postings = std::vector<const PodsByLabel<ClusterPods::NodeEntry>::Pods*>;
+
+/// The postings that hold every pod `selector` may match: those of its
+/// requirement that names values (matchLabels, In) with the fewest pods, one
+/// per value. None for a selector that counts no pod; nullopt when no
+/// requirement names values.
+std::optional<Postings> postings_for(const LabelSelector& selector, const std::string& ns, const ClusterPods& cluster) {
+  using Op = LabelRequirement::Op;
+  if (selector.empty() || selector.matches_nothing()) return Postings{};
+  std::optional<Postings> fewest;
+  size_t fewest_pods = 0;
+  for (const auto& r : selector.requirements()) {
+    if (r.op != Op::equals && r.op != Op::in) continue;
+    std::vector<std::string_view> values(r.values.begin(), r.values.end());
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());  // a pod is in one posting per key
+    Postings postings;
+    size_t pods = 0;
+    for (std::string_view value : values) {
+      if (const auto* labelled = cluster.pods_by_label().find(ns, r.key, value)) {
+        postings.push_back(labelled);
+        pods += labelled->size();
+      }
+    }
+    if (!fewest || pods < fewest_pods) {
+      fewest = std::move(postings);
+      fewest_pods = pods;
+    }
+  }
+  return fewest;
+}
+
+/// Per constraint, the values of its key that the counts list, when they are
+/// those the cycle keeps: every node the pod may go to is a known node, and
+/// none is left out by a check of its own. Empty when no domain needs listing.
+std::optional<std::vector<const NodeDomains::Values*>> kept_domains(const Pod& pod,
+                                                                    const std::vector<SpreadConstraint>& constraints,
+                                                                    const ClusterPods& cluster,
+                                                                    CountingRequest request) {
+  std::vector<const NodeDomains::Values*> out;
+  if (request.empty == EmptyDomains::drop && !request.count_admitted) return out;
+  if (!pod.spec.node_selector.empty() || required_node_affinity(pod.spec) != nullptr) return std::nullopt;
+  for (const auto& c : constraints) {
+    if (request.empty == EmptyDomains::keep && c.node_taints_policy == NodeInclusionPolicy::honor) return std::nullopt;
+    const auto* values = cluster.domains().values_of(c.topology_key);
+    if (values == nullptr) return std::nullopt;
+    // With every key required a node lacking another key lists no domain:
+    // the key's values are the domains only if every node has every key.
+    if (request.require_all_keys && constraints.size() > 1 &&
+        cluster.domains().nodes_with(c.topology_key) != cluster.known_nodes())
+      return std::nullopt;
+    out.push_back(values);
+  }
+  return out;
+}
+
+}  // namespace
+
+bool has_all_keys(const Labels& labels, const std::vector<SpreadConstraint>& constraints) {
+  return std::all_of(constraints.begin(), constraints.end(),
+                     [&](const SpreadConstraint& c) { return labels.count(c.topology_key) > 0; });
+}
+
+DomainCounts count_domains_by_walk(const Pod& pod, const std::vector<SpreadConstraint>& constraints,
+                                   const ClusterPods& cluster, CountingRequest request) {
+  DomainCounts out;
+  out.matching.resize(constraints.size());
+  // Views of the node labels, which outlive the counting.
+  std::vector<std::unordered_set<std::string_view>> admitted(request.count_admitted ? constraints.size() : 0);
+  for (const auto& [name, entry] : cluster.nodes()) {
+    if (!entry.node) continue;
+    const Labels& labels = entry.node->meta.labels;
+    if (request.require_all_keys && !has_all_keys(labels, constraints)) continue;
+    const bool is_admitted = request.count_admitted && required_node_selection_matches(pod.spec, *entry.node);
+    for (size_t i = 0; i < constraints.size(); ++i) {
+      const auto& c = constraints[i];
+      auto value = labels.find(c.topology_key);
+      if (value == labels.end()) continue;
+      if (is_admitted) admitted[i].insert(value->second);
+      if (!node_included(c, pod, *entry.node)) continue;
+      const int64_t count = count_matching(entry.pods, c.selector, pod.meta.namespace_name);
+      if (count == 0 && request.empty == EmptyDomains::drop) continue;
+      out.matching[i][value->second] += count;
+    }
+  }
+  for (const auto& values : admitted) out.admitted_domains.push_back(values.size());
+  return out;
+}
+
+std::optional<DomainCounts> count_domains_by_index(const Pod& pod, const std::vector<SpreadConstraint>& constraints,
+                                                   const ClusterPods& cluster, CountingRequest request) {
+  const std::string& ns = pod.meta.namespace_name;
+  auto domains = kept_domains(pod, constraints, cluster, request);
+  if (!domains) return std::nullopt;
+  std::vector<Postings> postings;
+  for (const auto& c : constraints) {
+    auto found = postings_for(c.selector, ns, cluster);
+    if (!found) return std::nullopt;
+    postings.push_back(std::move(*found));
+  }
+  DomainCounts out;
+  out.matching.resize(constraints.size());
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const auto& c = constraints[i];
+    if (request.empty == EmptyDomains::keep)
+      for (const auto& [value, nodes] : *(*domains)[i]) out.matching[i].emplace(value, 0);
+    if (request.count_admitted) out.admitted_domains.push_back((*domains)[i]->size());
+    for (const auto* pods : postings[i]) {
+      for (const auto& [info, entry] : *pods) {
+        if (!entry->node || !counts_for(info->meta(), c.selector, ns)) continue;
+        const Labels& labels = entry->node->meta.labels;
+        if (request.require_all_keys && !has_all_keys(labels, constraints)) continue;
+        auto value = labels.find(c.topology_key);
+        if (value == labels.end() || !node_included(c, pod, *entry->node)) continue;
+        ++out.matching[i][value->second];
+      }
+    }
+  }
+  return out;
+}
+
+DomainCounts count_domains(const Pod& pod, const std::vector<SpreadConstraint>& constraints,
+                           const ClusterPods& cluster, CountingRequest request) {
+  if (auto indexed = count_domains_by_index(pod, constraints, cluster, request)) return std::move(*indexed);
+  return count_domains_by_walk(pod, constraints, cluster, request);
+}
+
+}  // namespace troupe::plugins::spread

@@ -1,0 +1,66 @@
+#pragma once
+// How PodTopologySpread counts the pods its constraints select, per topology
+// domain, over ClusterPods. Two ways that give the same counts:
+//  - by walk: every node, its topology labels, its pods (upstream's way);
+//  - by index: only the pods labelled as the selector requires
+//    (ClusterPods::pods_by_label) and, for the list of domains, the values
+//    the cycle keeps per topology key (ClusterPods::domains). It applies
+//    when the domains need no per-node check: the pod has no node selector
+//    or required node affinity, and (where the empty domains are listed) no
+//    constraint honours taints; and when each selector requires some label
+//    values (matchLabels or an In expression).
+// count_domains takes the index when it applies and walks otherwise;
+// test/plugins/domain_counting_test.cpp compares the two on random clusters.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "plugins/framework/cluster_pods.hpp"
+#include "plugins/pod_topology_spread/pod_topology_spread.hpp"
+
+namespace troupe::plugins::spread {
+
+/// Which domains are listed: Filter needs every one (the fewest matching pods
+/// may be 0 in one of them), Score only those with matching pods (a domain
+/// missing from the counts scores as 0), which spares an entry per host for a
+/// hostname constraint.
+enum class EmptyDomains { keep, drop };
+
+struct CountingRequest {
+  /// A node lacking any constraint's key counts for none; else it counts for
+  /// the constraints whose keys it has.
+  bool require_all_keys = true;
+  EmptyDomains empty = EmptyDomains::keep;
+  /// Whether to count the domains of the nodes the pod's node selection
+  /// admits (Score's normalizing weights).
+  bool count_admitted = false;
+};
+
+struct DomainCounts {
+  /// Per constraint: topology value → matching pods.
+  std::vector<std::unordered_map<std::string, int64_t>> matching;
+  /// Per constraint, when counted: how many values the nodes the pod's node
+  /// selection admits have.
+  std::vector<size_t> admitted_domains;
+};
+
+/// Whether the node labels hold every constraint's topology key.
+bool has_all_keys(const Labels& labels, const std::vector<SpreadConstraint>& constraints);
+
+DomainCounts count_domains_by_walk(const Pod& pod, const std::vector<SpreadConstraint>& constraints,
+                                   const ClusterPods& cluster, CountingRequest request);
+
+/// nullopt where the index does not apply (see the header comment), or a
+/// constraint's key is not kept in ClusterPods::domains.
+std::optional<DomainCounts> count_domains_by_index(const Pod& pod, const std::vector<SpreadConstraint>& constraints,
+                                                   const ClusterPods& cluster, CountingRequest request);
+
+/// By index where it applies, else by walk.
+DomainCounts count_domains(const Pod& pod, const std::vector<SpreadConstraint>& constraints,
+                           const ClusterPods& cluster, CountingRequest request);
+
+}  // namespace troupe::plugins::spread
