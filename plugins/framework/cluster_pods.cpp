@@ -61,6 +61,7 @@ void ClusterPods::place(std::shared_ptr<const PodInfo> pod, const std::string& n
     entry.pods_with_terms.push_back(pod);
   }
   by_label_.add(*pod, entry);
+  terms_by_label_.add(*pod, entry);
   entry.pods.push_back(std::move(pod));
   ++generation_;
 }
@@ -86,6 +87,7 @@ bool ClusterPods::remove_pod(std::string_view uid) {
   // Last: `uid` may view the uid of the pod erased here.
   if (auto it = std::find_if(entry.pods.begin(), entry.pods.end(), same); it != entry.pods.end()) {
     by_label_.remove(**it);
+    terms_by_label_.remove(**it);
     entry.pods.erase(it);
   }
   forget_empty(node);

@@ -14,9 +14,10 @@
 // and PreScore copy what they need into the CycleState, which stays
 // immutable while the partitions filter.
 //
-// Two indexes spare PodTopologySpread a walk over every node per pod: the
-// placed pods by label (PodsByLabel) and, for the topology keys asked for,
-// the nodes per label value (NodeDomains).
+// Indexes spare PodTopologySpread and InterPodAffinity a walk over every
+// node per pod: the placed pods by label (PodsByLabel), their affinity terms
+// by the label values they select (TermsByLabel) and, for the topology keys
+// asked for, the nodes per label value (NodeDomains).
 
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "plugins/framework/node_domains.hpp"
 #include "plugins/framework/pod_info.hpp"
 #include "plugins/framework/pods_by_label.hpp"
+#include "plugins/framework/terms_by_label.hpp"
 
 namespace troupe::plugins {
 
@@ -68,6 +70,8 @@ class ClusterPods {
   size_t known_nodes() const { return known_nodes_; }
   /// The placed pods by namespace and label, each with its entry in nodes().
   const PodsByLabel<NodeEntry>& pods_by_label() const { return by_label_; }
+  /// The placed pods' affinity terms by the label values they select.
+  const TermsByLabel<NodeEntry>& terms_by_label() const { return terms_by_label_; }
   /// The known nodes per value of the topology keys kept (track_topology_key).
   const NodeDomains& domains() const { return domains_; }
   /// Keeps `key`'s values in domains() from now on. Changes nothing a pod
@@ -94,6 +98,7 @@ class ClusterPods {
   std::unordered_map<std::string, NodeEntry> nodes_;
   std::unordered_map<std::string, Placement> placed_;  // by uid
   PodsByLabel<NodeEntry> by_label_;
+  TermsByLabel<NodeEntry> terms_by_label_;
   NodeDomains domains_;
   size_t known_nodes_ = 0;
   size_t with_terms_ = 0;

@@ -8,10 +8,14 @@
 // removes it before it lets the pod go, so every PodInfo and place here is
 // alive. `Place` is what the owner needs to find the pod's node again.
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
+#include "model/label_selector.hpp"
 #include "plugins/framework/pod_info.hpp"
 
 namespace troupe::plugins {
@@ -39,6 +43,43 @@ class PodsByLabel {
   const Pods* find(std::string_view ns, std::string_view key, std::string_view value) const {
     auto it = pods_.find(posting(ns, key, value));
     return it == pods_.end() ? nullptr : &it->second;
+  }
+
+  /// Lists of pods of `ns` that together hold every pod `selector` may match,
+  /// each pod once: for the requirement that names values (matchLabels, In)
+  /// with the fewest pods, one list per value. None for the selector that
+  /// matches nothing; nullopt when no requirement names values (the empty
+  /// selector matches every pod). The caller still checks the whole selector.
+  std::optional<std::vector<const Pods*>> candidates(const LabelSelector& selector, std::string_view ns) const {
+    using Op = LabelRequirement::Op;
+    if (selector.matches_nothing()) return std::vector<const Pods*>{};
+    std::optional<std::vector<const Pods*>> fewest;
+    size_t fewest_pods = 0;
+    for (const auto& r : selector.requirements()) {
+      if (r.op != Op::equals && r.op != Op::in) continue;
+      std::vector<const Pods*> lists;
+      size_t pods = 0;
+      for (std::string_view value : distinct_values(r)) {
+        if (const Pods* labelled = find(ns, r.key, value)) {
+          lists.push_back(labelled);
+          pods += labelled->size();
+        }
+      }
+      if (!fewest || pods < fewest_pods) {
+        fewest = std::move(lists);
+        fewest_pods = pods;
+      }
+    }
+    return fewest;
+  }
+
+  /// A requirement's values, each once: a pod has one value per key, so it
+  /// is in one of their lists at most.
+  static std::vector<std::string_view> distinct_values(const LabelRequirement& r) {
+    std::vector<std::string_view> values(r.values.begin(), r.values.end());
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    return values;
   }
 
  private:

@@ -6,6 +6,7 @@
 #include "config/yaml_fields.hpp"
 #include "plugins/framework/counted_pods_update.hpp"
 #include "plugins/common/args.hpp"
+#include "plugins/inter_pod_affinity/affinity_counting.hpp"
 
 namespace troupe::plugins::affinity {
 
@@ -17,16 +18,6 @@ struct AffinityState {
   std::shared_ptr<const TopologyScores> scores;
   bool dry_run_copy = false;  // `filter` was copied for preemption's dry run (counted_pods_update.hpp)
 };
-
-const std::string* label_of(const Labels& labels, const std::string& key) {
-  auto it = labels.find(key);
-  return it == labels.end() ? nullptr : &it->second;
-}
-
-/// +1 for (term's key, the node's value of it) when the node has the key.
-void count_on(TopologyCounts& counts, const ResolvedTerm& term, const Labels& node_labels) {
-  if (const std::string* value = label_of(node_labels, term.topology_key)) ++counts[term.topology_key][*value];
-}
 
 /// `delta` for (term's key, the node's value of it); a zero count is erased,
 /// so that an empty map still means "no pod counted anywhere".
@@ -50,27 +41,6 @@ bool any_in(const TopologyCounts& counts, const std::string& key, const Labels& 
   return value != nullptr && count_in(counts, key, *value) > 0;
 }
 
-/// A placed pod's terms, resolved leniently when its PodInfo was made (pod_info.hpp).
-const PodTerms& terms_of_placed(const PodInfo& pod) {
-  static const PodTerms kNone;
-  return pod.placed_terms ? *pod.placed_terms : kNone;
-}
-
-/// upstream's processTerm: `sign` × weight for the term's domain on the placed pod's node, if `target` matches
-/// (`target_namespace`: the labels of its namespace).
-void add_term(TopologyScores& scores, const ResolvedTerm& term, int64_t weight, const Pod& target,
-              const Labels& target_namespace, const Labels& node_labels) {
-  if (!term.matches(target, target_namespace)) return;
-  if (const std::string* value = label_of(node_labels, term.topology_key))
-    scores[term.topology_key][*value] += weight;
-}
-
-void add_terms(TopologyScores& scores, const std::vector<ResolvedTerm>& terms, int sign, const Pod& target,
-               const Labels& target_namespace, const Labels& node_labels) {
-  for (const auto& term : terms)
-    add_term(scores, term, sign * int64_t{term.weight}, target, target_namespace, node_labels);
-}
-
 /// The cluster's namespaces, when the pod's own terms need them: an error
 /// when they were not shared with the cycle.
 Result<const NamespaceLabels*> namespaces_for(const CycleState& state, const Pod& pod) {
@@ -78,10 +48,6 @@ Result<const NamespaceLabels*> namespaces_for(const CycleState& state, const Pod
   if (namespaces == nullptr && selects_namespaces_by_labels(pod))
     return Error{"InterPodAffinity: the namespaces' labels were not shared with this cycle"};
   return namespaces;
-}
-
-bool has_preferred_terms(const PodTerms& terms) {
-  return !terms.preferred_affinity.empty() || !terms.preferred_anti_affinity.empty();
 }
 
 }  // namespace
@@ -103,32 +69,6 @@ InterPodAffinityArgs InterPodAffinityArgs::from_yaml(const YAML::Node& args) {
 
 Result<std::shared_ptr<const Plugin>> InterPodAffinity::make(const YAML::Node& args) {
   return build_plugin<InterPodAffinityArgs, InterPodAffinity>(args, InterPodAffinityArgs::from_yaml);
-}
-
-AffinityFilterCounts count_for_filter(const Pod& pod, PodTerms terms, const ClusterPods& cluster,
-                                      const Labels& namespace_labels) {
-  AffinityFilterCounts out;
-  out.terms = std::move(terms);
-  out.namespace_labels = namespace_labels;
-  const auto& own = out.terms;
-  const bool own_required = !own.required_affinity.empty() || !own.required_anti_affinity.empty();
-  if (!own_required && cluster.pods_with_affinity_terms() == 0) return out;
-  for (const auto& [name, entry] : cluster.nodes()) {
-    if (!entry.node) continue;
-    const Labels& labels = entry.node->meta.labels;
-    for (const auto& placed : entry.pods_with_terms)
-      for (const auto& term : terms_of_placed(*placed).required_anti_affinity)
-        if (term.matches(pod, namespace_labels)) count_on(out.existing_anti_affinity, term, labels);
-    if (!own_required) continue;
-    for (const auto& placed : entry.pods) {
-      const Pod& other = *placed->pod;
-      if (matches_all(own.required_affinity, other))
-        for (const auto& term : own.required_affinity) count_on(out.affinity, term, labels);
-      for (const auto& term : own.required_anti_affinity)
-        if (term.matches(other)) count_on(out.anti_affinity, term, labels);
-    }
-  }
-  return out;
 }
 
 bool nothing_to_filter(const AffinityFilterCounts& counts) {
@@ -167,34 +107,6 @@ PluginStatus filter_node(const AffinityFilterCounts& counts, const Pod& pod, con
       if (count_in(counts.existing_anti_affinity, key, value) > 0)
         return PluginStatus::unschedulable(InterPodAffinity::kReasonExistingAntiAffinity);
   return {};
-}
-
-TopologyScores score_topologies(const Pod& pod, const PodTerms& terms, const ClusterPods& cluster,
-                                const InterPodAffinityArgs& args, const Labels& namespace_labels) {
-  static const Labels kOwnTermsNeedNone;  // the pod's own terms have their namespaces resolved
-  TopologyScores scores;
-  const bool own_preferred = has_preferred_terms(terms);
-  if (!own_preferred && (args.ignore_preferred_terms_of_existing_pods || cluster.pods_with_affinity_terms() == 0))
-    return scores;
-  for (const auto& [name, entry] : cluster.nodes()) {
-    if (!entry.node) continue;
-    const Labels& labels = entry.node->meta.labels;
-    // Without preferred terms of its own, only placed pods' terms can score (upstream's PodsWithAffinity).
-    for (const auto& placed : own_preferred ? entry.pods : entry.pods_with_terms) {
-      const Pod& other = *placed->pod;
-      add_terms(scores, terms.preferred_affinity, +1, other, kOwnTermsNeedNone, labels);
-      add_terms(scores, terms.preferred_anti_affinity, -1, other, kOwnTermsNeedNone, labels);
-      if (!placed->placed_terms) continue;
-      const PodTerms& theirs = *placed->placed_terms;
-      if (args.hard_pod_affinity_weight > 0)
-        for (const auto& term : theirs.required_affinity)
-          add_term(scores, term, args.hard_pod_affinity_weight, pod, namespace_labels, labels);
-      // ignorePreferredTermsOfExistingPods only skips PreScore for a pod without preferred terms (upstream).
-      add_terms(scores, theirs.preferred_affinity, +1, pod, namespace_labels, labels);
-      add_terms(scores, theirs.preferred_anti_affinity, -1, pod, namespace_labels, labels);
-    }
-  }
-  return scores;
 }
 
 int64_t score_node(const TopologyScores& scores, const Labels& node_labels) {

@@ -22,7 +22,10 @@
 // true as victims leave a node (AddPod/RemovePod), so evicting lower-priority
 // pods can make room for a pod that anti-affinity keeps out. A term's
 // namespaceSelector reads the namespaces' labels, which the cycle shares as
-// NamespaceLabels (plugins/framework/affinity_term.hpp).
+// NamespaceLabels (plugins/framework/affinity_term.hpp). The counting looks
+// up candidate pods and terms in ClusterPods' label indexes where a term's
+// selector allows it, and walks every placed pod where it does not
+// (affinity_counting.hpp).
 
 #include <cstdint>
 #include <map>

@@ -12,36 +12,6 @@ namespace {
 
 using Postings = std::vector<const PodsByLabel<ClusterPods::NodeEntry>::Pods*>;
 
-/// The postings that hold every pod `selector` may match: those of its
-/// requirement that names values (matchLabels, In) with the fewest pods, one
-/// per value. None for a selector that counts no pod; nullopt when no
-/// requirement names values.
-std::optional<Postings> postings_for(const LabelSelector& selector, const std::string& ns, const ClusterPods& cluster) {
-  using Op = LabelRequirement::Op;
-  if (selector.empty() || selector.matches_nothing()) return Postings{};
-  std::optional<Postings> fewest;
-  size_t fewest_pods = 0;
-  for (const auto& r : selector.requirements()) {
-    if (r.op != Op::equals && r.op != Op::in) continue;
-    std::vector<std::string_view> values(r.values.begin(), r.values.end());
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());  // a pod is in one posting per key
-    Postings postings;
-    size_t pods = 0;
-    for (std::string_view value : values) {
-      if (const auto* labelled = cluster.pods_by_label().find(ns, r.key, value)) {
-        postings.push_back(labelled);
-        pods += labelled->size();
-      }
-    }
-    if (!fewest || pods < fewest_pods) {
-      fewest = std::move(postings);
-      fewest_pods = pods;
-    }
-  }
-  return fewest;
-}
-
 /// Per constraint, the values of its key that the counts list, when they are
 /// those the cycle keeps: every node the pod may go to is a known node, and
 /// none is left out by a check of its own. Empty when no domain needs listing.
@@ -106,7 +76,8 @@ std::optional<DomainCounts> count_domains_by_index(const Pod& pod, const std::ve
   if (!domains) return std::nullopt;
   std::vector<Postings> postings;
   for (const auto& c : constraints) {
-    auto found = postings_for(c.selector, ns, cluster);
+    // An empty selector counts no pod here (counts_for), though it matches every one.
+    auto found = c.selector.empty() ? Postings{} : cluster.pods_by_label().candidates(c.selector, ns);
     if (!found) return std::nullopt;
     postings.push_back(std::move(*found));
   }

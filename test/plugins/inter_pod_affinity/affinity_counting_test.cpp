@@ -1,0 +1,223 @@
+// InterPodAffinity's two ways of counting (affinity_counting.hpp): the index
+// must give exactly what the walk over every node gives, on random clusters
+// that change (pods with and without terms come, move and go; nodes come,
+// change labels and go), for Filter's counts and Score's weights. A few table
+// cases pin down when the index applies.
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "plugins/framework/cluster_pods.hpp"
+#include "plugins/inter_pod_affinity/affinity_counting.hpp"
+#include "test/plugins/builders.hpp"
+
+using namespace troupe;
+using namespace troupe::plugins;
+using namespace troupe::plugins::affinity;
+using namespace troupe::plugins::testing;
+using Op = LabelRequirement::Op;
+
+namespace {
+
+const std::vector<std::string> kKeys = {"kubernetes.io/hostname", "zone"};
+const NamespaceLabels kNamespaces = {{"default", {{"team", "a"}}}, {"other", {{"team", "b"}}}};
+
+struct Random {
+  std::mt19937 engine;
+  explicit Random(uint32_t seed) : engine(seed) {}
+  size_t below(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(engine); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(engine); }
+  template <class T>
+  const T& pick(const std::vector<T>& from) { return from[below(from.size())]; }
+};
+
+Node random_node(Random& rng, const std::string& name) {
+  NodeBuilder node(name);
+  if (rng.chance(0.9)) node.label("kubernetes.io/hostname", name);
+  if (rng.chance(0.8)) node.label("zone", rng.pick<std::string>({"z1", "z2", "z3"}));
+  return node.node();
+}
+
+LabelSelector random_selector(Random& rng) {
+  switch (rng.below(7)) {
+    case 0: return LabelSelector({requirement("app", Op::equals, {"a"})});
+    case 1: return LabelSelector({requirement("app", Op::in, {"a", "b"})});
+    case 2: return LabelSelector({requirement("app", Op::in, {"b", "b"})});
+    case 3: return LabelSelector({requirement("tier", Op::not_in, {"y"}), requirement("app", Op::equals, {"c"})});
+    case 4: return LabelSelector({requirement("app", Op::exists)});  // names no value
+    case 5: return LabelSelector{};
+    default: return LabelSelector({requirement("tier", Op::in, {"x"})});
+  }
+}
+
+PodAffinityTerm random_term(Random& rng) {
+  PodAffinityTerm term;
+  term.label_selector = random_selector(rng);
+  term.topology_key = rng.pick(kKeys);
+  switch (rng.below(6)) {
+    case 0: term.namespaces = {"other"}; break;
+    case 1: term.namespaces = {"default", "other"}; break;
+    case 2: term.namespace_selector = LabelSelector{}; break;  // every namespace
+    case 3: term.namespace_selector = LabelSelector({requirement("team", Op::equals, {"b"})}); break;
+    default: break;  // the pod's own namespace
+  }
+  return term;
+}
+
+/// Up to two terms of each of the four kinds, each kind present a third of the time.
+void add_random_terms(Random& rng, Pod& pod) {
+  auto side = [&](bool anti) -> PodAffinity& {
+    if (!pod.spec.affinity) pod.spec.affinity = Affinity{};
+    auto& s = anti ? pod.spec.affinity->pod_anti_affinity : pod.spec.affinity->pod_affinity;
+    if (!s) s = PodAffinity{};
+    return *s;
+  };
+  for (bool anti : {false, true}) {
+    if (rng.chance(0.33))
+      for (size_t i = 0, n = 1 + rng.below(2); i < n; ++i) side(anti).required.push_back(random_term(rng));
+    if (rng.chance(0.33))
+      for (size_t i = 0, n = 1 + rng.below(2); i < n; ++i)
+        side(anti).preferred.push_back({static_cast<int32_t>(1 + rng.below(100)), random_term(rng)});
+  }
+}
+
+Pod random_pod(Random& rng, const std::string& name, double terms_chance) {
+  Pod pod = PodBuilder(name, rng.chance(0.75) ? "default" : "other").pod();
+  if (rng.chance(0.85)) pod.meta.labels["app"] = rng.pick<std::string>({"a", "b", "c"});
+  if (rng.chance(0.5)) pod.meta.labels["tier"] = rng.pick<std::string>({"x", "y"});
+  if (rng.chance(terms_chance)) add_random_terms(rng, pod);
+  return pod;
+}
+
+struct RandomCluster {
+  ClusterPods cluster;
+  std::vector<std::shared_ptr<const PodInfo>> placed;
+};
+
+RandomCluster random_cluster(Random& rng) {
+  RandomCluster out;
+  std::vector<std::string> names;
+  for (size_t i = 0, n = 1 + rng.below(10); i < n; ++i) names.push_back("n" + std::to_string(i));
+  for (const auto& name : names) out.cluster.upsert_node(std::make_shared<const Node>(random_node(rng, name)));
+  for (size_t i = 0, changes = rng.below(50); i < changes; ++i) {
+    const size_t what = rng.below(10);
+    if (what < 6 || out.placed.empty()) {
+      auto pod = PodInfo::make(random_pod(rng, "p" + std::to_string(i), 0.5));
+      const std::string node = rng.chance(0.05) ? "ghost" : rng.pick(names);
+      if (rng.chance(0.2)) out.cluster.assume_pod(pod, node); else out.cluster.add_pod(pod, node);
+      out.placed.push_back(pod);
+    } else if (what < 8) {
+      const size_t at = rng.below(out.placed.size());
+      out.cluster.remove_pod(pod_identity(*out.placed[at]));
+      out.placed.erase(out.placed.begin() + static_cast<std::ptrdiff_t>(at));
+    } else if (what < 9) {
+      out.cluster.add_pod(rng.pick(out.placed), rng.pick(names));
+    } else if (rng.chance(0.5)) {
+      out.cluster.upsert_node(std::make_shared<const Node>(random_node(rng, rng.pick(names))));
+    } else {
+      out.cluster.remove_node(rng.pick(names));
+    }
+  }
+  return out;
+}
+
+template <class Nested>
+std::map<std::string, std::map<std::string, int64_t>> sorted(const Nested& nested) {
+  std::map<std::string, std::map<std::string, int64_t>> out;
+  for (const auto& [key, by_value] : nested)
+    for (const auto& [value, count] : by_value) out[key][value] = count;
+  return out;
+}
+
+void check_same(const AffinityFilterCounts& walked, const AffinityFilterCounts& indexed) {
+  CHECK(sorted(walked.existing_anti_affinity) == sorted(indexed.existing_anti_affinity));
+  CHECK(sorted(walked.affinity) == sorted(indexed.affinity));
+  CHECK(sorted(walked.anti_affinity) == sorted(indexed.anti_affinity));
+}
+
+}  // namespace
+
+TEST_CASE("affinity counting: the index counts what the walk counts on random changing clusters",
+          "[inter_pod_affinity][affinity_counting]") {
+  size_t filter_indexed = 0, score_indexed = 0, runs = 0;
+  for (uint32_t seed = 1; seed <= 400; ++seed) {
+    Random rng(seed);
+    RandomCluster random = random_cluster(rng);
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      const Pod pod = random_pod(rng, "incoming-" + std::to_string(attempt), 0.8);
+      const PodTerms terms = resolve_terms(pod, &kNamespaces);
+      const Labels& ns_labels = labels_of_namespace(&kNamespaces, pod.meta.namespace_name);
+      INFO("seed " << seed << " attempt " << attempt);
+      ++runs;
+      const auto walked = count_for_filter_by_walk(pod, terms, random.cluster, ns_labels);
+      if (auto indexed = count_for_filter_by_index(pod, terms, random.cluster, ns_labels)) {
+        ++filter_indexed;
+        check_same(walked, *indexed);
+      }
+      check_same(walked, count_for_filter(pod, terms, random.cluster, ns_labels));
+      for (int32_t hard_weight : {0, 1, 5}) {
+        for (bool ignore_preferred : {false, true}) {
+          const InterPodAffinityArgs args{hard_weight, ignore_preferred};
+          INFO("hardPodAffinityWeight " << hard_weight << " ignorePreferred " << ignore_preferred);
+          const auto walked_scores = score_topologies_by_walk(pod, terms, random.cluster, args, ns_labels);
+          if (auto indexed = score_topologies_by_index(pod, terms, random.cluster, args, ns_labels)) {
+            ++score_indexed;
+            CHECK(sorted(walked_scores) == sorted(*indexed));
+          }
+          CHECK(sorted(walked_scores) == sorted(score_topologies(pod, terms, random.cluster, args, ns_labels)));
+        }
+      }
+    }
+  }
+  // The comparison means something only if the index took a good part of the runs.
+  CHECK(filter_indexed * 4 > runs);
+  CHECK(score_indexed * 4 > runs * 6);
+}
+
+TEST_CASE("affinity counting: when the index applies", "[inter_pod_affinity][affinity_counting]") {
+  ClusterPods cluster;
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n1").label("zone", "z1").node()));
+  auto term = [](LabelSelector selector) {
+    PodAffinityTerm t;
+    t.label_selector = std::move(selector);
+    t.topology_key = "zone";
+    return t;
+  };
+  const LabelSelector app_a({requirement("app", Op::equals, {"a"})});
+  const LabelSelector has_app({requirement("app", Op::exists)});
+  auto with = [&](bool anti, bool required, PodAffinityTerm t) {
+    Pod pod = PodBuilder("p").pod();
+    pod.spec.affinity = Affinity{};
+    auto& side = anti ? pod.spec.affinity->pod_anti_affinity : pod.spec.affinity->pod_affinity;
+    side = PodAffinity{};
+    if (required) side->required.push_back(std::move(t)); else side->preferred.push_back({10, std::move(t)});
+    return pod;
+  };
+  PodAffinityTerm every_namespace = term(app_a);
+  every_namespace.namespace_selector = LabelSelector{};
+  struct Case {
+    std::string name;
+    Pod pod;
+    bool filter_applies;
+    bool score_applies;
+  };
+  const std::vector<Case> cases = {
+      {"no terms: only placed pods' terms, always indexed", PodBuilder("p").pod(), true, true},
+      {"required affinity by matchLabels", with(false, true, term(app_a)), true, true},
+      {"required anti-affinity by Exists", with(true, true, term(has_app)), false, true},
+      {"preferred affinity by Exists", with(false, false, term(has_app)), true, false},
+      {"preferred anti-affinity by matchLabels", with(true, false, term(app_a)), true, true},
+      {"a term over every namespace", with(true, true, every_namespace), false, true},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const PodTerms terms = resolve_terms(c.pod, &kNamespaces);
+    CHECK(count_for_filter_by_index(c.pod, terms, cluster, {}).has_value() == c.filter_applies);
+    CHECK(score_topologies_by_index(c.pod, terms, cluster, InterPodAffinityArgs{}, {}).has_value() == c.score_applies);
+  }
+}
