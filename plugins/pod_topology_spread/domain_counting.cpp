@@ -1,6 +1,7 @@
 #include "plugins/pod_topology_spread/domain_counting.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 #include <unordered_set>
 
@@ -23,7 +24,7 @@ std::optional<std::vector<const NodeDomains::Values*>> kept_domains(const Pod& p
   if (request.empty == EmptyDomains::drop && !request.count_admitted) return out;
   if (!pod.spec.node_selector.empty() || required_node_affinity(pod.spec) != nullptr) return std::nullopt;
   for (const auto& c : constraints) {
-    if (request.empty == EmptyDomains::keep && c.node_taints_policy == NodeInclusionPolicy::honor) return std::nullopt;
+    if (request.empty == EmptyDomains::count && c.node_taints_policy == NodeInclusionPolicy::honor) return std::nullopt;
     const auto* values = cluster.domains().values_of(c.topology_key);
     if (values == nullptr) return std::nullopt;
     // With every key required a node lacking another key lists no domain:
@@ -66,6 +67,12 @@ DomainCounts count_domains_by_walk(const Pod& pod, const std::vector<SpreadConst
     }
   }
   for (const auto& values : admitted) out.admitted_domains.push_back(values.size());
+  if (request.empty == EmptyDomains::count)
+    for (auto& matching : out.matching) {
+      out.domains.push_back(matching.size());
+      for (auto domain = matching.begin(); domain != matching.end();)
+        domain = domain->second == 0 ? matching.erase(domain) : std::next(domain);
+    }
   return out;
 }
 
@@ -85,8 +92,7 @@ std::optional<DomainCounts> count_domains_by_index(const Pod& pod, const std::ve
   out.matching.resize(constraints.size());
   for (size_t i = 0; i < constraints.size(); ++i) {
     const auto& c = constraints[i];
-    if (request.empty == EmptyDomains::keep)
-      for (const auto& [value, nodes] : *(*domains)[i]) out.matching[i].emplace(value, 0);
+    if (request.empty == EmptyDomains::count) out.domains.push_back((*domains)[i]->size());
     if (request.count_admitted) out.admitted_domains.push_back((*domains)[i]->size());
     for (const auto* pods : postings[i]) {
       for (const auto& [info, entry] : *pods) {

@@ -24,25 +24,29 @@
 
 namespace troupe::plugins::spread {
 
-/// Which domains are listed: Filter needs every one (the fewest matching pods
-/// may be 0 in one of them), Score only those with matching pods (a domain
-/// missing from the counts scores as 0), which spares an entry per host for a
-/// hostname constraint.
-enum class EmptyDomains { keep, drop };
+/// What becomes of the domains without matching pods: only those with some
+/// are listed either way (a domain missing from the counts has none), which
+/// spares an entry per host for a hostname constraint. Filter needs to know
+/// how many there are in all (the fewest matching pods is 0 when some domain
+/// has none); Score does not.
+enum class EmptyDomains { count, drop };
 
 struct CountingRequest {
   /// A node lacking any constraint's key counts for none; else it counts for
   /// the constraints whose keys it has.
   bool require_all_keys = true;
-  EmptyDomains empty = EmptyDomains::keep;
+  EmptyDomains empty = EmptyDomains::count;
   /// Whether to count the domains of the nodes the pod's node selection
   /// admits (Score's normalizing weights).
   bool count_admitted = false;
 };
 
 struct DomainCounts {
-  /// Per constraint: topology value → matching pods.
+  /// Per constraint: topology value → matching pods, for the domains with any.
   std::vector<std::unordered_map<std::string, int64_t>> matching;
+  /// Per constraint, with EmptyDomains::count: how many domains there are,
+  /// with or without matching pods.
+  std::vector<size_t> domains;
   /// Per constraint, when counted: how many values the nodes the pod's node
   /// selection admits have.
   std::vector<size_t> admitted_domains;

@@ -23,13 +23,14 @@ struct SpreadState {
   bool dry_run_copy = false;  // `filter` was copied for preemption's dry run (counted_pods_update.hpp)
 };
 
-/// The fewest matching pods in any domain; 0 when there are fewer domains
-/// than minDomains; INT32_MAX without a domain (nothing to be skewed against).
-int64_t fewest_matching(const std::unordered_map<std::string, int64_t>& domains,
+/// The fewest matching pods in any of the `domains`, of which `matching`
+/// lists those with any; 0 when there are fewer domains than minDomains;
+/// INT32_MAX without a domain (nothing to be skewed against).
+int64_t fewest_matching(const std::unordered_map<std::string, int64_t>& matching, size_t domains,
                         const std::optional<int32_t>& min_domains) {
-  int64_t fewest = INT32_MAX;
-  for (const auto& [value, count] : domains) fewest = std::min(fewest, count);
-  if (min_domains && static_cast<int64_t>(domains.size()) < *min_domains) fewest = 0;
+  int64_t fewest = matching.size() < domains ? 0 : INT32_MAX;
+  for (const auto& [value, count] : matching) fewest = std::min(fewest, count);
+  if (min_domains && static_cast<int64_t>(domains) < *min_domains) fewest = 0;
   return fewest;
 }
 
@@ -114,9 +115,11 @@ bool node_included(const SpreadConstraint& c, const Pod& pod, const Node& node) 
 SpreadFilterCounts count_for_filter(const Pod& pod, std::vector<SpreadConstraint> constraints,
                                     const ClusterPods& cluster) {
   SpreadFilterCounts out;
-  out.matching = count_domains(pod, constraints, cluster, CountingRequest{true, EmptyDomains::keep, false}).matching;
+  DomainCounts counted = count_domains(pod, constraints, cluster, CountingRequest{true, EmptyDomains::count, false});
+  out.matching = std::move(counted.matching);
+  out.domains = std::move(counted.domains);
   for (size_t i = 0; i < constraints.size(); ++i)
-    out.min_matching.push_back(fewest_matching(out.matching[i], constraints[i].min_domains));
+    out.min_matching.push_back(fewest_matching(out.matching[i], out.domains[i], constraints[i].min_domains));
   out.constraints = std::move(constraints);
   return out;
 }
@@ -129,7 +132,7 @@ void update_counts(SpreadFilterCounts& counts, const Pod& pod, const PodInfo& ot
     const auto& c = counts.constraints[i];
     if (!counts_for(other.meta(), c.selector, pod.meta.namespace_name) || !node_included(c, pod, node)) continue;
     counts.matching[i][labels.at(c.topology_key)] += delta;
-    counts.min_matching[i] = fewest_matching(counts.matching[i], c.min_domains);
+    counts.min_matching[i] = fewest_matching(counts.matching[i], counts.domains[i], c.min_domains);
   }
 }
 

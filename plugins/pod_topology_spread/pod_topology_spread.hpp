@@ -86,8 +86,13 @@ bool node_included(const SpreadConstraint& constraint, const Pod& pod, const Nod
 /// What PreFilter counted for the DoNotSchedule constraints.
 struct SpreadFilterCounts {
   std::vector<SpreadConstraint> constraints;
-  /// Per constraint: topology value → matching pods in that domain.
+  /// Per constraint: topology value → matching pods in that domain, for the
+  /// domains with any (and those a preemption dry run has emptied).
   std::vector<std::unordered_map<std::string, int64_t>> matching;
+  /// Per constraint: how many domains there are, with or without matching
+  /// pods. The counting and the dry run list the same domains (a node with
+  /// the keys that the constraint includes), so `matching` holds no others.
+  std::vector<size_t> domains;
   /// Per constraint: the fewest matching pods in any domain (0 when there
   /// are fewer domains than minDomains).
   std::vector<int64_t> min_matching;

@@ -136,6 +136,7 @@ void check_same(const DomainCounts& walked, const DomainCounts& indexed) {
     CHECK(want == got);
   }
   CHECK(walked.admitted_domains == indexed.admitted_domains);
+  CHECK(walked.domains == indexed.domains);
 }
 
 }  // namespace
@@ -150,10 +151,10 @@ TEST_CASE("domain counting: the index counts what the walk counts on random chan
       const Pod pod = random_pod_to_place(rng);
       const auto constraints = random_constraints(rng);
       for (bool all_keys : {true, false}) {
-        for (EmptyDomains empty : {EmptyDomains::keep, EmptyDomains::drop}) {
+        for (EmptyDomains empty : {EmptyDomains::count, EmptyDomains::drop}) {
           for (bool admitted : {true, false}) {
             INFO("seed " << seed << " attempt " << attempt << " all_keys " << all_keys << " keep "
-                         << (empty == EmptyDomains::keep) << " admitted " << admitted);
+                         << (empty == EmptyDomains::count) << " admitted " << admitted);
             const CountingRequest request{all_keys, empty, admitted};
             const DomainCounts walked = count_domains_by_walk(pod, constraints, random.cluster, request);
             ++runs;
@@ -187,7 +188,7 @@ TEST_CASE("domain counting: when the index applies", "[pod_topology_spread][doma
   };
   const LabelSelector app_a({requirement("app", Op::equals, {"a"})});
   const Pod plain = PodBuilder("p").pod();
-  const CountingRequest filter{true, EmptyDomains::keep, false};
+  const CountingRequest filter{true, EmptyDomains::count, false};
   const CountingRequest score{true, EmptyDomains::drop, true};
   const CountingRequest score_counts_only{true, EmptyDomains::drop, false};
 
