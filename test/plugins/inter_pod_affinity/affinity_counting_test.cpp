@@ -8,13 +8,13 @@
 
 #include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "plugins/framework/cluster_pods.hpp"
 #include "plugins/inter_pod_affinity/affinity_counting.hpp"
 #include "test/plugins/builders.hpp"
+#include "test/plugins/random_cluster.hpp"
 
 using namespace troupe;
 using namespace troupe::plugins;
@@ -26,15 +26,6 @@ namespace {
 
 const std::vector<std::string> kKeys = {"kubernetes.io/hostname", "zone"};
 const NamespaceLabels kNamespaces = {{"default", {{"team", "a"}}}, {"other", {{"team", "b"}}}};
-
-struct Random {
-  std::mt19937 engine;
-  explicit Random(uint32_t seed) : engine(seed) {}
-  size_t below(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(engine); }
-  bool chance(double p) { return std::bernoulli_distribution(p)(engine); }
-  template <class T>
-  const T& pick(const std::vector<T>& from) { return from[below(from.size())]; }
-};
 
 Node random_node(Random& rng, const std::string& name) {
   NodeBuilder node(name);
@@ -94,35 +85,10 @@ Pod random_pod(Random& rng, const std::string& name, double terms_chance) {
   return pod;
 }
 
-struct RandomCluster {
-  ClusterPods cluster;
-  std::vector<std::shared_ptr<const PodInfo>> placed;
-};
-
 RandomCluster random_cluster(Random& rng) {
   RandomCluster out;
-  std::vector<std::string> names;
-  for (size_t i = 0, n = 1 + rng.below(10); i < n; ++i) names.push_back("n" + std::to_string(i));
-  for (const auto& name : names) out.cluster.upsert_node(std::make_shared<const Node>(random_node(rng, name)));
-  for (size_t i = 0, changes = rng.below(50); i < changes; ++i) {
-    const size_t what = rng.below(10);
-    if (what < 6 || out.placed.empty()) {
-      auto pod = PodInfo::make(random_pod(rng, "p" + std::to_string(i), 0.5));
-      const std::string node = rng.chance(0.05) ? "ghost" : rng.pick(names);
-      if (rng.chance(0.2)) out.cluster.assume_pod(pod, node); else out.cluster.add_pod(pod, node);
-      out.placed.push_back(pod);
-    } else if (what < 8) {
-      const size_t at = rng.below(out.placed.size());
-      out.cluster.remove_pod(pod_identity(*out.placed[at]));
-      out.placed.erase(out.placed.begin() + static_cast<std::ptrdiff_t>(at));
-    } else if (what < 9) {
-      out.cluster.add_pod(rng.pick(out.placed), rng.pick(names));
-    } else if (rng.chance(0.5)) {
-      out.cluster.upsert_node(std::make_shared<const Node>(random_node(rng, rng.pick(names))));
-    } else {
-      out.cluster.remove_node(rng.pick(names));
-    }
-  }
+  build_random_cluster(rng, out, 10, 50, random_node,
+                       [](Random& r, int serial) { return random_pod(r, "p" + std::to_string(serial), 0.5); });
   return out;
 }
 

@@ -8,13 +8,13 @@
 
 #include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "plugins/framework/cluster_pods.hpp"
 #include "plugins/pod_topology_spread/domain_counting.hpp"
 #include "test/plugins/builders.hpp"
+#include "test/plugins/random_cluster.hpp"
 
 using namespace troupe;
 using namespace troupe::plugins;
@@ -26,15 +26,6 @@ namespace {
 
 const std::string kHostname = "kubernetes.io/hostname";
 const std::vector<std::string> kKeys = {kHostname, "zone", "rack"};
-
-struct Random {
-  std::mt19937 engine;
-  explicit Random(uint32_t seed) : engine(seed) {}
-  size_t below(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(engine); }
-  bool chance(double p) { return std::bernoulli_distribution(p)(engine); }
-  template <class T>
-  const T& pick(const std::vector<T>& from) { return from[below(from.size())]; }
-};
 
 Node random_node(Random& rng, const std::string& name) {
   NodeBuilder node(name);
@@ -87,42 +78,12 @@ std::vector<SpreadConstraint> random_constraints(Random& rng) {
   return out;
 }
 
-/// A cluster built by random changes, with the placed pods it holds.
-struct RandomCluster {
-  ClusterPods cluster;
-  std::vector<std::shared_ptr<const PodInfo>> placed;
-};
-
 RandomCluster random_cluster(Random& rng) {
   RandomCluster out;
   const bool keep_keys_first = rng.chance(0.5);
   if (keep_keys_first)
     for (const auto& key : kKeys) out.cluster.track_topology_key(key);
-  const size_t nodes = 1 + rng.below(12);
-  std::vector<std::string> names;
-  for (size_t i = 0; i < nodes; ++i) names.push_back("n" + std::to_string(i));
-  for (const auto& name : names) out.cluster.upsert_node(std::make_shared<const Node>(random_node(rng, name)));
-  const size_t changes = rng.below(60);
-  for (size_t i = 0; i < changes; ++i) {
-    const size_t what = rng.below(10);
-    if (what < 6 || out.placed.empty()) {  // a pod is placed (on a ghost node now and then)
-      auto pod = PodInfo::make(random_placed_pod(rng, static_cast<int>(i)));
-      const std::string node = rng.chance(0.05) ? "ghost" : rng.pick(names);
-      if (rng.chance(0.2)) out.cluster.assume_pod(pod, node); else out.cluster.add_pod(pod, node);
-      out.placed.push_back(pod);
-    } else if (what < 8) {  // a pod goes
-      const size_t at = rng.below(out.placed.size());
-      out.cluster.remove_pod(pod_identity(*out.placed[at]));
-      out.placed.erase(out.placed.begin() + static_cast<std::ptrdiff_t>(at));
-    } else if (what < 9) {  // a pod moves to another node
-      const auto& pod = rng.pick(out.placed);
-      out.cluster.add_pod(pod, rng.pick(names));
-    } else if (rng.chance(0.5)) {  // a node changes its labels
-      out.cluster.upsert_node(std::make_shared<const Node>(random_node(rng, rng.pick(names))));
-    } else {  // a node goes (and may come back later)
-      out.cluster.remove_node(rng.pick(names));
-    }
-  }
+  build_random_cluster(rng, out, 12, 60, random_node, random_placed_pod);
   if (!keep_keys_first)
     for (const auto& key : kKeys) out.cluster.track_topology_key(key);
   return out;
