@@ -165,12 +165,14 @@ SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> 
 
 int64_t score_node(const SpreadScoreCounts& counts, const Node& node) {
   const Labels& labels = node.meta.labels;
-  if (counts.require_all_keys && !has_all_keys(labels, counts.constraints)) return kIgnoredNode;
   double score = 0;
   for (size_t i = 0; i < counts.constraints.size(); ++i) {
     const auto& c = counts.constraints[i];
     auto value = labels.find(c.topology_key);
-    if (value == labels.end()) continue;
+    if (value == labels.end()) {
+      if (counts.require_all_keys) return kIgnoredNode;
+      continue;
+    }
     auto domain = counts.matching[i].find(value->second);
     const int64_t matching = domain == counts.matching[i].end() ? 0 : domain->second;
     // upstream's scoreForCount
