@@ -26,11 +26,11 @@ node_actor& owner(CycleSelf self, const std::string& node) {
 }
 
 /// The nomination's placeholder takes its room on the node and counts in the
-/// topology domains (upstream's filters add nominated pods through AddPod, so
-/// pod affinity and spreading see them too).
+/// topology domains for Filter (upstream's filters add nominated pods through
+/// AddPod, so pod affinity and spreading see them too; its Score does not).
 void hold(CycleSelf self, const pre::Nomination& nomination) {
   self->send(owner(self, nomination.node), atom::pod_bound_v, PodInfoPtr(nomination.placeholder));
-  self->state.cluster_pods.assume_pod(nomination.placeholder, nomination.node);
+  self->state.cluster_pods.assume_nominated(nomination.placeholder, nomination.node);
 }
 
 void release(CycleSelf self, const std::string& uid, const pre::Nomination& nomination) {

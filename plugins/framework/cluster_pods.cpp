@@ -41,9 +41,18 @@ void ClusterPods::add_pod(std::shared_ptr<const PodInfo> pod, const std::string&
 }
 
 void ClusterPods::assume_pod(std::shared_ptr<const PodInfo> pod, const std::string& node) {
+  assume(std::move(pod), node, false);
+}
+
+void ClusterPods::assume_nominated(std::shared_ptr<const PodInfo> placeholder, const std::string& node) {
+  assume(std::move(placeholder), node, true);
+}
+
+void ClusterPods::assume(std::shared_ptr<const PodInfo> pod, const std::string& node, bool nominated) {
   auto known = placed_.find(std::string(pod_identity(*pod)));
   if (known != placed_.end() && !known->second.assumed) return;
   remove_pod(pod_identity(*pod));
+  if (nominated) nominated_.insert(pod.get());
   place(std::move(pod), node, true);
 }
 
@@ -88,6 +97,7 @@ bool ClusterPods::remove_pod(std::string_view uid) {
   if (auto it = std::find_if(entry.pods.begin(), entry.pods.end(), same); it != entry.pods.end()) {
     by_label_.remove(**it);
     terms_by_label_.remove(**it);
+    nominated_.erase(it->get());
     entry.pods.erase(it);
   }
   forget_empty(node);

@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "model/node.hpp"
@@ -59,6 +60,10 @@ class ClusterPods {
   /// A pod this scheduler reserved and has not seen bound yet (upstream's
   /// AssumePod). Nothing changes when the pod is already known bound.
   void assume_pod(std::shared_ptr<const PodInfo> pod, const std::string& node);
+  /// The placeholder of a nominated pod, which holds its room on the
+  /// nominated node: assumed as assume_pod, and marked so that Score leaves
+  /// it out (upstream adds nominated pods in Filter only).
+  void assume_nominated(std::shared_ptr<const PodInfo> placeholder, const std::string& node);
   /// Undoes assume_pod after a failure; a pod known bound stays (upstream's
   /// ForgetPod): the API server, not the failed request, says where it is.
   void forget_assumed(std::string_view uid);
@@ -80,6 +85,8 @@ class ClusterPods {
   /// Whether the pod with this uid is counted on `node` (bound or assumed there).
   bool has_pod_on(std::string_view uid, const std::string& node) const;
   size_t pod_count() const { return placed_.size(); }
+  /// Whether the pod is a nomination's placeholder (assume_nominated).
+  bool is_nominated(const PodInfo& pod) const { return !nominated_.empty() && nominated_.count(&pod) > 0; }
   /// Pods with any pod (anti-)affinity term, required or preferred: while
   /// there are none, a pod without terms of its own needs no InterPodAffinity.
   size_t pods_with_affinity_terms() const { return with_terms_; }
@@ -99,12 +106,14 @@ class ClusterPods {
   std::unordered_map<std::string, Placement> placed_;  // by uid
   PodsByLabel<NodeEntry> by_label_;
   TermsByLabel<NodeEntry> terms_by_label_;
+  std::unordered_set<const PodInfo*> nominated_;  // placeholders, among the placed pods
   NodeDomains domains_;
   size_t known_nodes_ = 0;
   size_t with_terms_ = 0;
   uint64_t generation_ = 0;
   uint64_t terms_generation_ = 0;
   void place(std::shared_ptr<const PodInfo> pod, const std::string& node, bool assumed);
+  void assume(std::shared_ptr<const PodInfo> pod, const std::string& node, bool nominated);
   void forget_empty(const std::string& name);
 };
 

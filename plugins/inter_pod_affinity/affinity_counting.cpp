@@ -61,12 +61,17 @@ std::optional<std::vector<Candidates>> candidates_of_all(const std::vector<Resol
   return out;
 }
 
+/// Whether nominated pods' placeholders count: in Filter they do, in Score
+/// not (upstream's PreScore reads the snapshot, which holds no nominations).
+enum class Nominated { count, leave_out };
+
 /// Calls visit(pod, node labels) for each candidate placed on a known node.
 template <class Visit>
-void for_each_candidate(const Candidates& candidates, Visit visit) {
+void for_each_candidate(const Candidates& candidates, const ClusterPods& cluster, Nominated nominated, Visit visit) {
   for (const auto* pods : candidates)
     for (const auto& [info, entry] : *pods)
-      if (entry->node) visit(*info->pod, entry->node->meta.labels);
+      if (entry->node && !(nominated == Nominated::leave_out && cluster.is_nominated(*info)))
+        visit(*info->pod, entry->node->meta.labels);
 }
 
 }  // namespace
@@ -133,14 +138,14 @@ std::optional<AffinityFilterCounts> count_for_filter_by_index(const Pod& pod, co
       count_on(out.existing_anti_affinity, *placed.term, placed.place->node->meta.labels);
   });
   if (affinity_candidates) {
-    for_each_candidate(*affinity_candidates, [&](const Pod& other, const Labels& labels) {
+    for_each_candidate(*affinity_candidates, cluster, Nominated::count, [&](const Pod& other, const Labels& labels) {
       if (!matches_all(terms.required_affinity, other)) return;
       for (const auto& term : terms.required_affinity) count_on(out.affinity, term, labels);
     });
   }
   for (size_t i = 0; i < terms.required_anti_affinity.size(); ++i) {
     const auto& term = terms.required_anti_affinity[i];
-    for_each_candidate((*anti_candidates)[i], [&](const Pod& other, const Labels& labels) {
+    for_each_candidate((*anti_candidates)[i], cluster, Nominated::count, [&](const Pod& other, const Labels& labels) {
       if (term.matches(other)) count_on(out.anti_affinity, term, labels);
     });
   }
@@ -165,6 +170,7 @@ TopologyScores score_topologies_by_walk(const Pod& pod, const PodTerms& terms, c
     const Labels& labels = entry.node->meta.labels;
     // Without preferred terms of its own, only placed pods' terms can score (upstream's PodsWithAffinity).
     for (const auto& placed : own_preferred ? entry.pods : entry.pods_with_terms) {
+      if (cluster.is_nominated(*placed)) continue;
       const Pod& other = *placed->pod;
       add_terms(scores, terms.preferred_affinity, +1, other, kOwnTermsNeedNone, labels);
       add_terms(scores, terms.preferred_anti_affinity, -1, other, kOwnTermsNeedNone, labels);
@@ -193,14 +199,14 @@ std::optional<TopologyScores> score_topologies_by_index(const Pod& pod, const Po
     return scores;
   auto add_own = [&](const std::vector<ResolvedTerm>& own, const std::vector<Candidates>& candidates, int sign) {
     for (size_t i = 0; i < own.size(); ++i)
-      for_each_candidate(candidates[i], [&](const Pod& other, const Labels& labels) {
+      for_each_candidate(candidates[i], cluster, Nominated::leave_out, [&](const Pod& other, const Labels& labels) {
         add_term(scores, own[i], sign * int64_t{own[i].weight}, other, kOwnTermsNeedNone, labels);
       });
   };
   add_own(terms.preferred_affinity, *affinity_candidates, +1);
   add_own(terms.preferred_anti_affinity, *anti_candidates, -1);
   cluster.terms_by_label().visit(pod.meta.labels, [&](const PlacedTerm<NodeEntry>& placed) {
-    if (!placed.place->node) return;
+    if (!placed.place->node || cluster.is_nominated(*placed.pod)) return;
     const Labels& labels = placed.place->node->meta.labels;
     switch (placed.kind) {
       case TermKind::required_affinity:

@@ -61,7 +61,8 @@ DomainCounts count_domains_by_walk(const Pod& pod, const std::vector<SpreadConst
       if (value == labels.end()) continue;
       if (is_admitted) admitted[i].insert(value->second);
       if (!node_included(c, pod, *entry.node)) continue;
-      const int64_t count = count_matching(entry.pods, c.selector, pod.meta.namespace_name);
+      const int64_t count = count_matching(entry.pods, c.selector, pod.meta.namespace_name,
+                                           request.with_nominated ? nullptr : &cluster);
       if (count == 0 && request.empty == EmptyDomains::drop) continue;
       out.matching[i][value->second] += count;
     }
@@ -97,6 +98,7 @@ std::optional<DomainCounts> count_domains_by_index(const Pod& pod, const std::ve
     for (const auto* pods : postings[i]) {
       for (const auto& [info, entry] : *pods) {
         if (!entry->node || !counts_for(info->meta(), c.selector, ns)) continue;
+        if (!request.with_nominated && cluster.is_nominated(*info)) continue;
         const Labels& labels = entry->node->meta.labels;
         if (request.require_all_keys && !has_all_keys(labels, constraints)) continue;
         auto value = labels.find(c.topology_key);

@@ -39,6 +39,10 @@ struct CountingRequest {
   /// Whether to count the domains of the nodes the pod's node selection
   /// admits (Score's normalizing weights).
   bool count_admitted = false;
+  /// Whether nominated pods' placeholders count (ClusterPods::is_nominated):
+  /// in Filter they do, in Score not (upstream's PreScore reads the snapshot,
+  /// which holds no nominations).
+  bool with_nominated = true;
 };
 
 struct DomainCounts {

@@ -96,10 +96,11 @@ bool counts_for(const ObjectMeta& meta, const LabelSelector& selector, const std
 }
 
 int64_t count_matching(const std::vector<std::shared_ptr<const PodInfo>>& pods, const LabelSelector& selector,
-                       const std::string& ns) {
+                       const std::string& ns, const ClusterPods* leave_out_nominated) {
   int64_t count = 0;
   for (const auto& p : pods)
-    if (counts_for(p->meta(), selector, ns)) ++count;
+    if (counts_for(p->meta(), selector, ns) && !(leave_out_nominated && leave_out_nominated->is_nominated(*p)))
+      ++count;
   return count;
 }
 
@@ -155,7 +156,7 @@ SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> 
   SpreadScoreCounts out;
   out.require_all_keys = require_all_keys;
   DomainCounts counted =
-      count_domains(pod, constraints, cluster, CountingRequest{require_all_keys, EmptyDomains::drop, true});
+      count_domains(pod, constraints, cluster, CountingRequest{require_all_keys, EmptyDomains::drop, true, false});
   out.matching = std::move(counted.matching);
   // How many domains each constraint has among the nodes the pod may go to.
   for (size_t domains : counted.admitted_domains) out.weights.push_back(normalizing_weight(domains));

@@ -73,9 +73,10 @@ std::vector<SpreadConstraint> constraints_of(const Pod& pod, UnsatisfiableAction
 /// Whether a pod counts for `selector`: of `ns`, not terminating, matched
 /// (upstream's countPodsMatchSelector: an empty selector counts none).
 bool counts_for(const ObjectMeta& meta, const LabelSelector& selector, const std::string& ns);
-/// The pods on the list that count for `selector`.
+/// The pods on the list that count for `selector`, without the nominated
+/// pods' placeholders of `leave_out_nominated` when given.
 int64_t count_matching(const std::vector<std::shared_ptr<const PodInfo>>& pods, const LabelSelector& selector,
-                       const std::string& ns);
+                       const std::string& ns, const ClusterPods* leave_out_nominated = nullptr);
 
 /// The node counts for `constraint` (matchNodeInclusionPolicies): with
 /// nodeAffinityPolicy Honor it must match the pod's nodeSelector and required

@@ -277,6 +277,44 @@ TEST_CASE("ClusterPods: assumed pods give way to bound ones and only they are fo
   }
 }
 
+TEST_CASE("ClusterPods: a nomination's placeholder is marked until it goes or its pod is known placed",
+          "[cluster_pods]") {
+  struct Step {
+    const char* what;
+    std::function<void(ClusterPods&)> apply;
+    std::vector<std::string> on_n1;
+    std::vector<std::string> nominated;  // of the pods on n1
+  };
+  const auto uid = [](const char* name) { return std::string(pod_identity(*info(name))); };
+  const std::vector<Step> steps = {
+      {"a nominated to n1", [](ClusterPods& c) { c.assume_nominated(info("a"), "n1"); }, {"a"}, {"a"}},
+      {"b assumed there, not nominated", [](ClusterPods& c) { c.assume_pod(info("b"), "n1"); }, {"a", "b"}, {"a"}},
+      {"the nomination released", [&](ClusterPods& c) { c.forget_assumed(uid("a")); }, {"b"}, {}},
+      {"a nominated again", [](ClusterPods& c) { c.assume_nominated(info("a"), "n1"); }, {"b", "a"}, {"a"}},
+      {"the cycle places a there: assumed, no longer a nomination",
+       [](ClusterPods& c) { c.assume_pod(info("a"), "n1"); }, {"b", "a"}, {}},
+      {"c nominated", [](ClusterPods& c) { c.assume_nominated(info("c"), "n1"); }, {"b", "a", "c"}, {"c"}},
+      {"c seen bound", [](ClusterPods& c) { c.add_pod(info("c"), "n1"); }, {"b", "a", "c"}, {}},
+      {"a pod known bound is not made a nomination", [](ClusterPods& c) { c.assume_nominated(info("c"), "n1"); },
+       {"b", "a", "c"}, {}},
+      {"d nominated, then deleted", [&](ClusterPods& c) {
+         c.assume_nominated(info("d"), "n1");
+         c.remove_pod(uid("d"));
+       }, {"b", "a", "c"}, {}},
+  };
+  ClusterPods cluster;
+  cluster.upsert_node(node("n1"));
+  for (const auto& step : steps) {
+    INFO(step.what);
+    step.apply(cluster);
+    CHECK(pods_on(cluster, "n1") == step.on_n1);
+    std::vector<std::string> nominated;
+    for (const auto& pod : cluster.nodes().at("n1").pods)
+      if (cluster.is_nominated(*pod)) nominated.push_back(pod->meta().name);
+    CHECK(nominated == step.nominated);
+  }
+}
+
 TEST_CASE("ClusterPods: terms_generation moves only with pods that have terms, and with nodes", "[cluster_pods]") {
   struct Step {
     const char* what;

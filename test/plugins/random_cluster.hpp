@@ -1,8 +1,9 @@
 #pragma once
 // Random ClusterPods built by random changes, for the tests that compare two
 // ways of counting placed pods (the walk and the indexes) on many clusters.
-// The changes are those the cycle makes: pods are placed (bound or assumed,
-// on a ghost node now and then), go, move; nodes change labels or go.
+// The changes are those the cycle makes: pods are placed (bound, assumed or
+// held for a nomination, on a ghost node now and then), go, move; nodes
+// change labels or go.
 
 #include <cstddef>
 #include <cstdint>
@@ -43,7 +44,10 @@ void build_random_cluster(Random& rng, RandomCluster& out, size_t max_nodes, siz
     if (what < 6 || out.placed.empty()) {  // a pod is placed (on a ghost node now and then)
       auto pod = PodInfo::make(make_pod(rng, static_cast<int>(i)));
       const std::string node = rng.chance(0.05) ? "ghost" : rng.pick(names);
-      if (rng.chance(0.2)) out.cluster.assume_pod(pod, node); else out.cluster.add_pod(pod, node);
+      const size_t how = rng.below(10);
+      if (how == 0) out.cluster.assume_nominated(pod, node);
+      else if (how == 1) out.cluster.assume_pod(pod, node);
+      else out.cluster.add_pod(pod, node);
       out.placed.push_back(pod);
     } else if (what < 8) {  // a pod goes
       const size_t at = rng.below(out.placed.size());

@@ -187,3 +187,41 @@ TEST_CASE("affinity counting: when the index applies", "[inter_pod_affinity][aff
     CHECK(score_topologies_by_index(c.pod, terms, cluster, InterPodAffinityArgs{}, {}).has_value() == c.score_applies);
   }
 }
+
+TEST_CASE("affinity counting: a nomination's placeholder counts for Filter, not for Score",
+          "[inter_pod_affinity][affinity_counting]") {
+  // Every pod is app=web and keeps other web pods out of its zone, required and preferred (weight 10).
+  auto web = [](const char* name) {
+    Pod pod = PodBuilder(name).pod();
+    pod.meta.labels["app"] = "web";
+    PodAffinityTerm apart;
+    apart.label_selector = LabelSelector({requirement("app", Op::equals, {"web"})});
+    apart.topology_key = "zone";
+    pod.spec.affinity = Affinity{};
+    pod.spec.affinity->pod_anti_affinity = PodAffinity{{apart}, {{10, apart}}};
+    return pod;
+  };
+  ClusterPods cluster;
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n1").label("zone", "z1").node()));
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n2").label("zone", "z2").node()));
+  cluster.add_pod(PodInfo::make(web("bound")), "n1");
+  cluster.assume_nominated(PodInfo::make(web("nominated")), "n2");
+  const Pod pod = web("incoming");
+  const PodTerms terms = resolve_terms(pod, &kNamespaces);
+  const Labels& ns_labels = labels_of_namespace(&kNamespaces, pod.meta.namespace_name);
+  const std::map<std::string, std::map<std::string, int64_t>> both_zones = {{"zone", {{"z1", 1}, {"z2", 1}}}};
+  const std::map<std::string, std::map<std::string, int64_t>> bound_zone_only = {{"zone", {{"z1", -20}}}};
+
+  const auto filter_walked = count_for_filter_by_walk(pod, terms, cluster, ns_labels);
+  const auto filter_indexed = count_for_filter_by_index(pod, terms, cluster, ns_labels);
+  REQUIRE(filter_indexed);
+  for (const auto* counts : {&filter_walked, &*filter_indexed}) {
+    CHECK(sorted(counts->anti_affinity) == both_zones);
+    CHECK(sorted(counts->existing_anti_affinity) == both_zones);
+  }
+  const InterPodAffinityArgs args{1, false};
+  const auto score_indexed = score_topologies_by_index(pod, terms, cluster, args, ns_labels);
+  REQUIRE(score_indexed);
+  CHECK(sorted(*score_indexed) == bound_zone_only);
+  CHECK(sorted(score_topologies_by_walk(pod, terms, cluster, args, ns_labels)) == bound_zone_only);
+}

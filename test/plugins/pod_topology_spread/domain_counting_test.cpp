@@ -113,10 +113,13 @@ TEST_CASE("domain counting: the index counts what the walk counts on random chan
       const auto constraints = random_constraints(rng);
       for (bool all_keys : {true, false}) {
         for (EmptyDomains empty : {EmptyDomains::count, EmptyDomains::drop}) {
-          for (bool admitted : {true, false}) {
+          for (int variant = 0; variant < 4; ++variant) {
+            const bool admitted = variant % 2 == 0;
+            const bool with_nominated = variant < 2;
             INFO("seed " << seed << " attempt " << attempt << " all_keys " << all_keys << " keep "
-                         << (empty == EmptyDomains::count) << " admitted " << admitted);
-            const CountingRequest request{all_keys, empty, admitted};
+                         << (empty == EmptyDomains::count) << " admitted " << admitted << " nominated "
+                         << with_nominated);
+            const CountingRequest request{all_keys, empty, admitted, with_nominated};
             const DomainCounts walked = count_domains_by_walk(pod, constraints, random.cluster, request);
             ++runs;
             if (auto indexed = count_domains_by_index(pod, constraints, random.cluster, request)) {
@@ -195,4 +198,32 @@ TEST_CASE("domain counting: when the index applies", "[pod_topology_spread][doma
     cluster.upsert_node(node(NodeBuilder("n2").label("zone", "z2").label("disk", "hdd")));
     CHECK(count_domains_by_index(plain, two, cluster, filter));
   }
+}
+
+TEST_CASE("domain counting: a nomination's placeholder counts for Filter, not for Score",
+          "[pod_topology_spread][domain_counting]") {
+  const bool keep_keys = GENERATE(false, true);  // walked, then by index
+  ClusterPods cluster;
+  for (const char* name : {"n1", "n2"})
+    cluster.upsert_node(std::make_shared<const Node>(NodeBuilder(name).label(kHostname, name).node()));
+  if (keep_keys) cluster.track_topology_key(kHostname);
+  auto web_pod = [](const char* name) {
+    Pod pod = PodBuilder(name).pod();
+    pod.meta.labels["app"] = "web";
+    return pod;
+  };
+  auto web = [&](const char* name) { return PodInfo::make(web_pod(name)); };
+  cluster.add_pod(web("bound"), "n1");
+  cluster.assume_pod(web("reserved"), "n1");
+  cluster.assume_nominated(web("nominated"), "n2");
+  SpreadConstraint c;
+  c.topology_key = kHostname;
+  c.selector = LabelSelector({requirement("app", Op::equals, {"web"})});
+  const Pod pod = web_pod("incoming");
+  using Matching = std::unordered_map<std::string, int64_t>;
+  const DomainCounts filter = count_domains(pod, {c}, cluster, CountingRequest{true, EmptyDomains::count, false, true});
+  CHECK(filter.matching[0] == Matching{{"n1", 2}, {"n2", 1}});
+  const DomainCounts score = count_domains(pod, {c}, cluster, CountingRequest{true, EmptyDomains::drop, true, false});
+  CHECK(score.matching[0] == Matching{{"n1", 2}});
+  CHECK(score.admitted_domains == std::vector<size_t>{2});
 }
