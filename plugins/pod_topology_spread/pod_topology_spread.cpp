@@ -116,7 +116,9 @@ bool node_included(const SpreadConstraint& c, const Pod& pod, const Node& node) 
 SpreadFilterCounts count_for_filter(const Pod& pod, std::vector<SpreadConstraint> constraints,
                                     const ClusterPods& cluster) {
   SpreadFilterCounts out;
-  DomainCounts counted = count_domains(pod, constraints, cluster, CountingRequest{true, EmptyDomains::count, false});
+  const CountingRequest request{/*require_all_keys=*/true, EmptyDomains::count, /*count_admitted=*/false,
+                                /*with_nominated=*/true};
+  DomainCounts counted = count_domains(pod, constraints, cluster, request);
   out.matching = std::move(counted.matching);
   out.domains = std::move(counted.domains);
   for (size_t i = 0; i < constraints.size(); ++i)
@@ -155,8 +157,9 @@ SpreadScoreCounts count_for_score(const Pod& pod, std::vector<SpreadConstraint> 
                                   const ClusterPods& cluster, bool require_all_keys) {
   SpreadScoreCounts out;
   out.require_all_keys = require_all_keys;
-  DomainCounts counted =
-      count_domains(pod, constraints, cluster, CountingRequest{require_all_keys, EmptyDomains::drop, true, false});
+  const CountingRequest request{require_all_keys, EmptyDomains::drop, /*count_admitted=*/true,
+                                /*with_nominated=*/false};
+  DomainCounts counted = count_domains(pod, constraints, cluster, request);
   out.matching = std::move(counted.matching);
   // How many domains each constraint has among the nodes the pod may go to.
   for (size_t domains : counted.admitted_domains) out.weights.push_back(normalizing_weight(domains));
