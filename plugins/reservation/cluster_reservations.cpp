@@ -1,0 +1,73 @@
+#include "plugins/reservation/cluster_reservations.hpp"
+
+#include <optional>
+
+#include "plugins/reservation/reservation_match.hpp"
+#include "plugins/reservation/reservation_status.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
+#include "plugins/reservation/resource_list_ops.hpp"
+
+namespace troupe::plugins::reservation {
+
+namespace {
+
+/// The owner's key in ReservationEntry::owners: its uid, else namespace/name.
+std::string owner_key(const ObjectReference& owner) {
+  return owner.uid.empty() ? owner.namespace_name + "/" + owner.name : owner.uid;
+}
+
+ClusterReservation make_held(std::shared_ptr<const Reservation> reservation) {
+  ClusterReservation held;
+  held.node = reservation->status.node_name;
+  held.reserve_pod = make_reserve_pod_info(*reservation);
+  ReservationEntry& entry = held.entry;
+  entry.allocatable = reservation_requests(*reservation);
+  entry.resource_names = resource_names(entry.allocatable);
+  for (const auto& owner : reservation->status.current_owners) entry.owners[owner_key(owner)] = {};
+  entry.reservation = std::move(reservation);
+  return held;
+}
+
+}  // namespace
+
+const ClusterReservation* ClusterReservations::upsert(std::shared_ptr<const Reservation> reservation) {
+  if (!reservation) return nullptr;
+  const std::string uid = reservation->meta.uid;
+  if (!is_available(*reservation) || reservation->status.node_name.empty()) {
+    remove(uid);
+    return nullptr;
+  }
+  auto& held = held_[uid] = make_held(std::move(reservation));
+  return &held;
+}
+
+bool ClusterReservations::remove(std::string_view uid) {
+  auto it = held_.find(uid);
+  if (it == held_.end()) return false;
+  held_.erase(it);
+  return true;
+}
+
+const ClusterReservation* ClusterReservations::find(std::string_view uid) const {
+  auto it = held_.find(uid);
+  return it == held_.end() ? nullptr : &it->second;
+}
+
+std::vector<const ClusterReservation*> ClusterReservations::usable_by(const Pod& pod, const ClusterPods& cluster,
+                                                                      const OwnSelectors* relevant) const {
+  std::vector<const ClusterReservation*> out;
+  std::optional<Result<PodReservationRequest>> request;  // decoded at the first candidate
+  for (const auto& [uid, held] : held_) {
+    // Not Succeeded yet but already used up: the controller is just late (match_node).
+    if (held.entry.used_up()) continue;
+    if (relevant != nullptr && !relevant->may_count(*held.reserve_pod->pod)) continue;
+    auto node = cluster.nodes().find(held.node);
+    if (node == cluster.nodes().end() || !node->second.node) continue;
+    if (!request) request = read_pod_match_request(pod);
+    if (!*request || (*request)->reserve_pod) return {};
+    if (match_reservation(**request, pod, *node->second.node, held.entry).usable()) out.push_back(&held);
+  }
+  return out;
+}
+
+}  // namespace troupe::plugins::reservation

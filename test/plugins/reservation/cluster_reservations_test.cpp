@@ -1,0 +1,131 @@
+// ClusterReservations: which Available reservations the scheduling cycle
+// holds as reserve pods, and which of them a pod sets aside (Koordinator
+// takes the reservations a pod may use out of its NodeInfo before PreFilter).
+
+#include <catch2/catch.hpp>
+
+#include "plugins/reservation/cluster_reservations.hpp"
+#include "plugins/reservation/reservation_status.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
+#include "reservation_test_support.hpp"
+
+using namespace troupe;
+using namespace troupe::plugins;
+using namespace troupe::plugins::reservation;
+using namespace troupe::plugins::reservation::testing;
+
+namespace {
+
+ReservationOwner owner_labelled(const char* selector) {
+  ReservationOwner o;
+  o.label_selector = *parse_label_selector(selector);
+  return o;
+}
+
+/// Reservation `name` on node `node`, for pods labelled app=<owner>, its template labelled app=<owner> too.
+ReservationBuilder reservation_on(const std::string& node, const std::string& name, const char* owner_selector) {
+  ReservationBuilder b(name, {{"cpu", "1"}});
+  b.owners({owner_labelled(owner_selector)});
+  b.get().status.node_name = node;
+  b.get().spec.pod_template->meta.labels["app"] = "web";
+  return b;
+}
+
+Pod pod_labelled(std::map<std::string, std::string> labels,
+                 std::map<std::string, std::string> annotations = {}) {
+  Pod pod = PodBuilder("p").container({{"cpu", "1"}}).pod();
+  pod.meta.labels = std::move(labels);
+  pod.meta.annotations = std::move(annotations);
+  return pod;
+}
+
+std::vector<std::string> names(const std::vector<const ClusterReservation*>& held) {
+  std::vector<std::string> out;
+  for (const auto* r : held) out.push_back(r->entry.name());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ClusterReservations: only Available reservations with a node are held", "[reservation]") {
+  ClusterReservations held;
+  const ClusterReservation* r = held.upsert(reservation_on("n1", "r1", "app=web").ptr());
+  REQUIRE(r != nullptr);
+  CHECK(r->node == "n1");
+  // The reserve pod as Koordinator's NodeInfo holds it: template labels, the reservation's uid, its node.
+  CHECK(r->reserve_pod->meta().labels.at("app") == "web");
+  CHECK(r->reserve_pod->meta().uid == "ruid-r1");
+  CHECK(r->reserve_pod->meta().namespace_name == "default");
+  CHECK(r->reserve_pod->pod->spec.node_name == "n1");
+  CHECK(held.size() == 1);
+
+  struct Case {
+    const char* what;
+    ReservationBuilder next;
+  };
+  const std::vector<Case> dropped = {
+      {"Succeeded", reservation_on("n1", "r1", "app=web").phase(kPhaseSucceeded)},
+      {"Failed", reservation_on("n1", "r1", "app=web").phase(kPhaseFailed)},
+      {"Pending", reservation_on("n1", "r1", "app=web").phase(kPhasePending)},
+      {"Available without a node", reservation_on("", "r1", "app=web")},
+  };
+  for (const auto& c : dropped) {
+    INFO(c.what);
+    REQUIRE(held.upsert(reservation_on("n1", "r1", "app=web").ptr()) != nullptr);
+    CHECK(held.upsert(c.next.ptr()) == nullptr);
+    CHECK(held.find("ruid-r1") == nullptr);
+  }
+  // Moved to another node: held there.
+  REQUIRE(held.upsert(reservation_on("n1", "r1", "app=web").ptr()) != nullptr);
+  CHECK(held.upsert(reservation_on("n2", "r1", "app=web").ptr())->node == "n2");
+  CHECK(held.size() == 1);
+  CHECK(held.remove("ruid-r1"));
+  CHECK_FALSE(held.remove("ruid-r1"));
+  CHECK(held.empty());
+  CHECK(held.upsert(nullptr) == nullptr);
+}
+
+TEST_CASE("ClusterReservations: the reservations a pod may use, on nodes the cycle knows", "[reservation]") {
+  ClusterPods cluster;
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n1").label("zone", "z1").node()));
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n2").label("zone", "z2").node()));
+  ClusterReservations held;
+  held.upsert(reservation_on("n1", "web-r", "app=web").ptr());
+  held.upsert(reservation_on("n2", "web-r2", "app=web").ptr());
+  held.upsert(reservation_on("n1", "db-r", "app=db").ptr());
+  // Only the cycle's ClusterPods says which nodes exist: this one's node is not known.
+  held.upsert(reservation_on("gone", "lost-r", "app=web").ptr());
+  ReservationBuilder used = reservation_on("n2", "once-r", "app=web");
+  used.get().status.current_owners.push_back(ObjectReference{"Pod", "default", "first", "uid-first"});
+  held.upsert(used.ptr());
+  ReservationBuilder reusable = reservation_on("n2", "many-r", "app=web").allocate_once(false);
+  reusable.get().status.current_owners.push_back(ObjectReference{"Pod", "default", "first", "uid-first"});
+  held.upsert(reusable.ptr());
+
+  struct Case {
+    const char* what;
+    Pod pod;
+    std::vector<std::string> usable;  // by name, in uid order
+  };
+  const std::vector<Case> cases = {
+      {"owner of three; allocateOnce already owned is used up", pod_labelled({{"app", "web"}}),
+       {"many-r", "web-r", "web-r2"}},
+      {"owner of one", pod_labelled({{"app", "db"}}), {"db-r"}},
+      {"a stranger", pod_labelled({{"app", "cache"}}), {}},
+      {"reservation-ignored: every one on a known node", pod_labelled({{kLabelReservationIgnored, "true"}}),
+       {"db-r", "many-r", "web-r", "web-r2"}},
+      {"affinity by name", pod_labelled({{"app", "web"}}, {{kAnnotationReservationAffinity, R"({"name":"web-r2"})"}}),
+       {"web-r2"}},
+      {"affinity read over the node's labels",
+       pod_labelled({{"app", "web"}}, {{kAnnotationReservationAffinity, R"({"reservationSelector":{"zone":"z1"}})"}}),
+       {"web-r"}},
+      {"malformed affinity: rejected by the plugin, sets nothing aside",
+       pod_labelled({{"app", "web"}}, {{kAnnotationReservationAffinity, "{"}}), {}},
+      {"a reserve pod uses no reservation", make_reserve_pod(reservation_on("n1", "x", "app=web").get()), {}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK(names(held.usable_by(c.pod, cluster)) == c.usable);
+  }
+  CHECK(ClusterReservations().usable_by(pod_labelled({{"app", "web"}}), cluster).empty());
+}
