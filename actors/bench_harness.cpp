@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include <caf/all.hpp>
 
@@ -123,12 +124,20 @@ class PendingReservations {
     auto update = plugins::reservation::bind_update(*bound, job.uid, job.node, timestamp_now());
     if (!update.status) return nullptr;
     bound->status = std::move(*update.status);
+    bound_.push_back(bound);
     return bound;
+  }
+
+  /// The reservations bound since the last call.
+  std::vector<std::shared_ptr<const Reservation>> take_bound() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::exchange(bound_, {});
   }
 
  private:
   std::mutex mu_;
   std::unordered_map<std::string, Reservation> by_uid_;
+  std::vector<std::shared_ptr<const Reservation>> bound_;
 };
 
 struct bench_binder_state {
@@ -375,6 +384,9 @@ Result<std::vector<PodOutcome>> BenchHarness::place_reservations(const std::vect
   auto outcomes = impl.run(std::move(reserve_pods), 0, timeout);
   if (!outcomes) return outcomes;
   caf::scoped_actor self{*impl.system};
+  // As the informer does: the reserve pods count among the cycle's cluster pods.
+  for (auto& bound : impl.reservations->take_bound())
+    self->send(impl.cycle, atom::upsert_reservation_v, ReservationPtr(std::move(bound)));
   impl.sync_nodes(self);
   return outcomes;
 }

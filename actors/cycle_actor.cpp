@@ -9,6 +9,7 @@
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/preemption_step.hpp"
+#include "actors/reserve_pods_aside.hpp"
 #include "model/go_duration.hpp"
 #include "model/timestamp.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
@@ -660,6 +661,39 @@ void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& par
   after_filters(self, a);
 }
 
+/// When PreFilter or PreScore may count the cluster's pods for the pod
+/// (share_cluster_pods shares them): the selectors through which its own
+/// rules pick them; nullopt when they count none.
+std::optional<plugins::OwnSelectors> selectors_counting(Self self, const Attempt& a) {
+  const Pod& pod = *a.pod().pod;
+  if (default_spreading(self, a) != DefaultSpreading::none)
+    return plugins::OwnSelectors(pod, self->state.workloads.default_selector(pod));
+  if (plugins::placement_reads_other_pods(pod, self->state.cluster_pods))
+    return plugins::OwnSelectors(pod, std::nullopt);
+  return std::nullopt;
+}
+
+/// The cycle's inputs, PreFilter, and PreScore when PreFilter passed (into
+/// a->pre_score); returns PreFilter's status. They count the cluster's pods
+/// as the pod sees them: without the reserve pods of the reservations it may
+/// use, which are back when this returns.
+plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
+  auto& request = *a->request;
+  const auto selectors = self->state.reservations.empty() ? std::nullopt : selectors_counting(self, *a);
+  ReservePodsAside aside(self->state.cluster_pods, self->state.reservations, *request.pod->pod,
+                         selectors ? &*selectors : nullptr);
+  const uint64_t cluster_version = share_cluster_pods(self, *a);
+  share_image_spread(self, *a);
+  if (self->state.deps.evaluation_cache)
+    request.scheduling_class = plugins::with_inputs_version(
+        a->queued->scheduling_class, request.state->inputs_version(), request.state->filter_inputs_version());
+  share_gang_view(self, *a);
+  auto pre_filter = a->framework().run_pre_filter(*request.state, a->pod());
+  if (pre_filter.ok()) a->pre_score = a->framework().run_pre_score(*request.state, a->pod());
+  withdraw_cycle_inputs(*a, cluster_version);
+  return pre_filter;
+}
+
 /// PreFilter and PreScore on the cycle, then one round on every partition:
 /// each filters its nodes and scores those that pass.
 void attempt(Self self, QueuedPodPtr queued) {
@@ -676,24 +710,13 @@ void attempt(Self self, QueuedPodPtr queued) {
   // Nominations change the nodes and the domains the pod is tried against.
   release_nomination(self, *request->pod);
   set_aside_lower_nominations(self, *request->pod);
-  const uint64_t cluster_version = share_cluster_pods(self, *a);
-  share_image_spread(self, *a);
-  if (self->state.deps.evaluation_cache)
-    request->scheduling_class =
-        plugins::with_inputs_version(queued->scheduling_class, request->state->inputs_version(),
-                                     request->state->filter_inputs_version());
-  share_gang_view(self, *a);
-
-  auto pre_filter = a->framework().run_pre_filter(*request->state, a->pod());
+  auto pre_filter = pre_filter_and_score(self, a);
   if (!pre_filter.ok()) {
-    withdraw_cycle_inputs(*a, cluster_version);
     bool error = pre_filter.code == plugins::Code::error;
     auto message = error ? pre_filter.message()
                          : plugins::pre_filter_fit_error_message(self->state.total_nodes, pre_filter.message());
     return fail_and_next(self, a, message, {pre_filter.plugin}, error);
   }
-  a->pre_score = a->framework().run_pre_score(*request->state, a->pod());
-  withdraw_cycle_inputs(*a, cluster_version);
   request->score = a->pre_score.ok();
   int32_t percentage = a->framework().percentage_of_nodes_to_score().value_or(
       self->state.deps.percentage_of_nodes_to_score);
@@ -736,6 +759,18 @@ void prefetch(Self self) {
             spdlog::error("scheduling-cycle lost the queue: {}", to_string(err));
             self->quit(err);
           });
+}
+
+/// An Available reservation's reserve pod counts on its node (replacing the
+/// copy assumed at its Reserve); one no longer Available leaves.
+void hold_reservation(Self self, const ReservationPtr& reservation) {
+  auto& st = self->state;
+  const std::string uid = reservation->meta.uid;
+  const bool was_held = st.reservations.find(uid) != nullptr;
+  if (const auto* held = st.reservations.upsert(reservation))
+    st.cluster_pods.add_pod(held->reserve_pod, held->node);
+  else if (was_held)
+    st.cluster_pods.remove_pod(uid);
 }
 
 /// The cycle is free: attempt the prefetched pod, or wait for one.
@@ -781,6 +816,20 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_bound, const PodInfoPtr& pod, const std::string& node) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.add_pod(pod, node);
+      },
+      [=](atom::upsert_reservation, const ReservationPtr& reservation) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        hold_reservation(self, reservation);
+      },
+      [=](atom::delete_reservation, const std::string& uid) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        if (self->state.reservations.remove(uid)) self->state.cluster_pods.remove_pod(uid);
+      },
+      [=](atom::dequeue, const std::string& uid) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        // A preemption may hold room for it (the reserve pod's uid is the reservation's).
+        forget_nomination(self, uid);
+        self->state.cluster_pods.forget_assumed(uid);
       },
       [=](atom::upsert_node, const NodePtr& node) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -46,6 +46,7 @@
 #include "plugins/framework/cluster_pods.hpp"
 #include "plugins/framework/workload_selectors.hpp"
 #include "plugins/image_locality/image_spread.hpp"
+#include "plugins/reservation/cluster_reservations.hpp"
 
 namespace troupe::actors {
 
@@ -87,6 +88,13 @@ using cycle_actor = caf::typed_actor<
     // A node's labels and taints, or its deletion (INFORMER): the topology domains.
     caf::reacts_to<atom::upsert_node, NodePtr>,
     caf::reacts_to<atom::delete_node, std::string>,
+    // An Available reservation on its node, or one that left it (INFORMER):
+    // its reserve pod counts among the cluster's pods.
+    caf::reacts_to<atom::upsert_reservation, ReservationPtr>,
+    caf::reacts_to<atom::delete_reservation, std::string>,
+    // A reservation with this uid left the queue (RESERVATION CONTROLLER):
+    // drop its nomination and its reserve pod if only assumed.
+    caf::reacts_to<atom::dequeue, std::string>,
     // The cluster's node count (INFORMER), for fit errors before any Filter round.
     caf::reacts_to<atom::node_count, int64_t>,
     // A pod of a gang exists (INFORMER): pending, or bound when the flag says so.
@@ -161,6 +169,9 @@ struct cycle_actor_state {
   /// Every pod bound or reserved, by node, with the nodes: what
   /// InterPodAffinity and PodTopologySpread count domains over.
   plugins::ClusterPods cluster_pods;
+  /// The Available reservations, whose reserve pods are among cluster_pods
+  /// except for the pods that may use them (actors/reserve_pods_aside.hpp).
+  plugins::reservation::ClusterReservations reservations;
   /// How many nodes hold each image: ImageLocality's cluster-wide input.
   plugins::image_locality::ImageSpread image_spread;
   /// The Services and controllers' pod selectors: the siblings a pod without

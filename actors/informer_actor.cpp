@@ -219,8 +219,9 @@ void on_namespace(Self self, watch::EventType type, const watch::ObjectPtr& obje
   self->send(self->state.deps.cycle, atom::namespace_labels_v, NamespaceChangePtr(std::move(change)));
 }
 
-// A Reservation is held by the actor owning status.nodeName while Available.
-// The previous holder is told when it moves, leaves Available or is deleted.
+// A Reservation is held by the actor owning status.nodeName while Available,
+// and its reserve pod counts among the cycle's cluster pods. The previous
+// holder is told when it moves, leaves Available or is deleted.
 void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   const PodIdentity id = read_pod_identity(*object);  // metadata.name / uid, whatever the kind
   ReservationPtr reservation;
@@ -239,9 +240,12 @@ void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& ob
   if (!move.leave.empty()) self->send(owner(self, move.leave), atom::delete_reservation_v, id.uid);
   if (move.hold.empty()) {
     held.erase(id.uid);
+    // Its reserve pod leaves the cluster's pods (pod affinity, spreading).
+    if (was_held) self->send(self->state.deps.cycle, atom::delete_reservation_v, id.uid);
   } else {
     held[id.uid] = move.hold;
     self->send(owner(self, move.hold), atom::upsert_reservation_v, reservation);
+    self->send(self->state.deps.cycle, atom::upsert_reservation_v, reservation);
   }
   // A reservation let go is its reserve pod leaving the node: what pods rejected for room wait for.
   if (!move.leave.empty()) cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);

@@ -106,8 +106,8 @@ void dequeue(Self self, const std::string& uid) {
   auto it = self->state.queued.find(uid);
   if (it == self->state.queued.end()) return;
   self->send(self->state.deps.queue, atom::dequeue_v, it->second.key);
-  // A preemption may hold room for it (the reserve pod's uid is the reservation's).
-  if (self->state.deps.cycle) self->send(self->state.deps.cycle, atom::pod_gone_v, uid);
+  // A preemption may hold room for it, a Reserve a copy of its reserve pod.
+  if (self->state.deps.cycle) self->send(self->state.deps.cycle, atom::dequeue_v, uid);
   self->state.queued.erase(it);
 }
 

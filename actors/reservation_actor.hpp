@@ -9,7 +9,7 @@
 //       Reservation's status (actors/reservation_writes.hpp)
 //   a reserve pod that preempted (ReservationArgs.enablePreemption) is
 //       nominated in the SCHEDULING CYCLE's memory only; when the
-//       reservation goes or leaves Pending, the cycle is told (pod_gone) so
+//       reservation goes or leaves Pending, the cycle is told (dequeue) so
 //       the held room is released
 //   every tick: decide_lifecycle per reservation (expiry, node gone,
 //       allocateOnce, owners and allocated from the pods whose

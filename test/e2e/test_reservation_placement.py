@@ -7,7 +7,9 @@ object (resource-status, device-allocated); the tests read them from there.
 (Against a scheduler without the controller the test writes them itself.)
 The scheduler then holds the reservation as its reserve pod, CPUs and devices
 included: other pods cannot use them; owner pods (label selector) use them
-first, and only them with allocatePolicy Restricted. Node layouts are those of
+first, and only them with allocatePolicy Restricted. Pod affinity and topology
+spreading count the reserve pod (its template's labels) on its node, except
+for the pods that may use the reservation. Node layouts are those of
 numa_builders.py: CPUs 0-7,16-23 on NUMA node 0, 8-15,24-31 on NUMA node 1;
 make_gpu_numa_node puts the 8 GPUs on NUMA node 1.
 """
@@ -24,7 +26,9 @@ from numa_builders import (QOS, RESOURCE_STATUS, make_cpu_node, make_gpu_numa_no
                            numa_pod, parse_cpuset, resource_status)
 from reservation_builders import (DEBUG, EXACT_MATCH, MERGE, RESERVATION_AFFINITY, RESERVATION_IGNORED,  # noqa: E402
                                   RESERVATIONS_PATH, allocated_reservation, make_reservation, play_controller)
-from scheduler_helpers import SchedulingTest, fast_config  # noqa: E402
+from scheduler_helpers import SchedulingTest, fast_config, make_node, make_pod  # noqa: E402
+
+HOST = "kubernetes.io/hostname"
 
 FULL_CARD = {"koordinator.sh/gpu-core": "100", "koordinator.sh/gpu-memory": "80Gi",
              "koordinator.sh/gpu-memory-ratio": "100"}
@@ -59,12 +63,14 @@ class ReservationPlacementTest(SchedulingTest):
         self.assertEqual(status, 200, body)
         return body
 
-    def reserve(self, node, name, requests, owner_labels, fallback=None, **kwargs):
-        """Creates an LSR Reservation pinned to `node`, waits until it is
-        Available and the scheduler holds it; returns the Reservation.
-        `fallback`: the annotations to write when no controller places it."""
+    def reserve(self, node, name, requests, owner_labels, fallback=None, template_labels=None, **kwargs):
+        """Creates a Reservation pinned to `node` (LSR unless `template_labels`
+        say otherwise), waits until it is Available and the scheduler holds
+        it; returns the Reservation. `fallback`: the annotations to write when
+        no controller places it."""
         self.client.ok("POST", RESERVATIONS_PATH, make_reservation(name, requests, owner_labels, node_name=node,
-                                                                   template_labels={QOS: "LSR"}, **kwargs))
+                                                                   template_labels=template_labels or {QOS: "LSR"},
+                                                                   **kwargs))
         deadline = time.time() + 10
         while self.reservation(name).get("status", {}).get("phase") != "Available":
             if time.time() > deadline:  # no reservation controller in this scheduler
@@ -187,6 +193,45 @@ class ReservationPlacementTest(SchedulingTest):
         self.cluster.wait(lambda: self.debug("c-0")["reservations"] == [], 30, "the reservation dropped")
         placed = self.cluster.wait(lambda: self.client.pod("waits")["spec"].get("nodeName"), 30, "waits bound")
         self.assertEqual(placed, "c-0")
+
+    def test_reservations_count_in_pod_affinity_and_spreading_except_for_their_owners(self):
+        """As in Koordinator's NodeInfo, an Available reservation is its reserve
+        pod on its node, template labels included, for InterPodAffinity and
+        PodTopologySpread; a pod that may use the reservation does not count it."""
+        bound = []
+        for name, cpu, labels in (("web-0", "100m", {"app": "web"}), ("filler", "2500m", {})):
+            pod = make_pod(name, cpu=cpu, memory="64Mi", labels=labels)
+            pod["spec"]["nodeName"] = "n-1"
+            del pod["spec"]["schedulerName"]
+            bound.append(pod)
+        self.start([make_node("n-0"), make_node("n-1")] + bound)
+        small = {"cpu": "500m", "memory": "256Mi"}
+        self.reserve("n-0", "web-r", small, {"owner": "web"}, template_labels={"app": "web"})
+        self.reserve("n-0", "db-r", small, {"owner": "db"}, template_labels={"app": "db"})
+
+        def apart(name, labels):
+            return make_pod(name, cpu="100m", memory="64Mi", labels=dict(labels, app="web"), affinity={
+                "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": HOST}]}})
+
+        def spread(name, labels):
+            pod = make_pod(name, cpu="100m", memory="64Mi", labels=dict(labels, app="db"))
+            pod["spec"]["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": HOST,
+                                                         "whenUnsatisfiable": "DoNotSchedule",
+                                                         "labelSelector": {"matchLabels": {"app": "db"}}}]
+            return pod
+
+        # A stranger avoiding app=web: web-0 is on n-1, web-r's reserve pod on n-0.
+        message = self.create_unschedulable(apart("stranger", {}))
+        self.assertIn("didn't match pod anti-affinity rules", message)
+        # web-r's owner does not count web-r: it lands in its reservation.
+        owner = self.place_one(apart("web-owner", {"owner": "web"}))
+        self.assertEqual((owner["spec"]["nodeName"], allocated_reservation(owner)["name"]), ("n-0", "web-r"))
+        # A stranger spread by app=db counts db-r on n-0: it takes the fuller n-1.
+        self.assertEqual(self.place_one(spread("db-0", {}))["spec"]["nodeName"], "n-1")
+        # db-r's owner sees n-0 without it (0 against db-0's 1) and must go there.
+        owner = self.place_one(spread("db-owner", {"owner": "db"}))
+        self.assertEqual((owner["spec"]["nodeName"], allocated_reservation(owner)["name"]), ("n-0", "db-r"))
 
 
 if __name__ == "__main__":
