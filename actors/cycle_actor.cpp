@@ -15,6 +15,7 @@
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
+#include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
@@ -673,6 +674,22 @@ std::optional<plugins::OwnSelectors> selectors_counting(Self self, const Attempt
   return std::nullopt;
 }
 
+/// A pod that must use a reservation (reservation-affinity) gets the nodes
+/// holding one it may use, so the Reservation plugin's PreFilter restricts
+/// the candidates to them (ClusterReservations::usable_by). Filter does not
+/// read them: verdicts stay cacheable.
+void share_reservation_affinity_nodes(Self self, const Attempt& a) {
+  const Pod& pod = *a.pod().pod;
+  if (pod.meta.annotation(plugins::reservation::kAnnotationReservationAffinity) == nullptr) return;
+  auto usable = std::make_shared<plugins::reservation::ReservationAffinityNodes>();
+  for (const auto* held : self->state.reservations.usable_by(pod, self->state.cluster_pods))
+    usable->nodes.insert(held->node);
+  uint64_t version = 1;
+  for (const auto& node : usable->nodes) version = version * 0x9e3779b97f4a7c15ULL ^ std::hash<std::string>{}(node);
+  a.request->state->share_input(std::shared_ptr<const plugins::reservation::ReservationAffinityNodes>(std::move(usable)),
+                                version == 0 ? 1 : version, /*read_by_filter=*/false);
+}
+
 /// The cycle's inputs, PreFilter, and PreScore when PreFilter passed (into
 /// a->pre_score); returns PreFilter's status. They count the cluster's pods
 /// as the pod sees them: without the reserve pods of the reservations it may
@@ -684,6 +701,7 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
                          selectors ? &*selectors : nullptr);
   const uint64_t cluster_version = share_cluster_pods(self, *a);
   share_image_spread(self, *a);
+  share_reservation_affinity_nodes(self, *a);
   if (self->state.deps.evaluation_cache)
     request.scheduling_class = plugins::with_inputs_version(
         a->queued->scheduling_class, request.state->inputs_version(), request.state->filter_inputs_version());

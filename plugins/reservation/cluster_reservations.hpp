@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,14 @@ struct ClusterReservation {
   std::string node;
   /// make_reserve_pod_info: what ClusterPods counts on `node`.
   std::shared_ptr<const PodInfo> reserve_pod;
+};
+
+/// For a pod with a reservation-affinity: the nodes holding a reservation it
+/// may use (usable_by). Shared by the cycle with the pod's attempt, it lets
+/// the Reservation plugin's PreFilter restrict the candidates to them, or
+/// reject the pod at once when there are none (upstream's PreFilter).
+struct ReservationAffinityNodes {
+  std::set<std::string> nodes;
 };
 
 class ClusterReservations {

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "plugins/common/args.hpp"
+#include "plugins/reservation/cluster_reservations.hpp"
 #include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reservation_score.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
@@ -42,9 +43,16 @@ const ReservationCycleState* ReservationPlugin::read_state(const CycleState& sta
   return state.read<ReservationCycleState>(state_slot());
 }
 
-PluginStatus ReservationPlugin::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
+PluginStatus ReservationPlugin::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const {
   auto request = read_pod_reservation_request(*pod.pod);
   if (!request) return PluginStatus::unresolvable(request.message());
+  // With the cycle's view of the reservations, a pod that must use one goes
+  // only to their nodes, and is rejected once when there is none.
+  const auto* usable = state.input<ReservationAffinityNodes>();
+  if (usable != nullptr && request->has_affinity() && !request->reserve_pod) {
+    if (usable->nodes.empty()) return PluginStatus::unresolvable(kErrReasonReservationAffinity);
+    result.node_names = usable->nodes;
+  }
   state.write(state_slot(), make_state(std::move(*request), pod));
   return {};
 }

@@ -166,10 +166,11 @@ class ReservationPlacementTest(SchedulingTest):
                                       {RESERVATION_AFFINITY: {"name": "strict"}}))
         self.assertLessEqual(cpus_of(strict), strict_cpus)
         self.assertEqual(allocated_reservation(strict)["name"], "strict")
-        # An affinity naming no reservation on the node: the reference's message.
+        # An affinity naming no reservation anywhere: rejected once at PreFilter, with the reference's message.
         message = self.create_unschedulable(owned(numa_pod("lost", cpu="1", memory="1Gi"), {"app": "strict"},
                                                   {RESERVATION_AFFINITY: {"name": "nowhere"}}))
-        self.assertIn("no reservations match reservation affinity", message)
+        self.assertTrue(message.startswith("0/1 nodes are available: node(s) no reservations match reservation "
+                                           "affinity."), message)
 
         self.reserve("c-0", "exact", {"cpu": "2", "memory": "2Gi"}, {"app": "exact"},
                      fallback={RESOURCE_STATUS: {"cpuset": "4,20"}})

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "plugins/reservation/cluster_reservations.hpp"
 #include "plugins/reservation/pod_annotations.hpp"
 #include "plugins/reservation/reservation_fit.hpp"
 #include "plugins/reservation/reservation_plugin.hpp"
@@ -430,5 +431,45 @@ TEST_CASE("ReservationArgs: defaults and field-naming errors", "[reservation]") 
     auto result = ReservationPlugin::make(YAML::Load(bad.yaml));
     REQUIRE_FALSE(result);
     CHECK_THAT(result.message(), Catch::Contains(bad.field));
+  }
+}
+
+TEST_CASE("plugin: PreFilter keeps a pod with a reservation-affinity to the nodes the cycle found", "[reservation]") {
+  ReservationPlugin plugin;
+  Pod wants = PodBuilder("w").container({{"cpu", "2"}}).pod();
+  wants.meta.annotations[kAnnotationReservationAffinity] = R"({"name":"r1"})";
+  Pod plain = PodBuilder("q").container({{"cpu", "1"}}).pod();
+  Pod reserve = make_reserve_pod(ReservationBuilder("r9").phase(kPhasePending).get());
+  reserve.meta.annotations[kAnnotationReservationAffinity] = R"({"name":"r1"})";
+
+  struct Case {
+    const char* what;
+    const Pod* pod;
+    std::optional<std::set<std::string>> shared;  // the cycle's ReservationAffinityNodes; nullopt: not shared
+    Code code;
+    std::optional<std::set<std::string>> candidates;
+  };
+  const std::vector<Case> cases = {
+      {"reservations on two nodes", &wants, std::set<std::string>{"a", "b"}, Code::success,
+       std::set<std::string>{"a", "b"}},
+      {"none anywhere: rejected once", &wants, std::set<std::string>{}, Code::unschedulable_and_unresolvable,
+       std::nullopt},
+      {"not shared (no cycle view): every node, Filter decides", &wants, std::nullopt, Code::success, std::nullopt},
+      {"no affinity: every node", &plain, std::set<std::string>{"a"}, Code::success, std::nullopt},
+      {"a reserve pod: its Filter decides", &reserve, std::set<std::string>{}, Code::success, std::nullopt},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CycleState state;
+    if (c.shared) {
+      auto nodes = std::make_shared<const ReservationAffinityNodes>(ReservationAffinityNodes{*c.shared});
+      state.share_input(nodes, 1, false);
+    }
+    PreFilterResult result;
+    const PluginStatus status = plugin.pre_filter(state, *PodInfo::make(*c.pod), result);
+    CHECK(status.code == c.code);
+    CHECK(result.node_names == c.candidates);
+    if (c.code == Code::unschedulable_and_unresolvable)
+      CHECK(status.reasons == std::vector<std::string>{kErrReasonReservationAffinity});
   }
 }
