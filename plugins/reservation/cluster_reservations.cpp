@@ -5,7 +5,6 @@
 #include "plugins/reservation/reservation_match.hpp"
 #include "plugins/reservation/reservation_status.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
-#include "plugins/reservation/resource_list_ops.hpp"
 
 namespace troupe::plugins::reservation {
 
@@ -20,11 +19,8 @@ ClusterReservation make_held(std::shared_ptr<const Reservation> reservation) {
   ClusterReservation held;
   held.node = reservation->status.node_name;
   held.reserve_pod = make_reserve_pod_info(*reservation);
-  ReservationEntry& entry = held.entry;
-  entry.allocatable = reservation_requests(*reservation);
-  entry.resource_names = resource_names(entry.allocatable);
-  for (const auto& owner : reservation->status.current_owners) entry.owners[owner_key(owner)] = {};
-  entry.reservation = std::move(reservation);
+  held.entry = make_entry(std::move(reservation));
+  for (const auto& owner : held.entry.reservation->status.current_owners) held.entry.owners[owner_key(owner)] = {};
   return held;
 }
 

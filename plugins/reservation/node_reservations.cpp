@@ -22,17 +22,22 @@ void NodeReservations::recompute_allocated(ReservationEntry& entry) const {
   entry.owners_share_vector.subtract(ResourceVector::from(subtract_non_negative(entry.allocatable, entry.allocated)));
 }
 
+ReservationEntry make_entry(std::shared_ptr<const Reservation> reservation) {
+  ReservationEntry entry;
+  entry.allocatable = reservation_requests(*reservation);
+  entry.resource_names = resource_names(entry.allocatable);
+  entry.allocatable_vector = ResourceVector::from(entry.allocatable);
+  entry.reservation = std::move(reservation);
+  return entry;
+}
+
 bool NodeReservations::apply_reservation(std::shared_ptr<const Reservation> reservation) {
   if (!reservation) return false;
   if (!is_available(*reservation)) {
     remove_reservation(reservation->meta.uid);
     return false;
   }
-  ReservationEntry entry;
-  entry.allocatable = reservation_requests(*reservation);
-  entry.resource_names = resource_names(entry.allocatable);
-  entry.allocatable_vector = ResourceVector::from(entry.allocatable);
-  entry.reservation = std::move(reservation);
+  ReservationEntry entry = make_entry(std::move(reservation));
   recompute_allocated(entry);
   const std::string uid = entry.uid();
   entries_[uid] = std::move(entry);

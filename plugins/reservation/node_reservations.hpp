@@ -54,6 +54,10 @@ struct ReservationEntry {
   bool used_up() const { return reservation->spec.allocate_once && !owners.empty(); }
 };
 
+/// The entry of an Available reservation, without owners: its allocatable
+/// (reservation_requests), their names and vector.
+ReservationEntry make_entry(std::shared_ptr<const Reservation> reservation);
+
 class NodeReservations final : public NodeExtension {
  public:
   /// Holds (or updates) the reservation when it is Available, drops it
