@@ -234,6 +234,16 @@ class ReservationPlacementTest(SchedulingTest):
         owner = self.place_one(spread("db-owner", {"owner": "db"}))
         self.assertEqual((owner["spec"]["nodeName"], allocated_reservation(owner)["name"]), ("n-0", "db-r"))
 
+        # A reservation that stops being Available stops counting, and what it kept out is tried again.
+        self.reserve("n-1", "cache-r", small, {"owner": "cache"}, template_labels={"app": "cache"})
+        shy = make_pod("shy", cpu="100m", memory="64Mi", node_selector={HOST: "n-1"}, affinity={
+            "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                {"labelSelector": {"matchLabels": {"app": "cache"}}, "topologyKey": HOST}]}})
+        self.assertIn("didn't match pod anti-affinity rules", self.create_unschedulable(shy))
+        self.client.ok("PATCH", RESERVATIONS_PATH + "/cache-r/status", {"status": {"phase": "Succeeded"}}, MERGE)
+        self.cluster.wait(lambda: self.client.pod("shy")["spec"].get("nodeName") == "n-1", 30,
+                          "shy placed once cache-r is Succeeded")
+
 
 if __name__ == "__main__":
     unittest.main()
