@@ -29,10 +29,12 @@ OwnSelectors::OwnSelectors(const Pod& pod, std::optional<LabelSelector> by_defau
 }
 
 bool OwnSelectors::may_count(const Pod& placed) const {
-  if (has_pod_affinity_terms(placed)) return true;
-  if (by_default_ && by_default_->matches(placed.meta.labels)) return true;
-  return std::any_of(selectors_.begin(), selectors_.end(),
-                     [&](const LabelSelector* s) { return s->matches(placed.meta.labels); });
+  return has_pod_affinity_terms(placed) || selects(placed.meta.labels);
+}
+
+bool OwnSelectors::selects(const Labels& labels) const {
+  if (by_default_ && by_default_->matches(labels)) return true;
+  return std::any_of(selectors_.begin(), selectors_.end(), [&](const LabelSelector* s) { return s->matches(labels); });
 }
 
 }  // namespace troupe::plugins

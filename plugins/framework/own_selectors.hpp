@@ -25,6 +25,9 @@ class OwnSelectors {
   /// Whether `placed` may change what the pod's InterPodAffinity or
   /// PodTopologySpread count.
   bool may_count(const Pod& placed) const;
+  /// Whether one of the selectors matches these labels (what may_count asks
+  /// of a placed pod without terms).
+  bool selects(const Labels& labels) const;
 
  private:
   std::vector<const LabelSelector*> selectors_;  // into the pod, which outlives this

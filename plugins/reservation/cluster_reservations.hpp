@@ -65,6 +65,17 @@ class ClusterReservations {
 
  private:
   std::map<std::string, ClusterReservation, std::less<>> held_;  // by uid
+  /// The uids of the held reservations whose reserve pod has affinity terms
+  /// (relevant to every pod that counts), and of the others by their reserve
+  /// pod's labels: reservations of one workload share them, so usable_by asks
+  /// a pod's selectors once per label set, not once per reservation.
+  std::set<std::string, std::less<>> with_terms_;
+  std::map<Labels, std::set<std::string, std::less<>>> by_labels_;
+
+  void index(const ClusterReservation& held);
+  void unindex(const ClusterReservation& held);
+  /// The held reservations `relevant` admits, in uid order (all when null).
+  std::vector<const ClusterReservation*> relevant_to(const OwnSelectors* relevant) const;
 };
 
 }  // namespace troupe::plugins::reservation

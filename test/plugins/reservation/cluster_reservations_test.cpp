@@ -129,3 +129,51 @@ TEST_CASE("ClusterReservations: the reservations a pod may use, on nodes the cyc
   }
   CHECK(ClusterReservations().usable_by(pod_labelled({{"app", "web"}}), cluster).empty());
 }
+
+TEST_CASE("ClusterReservations: only reserve pods the pod's selectors may count are set aside", "[reservation]") {
+  ClusterPods cluster;
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n1").node()));
+  ClusterReservations held;
+  auto labelled = [](const char* name, const char* app) {
+    ReservationBuilder b = reservation_on("n1", name, "owner=me");  // every reservation is the pod's
+    b.get().spec.pod_template->meta.labels["app"] = app;
+    return b;
+  };
+  held.upsert(labelled("web-1", "web").ptr());
+  held.upsert(labelled("web-2", "web").ptr());
+  held.upsert(labelled("db-1", "db").ptr());
+  ReservationBuilder guarded = labelled("guard", "other");  // a reserve pod with terms counts for every pod
+  PodAffinityTerm term;
+  term.label_selector = *parse_label_selector("app=web");
+  term.topology_key = "kubernetes.io/hostname";
+  guarded.get().spec.pod_template->spec.affinity.emplace().pod_anti_affinity.emplace().required.push_back(term);
+  held.upsert(guarded.ptr());
+  // Relabelled: it leaves its old label group.
+  held.upsert(labelled("db-1", "cache").ptr());
+
+  const Pod owner = pod_labelled({{"owner", "me"}});
+  struct Case {
+    const char* what;
+    std::optional<LabelSelector> selects;  // nullopt: no relevance filter
+    std::vector<std::string> aside;
+  };
+  const std::vector<Case> cases = {
+      {"no filter", std::nullopt, {"db-1", "guard", "web-1", "web-2"}},
+      {"selects app=web", *parse_label_selector("app=web"), {"guard", "web-1", "web-2"}},
+      {"selects app=cache (db-1's new label)", *parse_label_selector("app=cache"), {"db-1", "guard"}},
+      {"selects app=db (db-1's old label)", *parse_label_selector("app=db"), {"guard"}},
+      {"selects every pod", LabelSelector{}, {"db-1", "guard", "web-1", "web-2"}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    if (!c.selects) {
+      CHECK(names(held.usable_by(owner, cluster)) == c.aside);
+      continue;
+    }
+    const OwnSelectors selectors(owner, *c.selects);
+    CHECK(names(held.usable_by(owner, cluster, &selectors)) == c.aside);
+  }
+  REQUIRE(held.remove("ruid-guard"));
+  const OwnSelectors web(owner, *parse_label_selector("app=web"));
+  CHECK(names(held.usable_by(owner, cluster, &web)) == std::vector<std::string>{"web-1", "web-2"});
+}
