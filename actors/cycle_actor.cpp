@@ -187,15 +187,18 @@ void change_namespace(Self self, const NamespaceChange& change) {
 /// (it has constraints of its own, the profile has no defaults, or nothing
 /// selects its siblings), at Score only (ScheduleAnyway ones, as the system
 /// defaults), or at Filter too (a DoNotSchedule one in the profile's list).
+/// `selector`: the siblings' selector, where it applies.
 enum class DefaultSpreading { none, score, filter };
 
-DefaultSpreading default_spreading(Self self, const Attempt& a) {
+DefaultSpreading default_spreading(Self self, const Attempt& a, LabelSelector* selector = nullptr) {
   const auto& workloads = self->state.workloads;
   const Pod& pod = *a.pod().pod;
   if (workloads.size() == 0 || !pod.spec.topology_spread_constraints.empty()) return DefaultSpreading::none;
   const auto* spread = plugins::spread::PodTopologySpread::of(a.framework());
-  if (spread == nullptr || spread->args().default_constraints.empty() || workloads.default_selector(pod).empty())
-    return DefaultSpreading::none;
+  if (spread == nullptr || spread->args().default_constraints.empty()) return DefaultSpreading::none;
+  LabelSelector siblings = workloads.default_selector(pod);
+  if (siblings.empty()) return DefaultSpreading::none;
+  if (selector != nullptr) *selector = std::move(siblings);
   for (const auto& c : spread->args().default_constraints)
     if (c.when_unsatisfiable == UnsatisfiableAction::do_not_schedule) return DefaultSpreading::filter;
   return DefaultSpreading::score;
@@ -226,9 +229,8 @@ void keep_spread_keys(Self self, const Attempt& a, DefaultSpreading by_default) 
 /// generation, and read by Filter only when a default constraint filters, so
 /// the replicas of a workload spread by the system defaults still reuse
 /// Filter verdicts. Returns the ClusterPods version shared, 0 for none.
-uint64_t share_cluster_pods(Self self, const Attempt& a) {
+uint64_t share_cluster_pods(Self self, const Attempt& a, DefaultSpreading by_default) {
   const auto& cluster = self->state.cluster_pods;
-  const DefaultSpreading by_default = default_spreading(self, a);
   if (by_default == DefaultSpreading::none && !plugins::placement_reads_other_pods(*a.pod().pod, cluster)) return 0;
   keep_spread_keys(self, a, by_default);
   std::shared_ptr<const plugins::ClusterPods> view(std::shared_ptr<const plugins::ClusterPods>(), &cluster);
@@ -664,11 +666,12 @@ void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& par
 
 /// When PreFilter or PreScore may count the cluster's pods for the pod
 /// (share_cluster_pods shares them): the selectors through which its own
-/// rules pick them; nullopt when they count none.
-std::optional<plugins::OwnSelectors> selectors_counting(Self self, const Attempt& a) {
+/// rules pick them (`siblings`: its default spreading's); nullopt when they
+/// count none.
+std::optional<plugins::OwnSelectors> selectors_counting(Self self, const Attempt& a, DefaultSpreading by_default,
+                                                        LabelSelector siblings) {
   const Pod& pod = *a.pod().pod;
-  if (default_spreading(self, a) != DefaultSpreading::none)
-    return plugins::OwnSelectors(pod, self->state.workloads.default_selector(pod));
+  if (by_default != DefaultSpreading::none) return plugins::OwnSelectors(pod, std::move(siblings));
   if (plugins::placement_reads_other_pods(pod, self->state.cluster_pods))
     return plugins::OwnSelectors(pod, std::nullopt);
   return std::nullopt;
@@ -696,10 +699,13 @@ void share_reservation_affinity_nodes(Self self, const Attempt& a) {
 /// use, which are back when this returns.
 plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
   auto& request = *a->request;
-  const auto selectors = self->state.reservations.empty() ? std::nullopt : selectors_counting(self, *a);
+  LabelSelector siblings;
+  const DefaultSpreading by_default = default_spreading(self, *a, &siblings);
+  const auto selectors =
+      self->state.reservations.empty() ? std::nullopt : selectors_counting(self, *a, by_default, std::move(siblings));
   ReservePodsAside aside(self->state.cluster_pods, self->state.reservations, *request.pod->pod,
                          selectors ? &*selectors : nullptr);
-  const uint64_t cluster_version = share_cluster_pods(self, *a);
+  const uint64_t cluster_version = share_cluster_pods(self, *a, by_default);
   share_image_spread(self, *a);
   share_reservation_affinity_nodes(self, *a);
   if (self->state.deps.evaluation_cache)
