@@ -22,9 +22,10 @@ Result<SharedReflectors::Collection*> SharedReflectors::collection(const Collect
     c.subscribers = std::make_shared<std::vector<caf::actor>>();
     c.sinks = std::make_shared<std::vector<Sink>>();
   } else if (c.spec.path != spec.path || c.spec.field_selector != spec.field_selector ||
-             c.spec.optional != spec.optional) {
+             c.spec.label_selector != spec.label_selector || c.spec.optional != spec.optional) {
     return Error{"shared reflectors: two subscriptions to " + spec.resource + " disagree (" + c.spec.path + "?" +
-                 c.spec.field_selector + " against " + spec.path + "?" + spec.field_selector + ")"};
+                 c.spec.field_selector + "&" + c.spec.label_selector + " against " + spec.path + "?" +
+                 spec.field_selector + "&" + spec.label_selector + ")"};
   }
   return &c;
 }
@@ -56,6 +57,7 @@ void SharedReflectors::start() {
     options.name = resource;
     options.path = c.spec.path;
     options.field_selector = c.spec.field_selector;
+    options.label_selector = c.spec.label_selector;
     // The list is fixed from here on: the callbacks share it without a lock.
     std::shared_ptr<const std::vector<caf::actor>> targets = c.subscribers;
     std::shared_ptr<const std::vector<Sink>> sinks = c.sinks;

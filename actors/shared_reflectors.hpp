@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <caf/all.hpp>
@@ -35,10 +36,20 @@ namespace troupe::actors {
 
 /// A collection to follow. Subscriptions to one resource must agree on the rest.
 struct CollectionSpec {
+  CollectionSpec() = default;
+  CollectionSpec(std::string resource_name, std::string collection_path, std::string fields, bool may_be_absent = false,
+                 std::string labels = "")
+      : resource(std::move(resource_name)),
+        path(std::move(collection_path)),
+        field_selector(std::move(fields)),
+        optional(may_be_absent),
+        label_selector(std::move(labels)) {}
+
   std::string resource;        // the name subscribers see in ObjectEvent::resource, e.g. "pods"
   std::string path;            // e.g. "/api/v1/pods"
   std::string field_selector;  // e.g. "status.phase!=Succeeded,status.phase!=Failed"
   bool optional = false;       // a CRD that may not be installed, or a collection we may not be allowed to list
+  std::string label_selector;  // e.g. "pod-group.scheduling.sigs.k8s.io" (the label exists)
 };
 
 class SharedReflectors {

@@ -135,6 +135,9 @@ TEST_CASE("shared reflectors: one list and watch, the same event and Pod for eve
       REQUIRE_FALSE(refused);
       CHECK_THAT(refused.message(), Catch::Contains("two subscriptions to pods disagree"));
       other = pods;
+      other.label_selector = "app=web";
+      CHECK_FALSE(reflectors.subscribe(other, informer));
+      other = pods;
       other.optional = true;
       CHECK_FALSE(reflectors.subscribe(other, informer));
       CHECK_FALSE(reflectors.subscribe(other, sink));
@@ -177,6 +180,42 @@ TEST_CASE("shared reflectors: one list and watch, the same event and Pod for eve
   }
   caf::anon_send_exit(informer, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(migration, caf::exit_reason::user_shutdown);
+  server.stop();
+}
+
+TEST_CASE("shared reflectors: a collection with a label selector gets the labelled objects only",
+          "[shared_reflectors]") {
+  sim::ApiServer server;
+  REQUIRE(server.start());
+  watch::ClusterConfig cluster;
+  cluster.server = server.url();
+  auto http = watch::HttpClient::create(cluster);
+  REQUIRE(http);
+  auto api = std::make_shared<watch::ApiClient>(*http);
+  auto labelled = [](const std::string& name) {
+    std::string json = pod_json(name);
+    return json.replace(json.find(R"("namespace")"), 0, R"("labels":{"pod-group.scheduling.sigs.k8s.io":"g"},)");
+  };
+  REQUIRE(watch::create_object(*api, "/api/v1/namespaces/default/pods", labelled("in-list")).ok);
+  REQUIRE(watch::create_object(*api, "/api/v1/namespaces/default/pods", pod_json("plain")).ok);
+
+  TestSystemConfig config;
+  caf::actor_system system{config};
+  auto seen = std::make_shared<Seen>();
+  auto subscriber = system.spawn(collector, seen);
+  SharedReflectors reflectors(api);
+  CollectionSpec members{"podgroup-pods", "/api/v1/pods", "", false, "pod-group.scheduling.sigs.k8s.io"};
+  REQUIRE(reflectors.subscribe(members, subscriber));
+  reflectors.start();
+  REQUIRE(eventually([&] { return seen->synced_count("podgroup-pods") == 1; }));
+  REQUIRE(watch::create_object(*api, "/api/v1/namespaces/default/pods", pod_json("plain-2")).ok);
+  REQUIRE(watch::create_object(*api, "/api/v1/namespaces/default/pods", labelled("watched")).ok);
+  REQUIRE(eventually([&] { return seen->of("podgroup-pods").size() == 2; }));
+  std::vector<std::string> names;
+  for (const auto& event : seen->of("podgroup-pods")) names.push_back(name_of(event));
+  CHECK(names == std::vector<std::string>{"in-list", "watched"});
+  reflectors.stop();
+  caf::anon_send_exit(subscriber, caf::exit_reason::user_shutdown);
   server.stop();
 }
 
