@@ -171,16 +171,6 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
         auto events = self->state.events_for(plan->profile);
         self->state.deps.io->post([api, events, plan] { carry_out_preemption(*api, *events, *plan); });
       },
-      [=](atom::report, PodGroupProgressPtr progress) {
-        MessageTimer timer(self->state.actor_metrics, self);
-        auto api = self->state.deps.api;
-        self->state.deps.io->post([api, progress] {
-          auto patched = watch::patch_pod_group_status(*api, *progress);
-          if (!patched.ok && patched.code != 404)
-            spdlog::warn("api-writer could not write the status of PodGroup {}/{}: {}", progress->ns, progress->name,
-                         patched.message);
-        });
-      },
       [=](atom::bind_result, uint64_t id, WriteOutcome& outcome) {
         MessageTimer timer(self->state.actor_metrics, self);
         auto& st = self->state;

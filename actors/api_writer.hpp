@@ -28,16 +28,7 @@
 #include "actors/preemption_messages.hpp"
 #include "watch/api_client.hpp"
 #include "watch/event_writer.hpp"
-#include "watch/pod_group_writes.hpp"
 #include "watch/task_pool.hpp"
-
-namespace troupe::actors {
-
-using PodGroupProgressPtr = std::shared_ptr<const watch::PodGroupProgress>;
-
-}  // namespace troupe::actors
-
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodGroupProgressPtr)
 
 namespace troupe::actors {
 
@@ -50,8 +41,6 @@ using api_writer_actor = caf::typed_actor<
     caf::reacts_to<atom::report, FailureReportPtr>,
     // Preemption: nominate, mark and delete the victims (actors/preemption_actions.hpp).
     caf::reacts_to<atom::report, PreemptionPlanPtr>,
-    // Coscheduling: a PodGroup's status as its members are bound.
-    caf::reacts_to<atom::report, PodGroupProgressPtr>,
     // INTERNAL: an I/O thread finished the Binding with this id.
     caf::reacts_to<atom::bind_result, uint64_t, WriteOutcome>>;
 

@@ -184,8 +184,6 @@ api_writer_actor::behavior_type bench_binder(BenchBinder self, std::shared_ptr<O
       [=](atom::report, PreemptionPlanPtr plan) {
         spdlog::warn("bench: preemption of {} ignored (no API server)", plan->preemptor.name);
       },
-      // Bench pods are in no gang: no PodGroup status to write.
-      [=](atom::report, PodGroupProgressPtr) {},
       [=](atom::bind_result, uint64_t, WriteOutcome) {},
   };
 }

@@ -263,23 +263,6 @@ void withdraw_cycle_inputs(const Attempt& a, uint64_t version) {
     state.share_input(std::shared_ptr<const plugins::WorkloadSelectors>(), selectors);
 }
 
-/// A member of a PodGroup's gang is bound: the PodGroup's status follows
-/// (phase Scheduling, then Scheduled once minMember are bound; scheduled =
-/// members bound; scheduleStartTime once).
-void report_pod_group_progress(Self self, const std::string& uid) {
-  auto progress = self->state.gangs.pod_group_progress(uid);
-  if (!progress) return;
-  auto status = std::make_shared<watch::PodGroupProgress>();
-  const auto slash = progress->gang_id.find('/');
-  status->ns = progress->gang_id.substr(0, slash);
-  status->name = progress->gang_id.substr(slash + 1);
-  status->phase = progress->scheduled ? "Scheduled" : "Scheduling";
-  status->scheduled = progress->bound;
-  // Kept only by the write that finds none set (the first one to reach the API server).
-  status->schedule_start_time = timestamp_now();
-  self->send(self->state.deps.writer, atom::report_v, PodGroupProgressPtr(std::move(status)));
-}
-
 /// A gang member was unreserved after a failure (Reserve, PreBind, Binding):
 /// in Strict mode its waiting siblings are sent back too (defined with the gangs below).
 void gang_member_unreserved(Self self, const AttemptPtr& a);
@@ -312,7 +295,6 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
             if (outcome.ok) {
               record_attempt(self, *a, "scheduled");
               self->state.gangs.mark_bound(a->pod().meta().uid);
-              report_pod_group_progress(self, a->pod().meta().uid);
               a->framework().run_post_bind(*a->request->state, a->pod(), node);
               self->send(self->state.deps.queue, atom::done_v, a->pod().key);
               if (auto& m = self->state.deps.metrics) {

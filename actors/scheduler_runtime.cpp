@@ -19,11 +19,13 @@
 #include "actors/informer_actor.hpp"
 #include "actors/leader_election.hpp"
 #include "actors/migration_actor.hpp"
+#include "actors/pod_group_actor.hpp"
 #include "actors/reservation_actor.hpp"
 #include "actors/shared_reflectors.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
+#include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/registry.hpp"
 #include "watch/api_client.hpp"
@@ -136,6 +138,7 @@ struct SchedulerRuntime::Impl {
   std::unique_ptr<ExtenderService> extender;
   std::unique_ptr<MigrationController> migration;
   std::unique_ptr<ReservationController> reservations;
+  std::unique_ptr<PodGroupController> pod_groups;
   bool stopped = false;
 
   Status start();
@@ -275,6 +278,17 @@ Status SchedulerRuntime::Impl::start() {
       cfg);
   if (!reservation_controller) return Error{reservation_controller.message()};
   reservations = std::move(*reservation_controller);
+  // PodGroups' status follows their pods (Koordinator's PodGroup controller),
+  // for the profiles that run Coscheduling.
+  std::set<std::string> gang_profiles;
+  for (const auto& [name, framework] : by_name)
+    if (plugins::coscheduling::Coscheduling::of(*framework) != nullptr) gang_profiles.insert(name);
+  if (!gang_profiles.empty()) {
+    auto pod_group_controller = PodGroupController::start(
+        PodGroupControllerDeps{system.get(), api, io, may_schedule, gang_profiles, shared_reflectors.get()});
+    if (!pod_group_controller) return Error{pod_group_controller.message()};
+    pod_groups = std::move(*pod_group_controller);
+  }
   shared_reflectors->start();
   if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });
   spdlog::info("scheduler started: {} profile(s), {} node partition(s), {} thread(s), identity {}", by_name.size(),
@@ -415,6 +429,7 @@ void SchedulerRuntime::Impl::stop() {
   shared_reflectors.reset();  // stops the reflectors and lets go of the actor handles they send to
   if (migration) migration->stop();
   if (reservations) reservations->stop();
+  if (pod_groups) pod_groups->stop();
   if (election_thread.joinable()) election_thread.join();
   endpoint.stop();
   extender_endpoint.stop();

@@ -58,16 +58,6 @@ const GangSpec* GangBook::rules(const std::string& gang_id) const {
   return gang ? &rules_of(*gang) : nullptr;
 }
 
-std::optional<GangBook::PodGroupProgress> GangBook::pod_group_progress(const std::string& uid) const {
-  auto member = member_gang_.find(uid);
-  if (member == member_gang_.end()) return std::nullopt;
-  auto group = pod_groups_.find(member->second);
-  const Gang* gang = find(member->second);
-  if (group == pod_groups_.end() || !group->second.ok() || gang == nullptr) return std::nullopt;
-  const int bound = static_cast<int>(gang->bound.size());
-  return PodGroupProgress{member->second, bound, bound >= group->second.value().min_member};
-}
-
 std::optional<std::string> GangBook::pod_group_problem(const Gang& gang, const std::string& pod_key) const {
   if (!gang.spec.from_pod_group) return std::nullopt;
   auto it = pod_groups_.find(gang.spec.id);

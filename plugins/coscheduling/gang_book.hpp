@@ -41,16 +41,6 @@ class GangBook {
   /// The rules the gang goes by now; null for a gang with no member.
   const GangSpec* rules(const std::string& gang_id) const;
 
-  /// Where a gang defined by a PodGroup stands, for the PodGroup's status
-  /// (Koordinator's PostBind): members bound, and whether min members are.
-  struct PodGroupProgress {
-    std::string gang_id;
-    int bound = 0;
-    bool scheduled = false;  // bound >= minMember
-  };
-  /// nullopt when the pod is in no gang, or its gang has no PodGroup.
-  std::optional<PodGroupProgress> pod_group_progress(const std::string& uid) const;
-
   /// PreFilter: nullopt when the pod may be tried, else why not (a gang of
   /// its group has fewer members than its minimum).
   std::optional<std::string> pre_filter(const GangSpec& spec, const std::string& pod_key) const;

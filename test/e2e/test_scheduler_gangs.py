@@ -14,9 +14,13 @@ annotation gangs, ../shared/reference/koordinator-api.md §6).
 - PodGroup objects (scheduling.sigs.k8s.io/v1alpha1): pods labelled with a
   PodGroup's name go by its minMember and scheduleTimeoutSeconds; pods whose
   PodGroup does not exist yet are reported, and tried once it is created.
+- A PodGroup's status follows its pods as Koordinator's PodGroup controller
+  keeps it: Pending, Scheduled once minMember are bound (with the start time
+  and the owners holding it), Running, then Finished or Failed for good.
 """
 import os
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -184,6 +188,65 @@ class GangTest(SchedulingTest):
         self.client.ok("POST", POD_GROUPS, pod_group("late", 2))
         self.cluster.wait(lambda: all_bound(self.client, ["late-0", "late-1"]), 20,
                           lambda: "late-* bound once their PodGroup exists; " + describe_pending(self.client))
+
+    def set_phase(self, name, phase):
+        """What the kubelet writes: the pod's status.phase."""
+        path = "/api/v1/namespaces/default/pods/%s" % name
+        pod = self.client.ok("GET", path)
+        pod["status"]["phase"] = phase
+        self.client.ok("PUT", path + "/status", pod)
+
+    def pod_group_status(self, name):
+        return self.client.ok("GET", POD_GROUPS + "/" + name).get("status") or {}
+
+    def wait_pod_group(self, name, **expected):
+        def matches():
+            status = self.pod_group_status(name)
+            return all(status.get(k, 0) == v for k, v in expected.items())
+        self.cluster.wait(matches, 20, lambda: "PodGroup %s %s, expected %s" % (name, self.pod_group_status(name),
+                                                                              expected))
+        return self.pod_group_status(name)
+
+    def test_pod_group_status_follows_its_pods_to_finished_or_failed(self):
+        self.start([make_node("n-0", cpu="4"), make_node("n-1", cpu="4")])
+        for group in ("train", "eval"):
+            self.client.ok("POST", POD_GROUPS, pod_group(group, 2))
+        self.wait_pod_group("train", phase="Pending")
+        members = {group: ["%s-%d" % (group, i) for i in range(2)] for group in ("train", "eval")}
+        for group, names in members.items():
+            pods = [pod_group_member(n, group) for n in names]
+            for pod in pods:
+                pod["metadata"]["ownerReferences"] = [{"apiVersion": "batch/v1", "kind": "Job", "name": group + "-job",
+                                                       "uid": "uid-" + group, "controller": True}]
+            self.client.create_all(pods)
+        self.cluster.wait(lambda: all_bound(self.client, members["train"] + members["eval"]), 20,
+                          lambda: "the PodGroups' pods bound; " + describe_pending(self.client))
+        status = self.wait_pod_group("train", phase="Scheduled", scheduled=2)
+        self.assertEqual(status["occupiedBy"], "default/train-job")
+        self.assertRegex(status["scheduleStartTime"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        started = status["scheduleStartTime"]
+
+        # Running once minMember run; still Running while running + succeeded reach it; Finished when
+        # minMember succeeded. A finished pod leaves the scheduler's view but not its PodGroup's counts.
+        for name in members["train"]:
+            self.set_phase(name, "Running")
+        self.wait_pod_group("train", phase="Running", scheduled=2, running=2)
+        self.set_phase("train-0", "Succeeded")
+        self.wait_pod_group("train", phase="Running", running=1, succeeded=1)
+        self.set_phase("train-1", "Succeeded")
+        status = self.wait_pod_group("train", phase="Finished", running=0, succeeded=2)
+        self.assertEqual(status["scheduleStartTime"], started)
+
+        # A failure once minMember ran makes the group Failed, for good.
+        for name in members["eval"]:
+            self.set_phase(name, "Running")
+        self.wait_pod_group("eval", phase="Running", running=2)
+        self.set_phase("eval-1", "Failed")
+        self.wait_pod_group("eval", phase="Failed", running=1, failed=1)
+        self.set_phase("eval-0", "Succeeded")
+        time.sleep(1.5)  # the controller's retry period: nothing is written over a final phase
+        self.assertEqual(self.pod_group_status("eval")["phase"], "Failed")
+        self.assertEqual(self.pod_group_status("eval").get("succeeded", 0), 0)
 
     def test_pod_group_below_one_member_is_reported(self):
         self.start([make_node("n-0", cpu="4")])

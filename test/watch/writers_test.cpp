@@ -38,10 +38,16 @@ std::shared_ptr<rapidjson::Document> body_of(const RecordedRequest& request) {
   return *doc;
 }
 
-PodGroupProgress progress(const char* phase, int32_t scheduled, bool with_start) {
-  PodGroupProgress p{"team-a", "job", phase, scheduled, std::nullopt};
-  if (with_start) p.schedule_start_time = troupe::parse_timestamp("2026-11-27T12:00:00Z").value();
-  return p;
+troupe::PodGroupStatus group_status(const char* phase, int32_t scheduled, int32_t running, int32_t succeeded,
+                                    bool with_start, const char* occupied_by = "") {
+  troupe::PodGroupStatus s;
+  s.phase = phase;
+  s.scheduled = scheduled;
+  s.running = running;
+  s.succeeded = succeeded;
+  s.occupied_by = occupied_by;
+  if (with_start) s.schedule_start_time = troupe::parse_timestamp("2026-11-27T12:00:00Z").value();
+  return s;
 }
 
 const char* kCreated = R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201})";
@@ -388,29 +394,35 @@ TEST_CASE("task pool runs posted work on its threads and drains on shutdown", "[
 }
 
 
-TEST_CASE("patch_pod_group_status: what a write changes, given the status it reads", "[writers][podgroup]") {
+TEST_CASE("write_pod_group_status: what a write changes, given the status it reads", "[writers][podgroup]") {
   struct Case {
     const char* name;
     const char* status_read;  // the PodGroup's status as the GET returns it
-    PodGroupProgress write;
+    troupe::PodGroupStatus write;
     bool puts;  // false: nothing new, nothing sent after the GET
-    const char* phase;
-    int64_t scheduled;
-    const char* start;
+    const char* expected;  // the status PUT, as JSON
   };
   const std::vector<Case> cases = {
-      {"first member: Scheduling, count and start time", "{}", progress("Scheduling", 1, true), true, "Scheduling", 1,
-       "2026-11-27T12:00:00Z"},
-      {"min members bound: Scheduled",
-       R"({"phase":"Scheduling","scheduled":1,"scheduleStartTime":"2026-11-27T11:00:00Z"})",
-       progress("Scheduled", 2, false), true, "Scheduled", 2, "2026-11-27T11:00:00Z"},
-      {"a late write of an earlier progress changes nothing", R"({"phase":"Scheduled","scheduled":3})",
-       progress("Scheduling", 1, true), true, "Scheduled", 3, "2026-11-27T12:00:00Z"},
-      {"the same progress again is not sent", R"({"phase":"Scheduled","scheduled":3,"scheduleStartTime":"x"})",
-       progress("Scheduled", 3, false), false, nullptr, 0, nullptr},
-      {"the start time is never replaced",
-       R"({"phase":"Scheduling","scheduled":1,"scheduleStartTime":"2026-01-01T00:00:00Z"})",
-       progress("Scheduling", 2, true), true, "Scheduling", 2, "2026-01-01T00:00:00Z"},
+      {"a new group: phase only, no zero counts", "{}", group_status("Pending", 0, 0, 0, false), true,
+       R"({"phase":"Pending"})"},
+      {"the counts, the start time and the holders", R"({"phase":"Pending"})",
+       group_status("Scheduling", 1, 0, 0, true, "team-a/job"), true,
+       R"({"phase":"Scheduling","scheduled":1,"occupiedBy":"team-a/job","scheduleStartTime":"2026-11-27T12:00:00Z"})"},
+      {"counts that fall to zero are left out",
+       R"({"phase":"Running","scheduled":2,"running":2,"scheduleStartTime":"2026-11-27T11:00:00Z"})",
+       group_status("Finished", 2, 0, 2, true), true,
+       R"({"phase":"Finished","scheduled":2,"scheduleStartTime":"2026-11-27T11:00:00Z","succeeded":2})"},
+      {"the same status again is not sent",
+       R"({"phase":"Scheduled","scheduled":3,"scheduleStartTime":"2026-11-27T12:00:00Z"})",
+       group_status("Scheduled", 3, 0, 0, true), false, nullptr},
+      {"the start time and the holders are never replaced",
+       R"({"phase":"Scheduling","scheduled":1,"occupiedBy":"team-a/a","scheduleStartTime":"2026-01-01T00:00:00Z"})",
+       group_status("Scheduled", 2, 0, 0, true, "team-a/b"), true,
+       R"({"phase":"Scheduled","scheduled":2,"occupiedBy":"team-a/a","scheduleStartTime":"2026-01-01T00:00:00Z"})"},
+      {"a Finished group is final", R"({"phase":"Finished","succeeded":2})", group_status("Running", 2, 2, 0, true),
+       false, nullptr},
+      {"a Failed group is final", R"({"phase":"Failed","failed":1})", group_status("Scheduling", 1, 0, 0, true),
+       false, nullptr},
   };
   for (const auto& c : cases) {
     INFO(c.name);
@@ -419,7 +431,7 @@ TEST_CASE("patch_pod_group_status: what a write changes, given the status it rea
     FakeApiServer server([&](const RecordedRequest& request, ResponseWriter& out) {
       out.respond(200, request.method == "GET" ? object : request.body);
     });
-    const ApiResult result = patch_pod_group_status(*api_for(server), c.write);
+    const ApiResult result = write_pod_group_status(*api_for(server), "team-a", "job", c.write);
     CHECK(result.ok);
     const auto requests = server.requests();
     CHECK(requests.at(0).path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job");
@@ -429,18 +441,20 @@ TEST_CASE("patch_pod_group_status: what a write changes, given the status it rea
     CHECK(requests[1].path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job/status");
     auto doc = parse_document(requests[1].body);
     REQUIRE(doc.ok());
-    CHECK(string_at(**doc, {"status", "phase"}) == c.phase);
-    CHECK((**doc)["status"]["scheduled"].GetInt64() == c.scheduled);
-    CHECK(string_at(**doc, {"status", "scheduleStartTime"}) == c.start);
+    auto expected = parse_document(c.expected);
+    REQUIRE(expected.ok());
+    INFO(to_json((**doc)["status"]));
+    CHECK((**doc)["status"] == **expected);  // members in any order
     CHECK(string_at(**doc, {"metadata", "resourceVersion"}) == "7");
   }
 }
 
-TEST_CASE("patch_pod_group_status: a PodGroup that is gone is a 404", "[writers][podgroup]") {
+TEST_CASE("write_pod_group_status: a PodGroup that is gone is a 404", "[writers][podgroup]") {
   FakeApiServer server([](const RecordedRequest&, ResponseWriter& out) {
     out.respond_status(404, "NotFound", "podgroups.scheduling.sigs.k8s.io \"job\" not found");
   });
-  const ApiResult result = patch_pod_group_status(*api_for(server), progress("Scheduling", 1, true));
+  const ApiResult result =
+      write_pod_group_status(*api_for(server), "team-a", "job", group_status("Scheduling", 1, 0, 0, true));
   CHECK_FALSE(result.ok);
   CHECK(result.code == 404);
 }

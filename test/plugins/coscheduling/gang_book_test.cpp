@@ -288,24 +288,3 @@ TEST_CASE("gang book: a pod that is no longer a member neither waits nor counts"
   CHECK(book.counts("ns/g")->waiting == 1);
 }
 
-TEST_CASE("gang book: a PodGroup gang's progress as its members bind", "[coscheduling]") {
-  GangBook book;
-  const GangSpec member = pod_group_member("ns/pg");
-  book.add_member("a", member, false);
-  book.add_member("b", member, false);
-  CHECK_FALSE(book.pod_group_progress("a"));  // no PodGroup yet
-  book.set_pod_group("ns/pg", gang("ns/pg", 2));
-  book.mark_bound("a");
-  auto first = book.pod_group_progress("a");
-  REQUIRE(first);
-  CHECK(first->gang_id == "ns/pg");
-  CHECK(first->bound == 1);
-  CHECK_FALSE(first->scheduled);
-  book.mark_bound("b");
-  CHECK(book.pod_group_progress("b")->bound == 2);
-  CHECK(book.pod_group_progress("b")->scheduled);
-  // Annotation gangs have no PodGroup to write to.
-  book.add_member("x", gang("ns/annotated", 1), true);
-  CHECK_FALSE(book.pod_group_progress("x"));
-  CHECK_FALSE(book.pod_group_progress("unknown"));
-}
