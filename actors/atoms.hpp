@@ -25,6 +25,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, cpu_summary, "cpusummary")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, gpushare_inspect, "gpuinspect")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, learned_tasks, "learntasks")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, gang_summary, "gangsum")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, reservation_summary, "resvsummar")
   // Extender endpoint -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, evaluate, "evaluate")

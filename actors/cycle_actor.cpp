@@ -13,6 +13,7 @@
 #include "model/go_duration.hpp"
 #include "model/timestamp.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
+#include "plugins/coscheduling/gang_summary.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/reservation/reservation_names.hpp"
@@ -466,7 +467,7 @@ void on_gang_member(Self self, const QueuedPod& pod, bool bound) {
   if (plugin == nullptr) return;
   auto spec = plugins::coscheduling::read_gang_spec(pod.pod->meta(), plugin->args().defaults);
   // An unreadable gang is reported when the pod is tried (PreFilter).
-  if (spec && *spec) self->state.gangs.add_member(pod.pod->meta().uid, **spec, bound);
+  if (spec && *spec) self->state.gangs.add_member(pod.pod->meta().uid, **spec, bound, pod.pod->key);
 }
 
 /// After Reserve: Permit (a gang pod may wait there), then PreBind and the binding.
@@ -883,6 +884,13 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::learned_tasks) {
         MessageTimer timer(self->state.actor_metrics, self);
         return self->state.task_learning.summary_json();
+      },
+      // Coscheduling's debug service: one gang ("ns/name"; "" when unknown), or every gang for "".
+      [=](atom::gang_summary, const std::string& gang_id) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        const auto& book = self->state.gangs;
+        if (gang_id.empty()) return plugins::coscheduling::gang_summaries_json(book);
+        return plugins::coscheduling::gang_summary_json(book, gang_id).value_or(std::string());
       },
   };
 }

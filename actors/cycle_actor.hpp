@@ -118,7 +118,9 @@ using cycle_actor = caf::typed_actor<
     // counted while the cycle is not scheduling yet (actors/task_learning.hpp).
     caf::reacts_to<atom::pod_bound, QueuedPodPtr>,
     // The learnedTaskClasses debug service: TaskLearning::summary_json.
-    caf::replies_to<atom::learned_tasks>::with<std::string>>;
+    caf::replies_to<atom::learned_tasks>::with<std::string>,
+    // Coscheduling's gang summaries (plugins/coscheduling/gang_summary.hpp).
+    caf::replies_to<atom::gang_summary, std::string>::with<std::string>>;
 
 struct CycleDeps {
   queue_actor queue;

@@ -151,7 +151,17 @@ struct SchedulerRuntime::Impl {
   HttpReply device_summaries(const std::string& node_name);
   HttpReply cpu_summary(const std::string& node_name, bool available);
   HttpReply learned_task_classes();
+  /// A debug question to the scheduling cycle; nullopt when it does not answer.
+  template <class... Args>
+  std::optional<std::string> ask_cycle(Args... args) {
+    caf::scoped_actor self{*system};
+    std::optional<std::string> answer;
+    self->request(cycle, std::chrono::seconds(10), args...)
+        .receive([&](const std::string& text) { answer = text; }, [&](caf::error&) {});
+    return answer;
+  }
   HttpReply reservation_summary(const std::string& node_name);
+  HttpReply gang_summary(const std::string& gang_id);
   void run_election();
   HttpReply serve(const HttpRequest& request);
   void stop();
@@ -352,6 +362,11 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
   if (path.rfind(available_cpus, 0) == 0) return cpu_summary(path.substr(available_cpus.size()), true);
   const std::string reservation_nodes = "/apis/v1/plugins/Reservation/nodes/";
   if (path.rfind(reservation_nodes, 0) == 0) return reservation_summary(path.substr(reservation_nodes.size()));
+  // Coscheduling: every gang, or one by namespace and name.
+  if (path == "/apis/v1/plugins/Coscheduling/gangs") return gang_summary("");
+  const std::string gang = "/apis/v1/plugins/Coscheduling/gang/";
+  if (path.rfind(gang, 0) == 0 && std::count(path.begin() + gang.size(), path.end(), '/') == 1)
+    return gang_summary(path.substr(gang.size()));
   return {404, "text/plain", "404 page not found\n"};
 }
 
@@ -383,13 +398,9 @@ HttpReply SchedulerRuntime::Impl::device_summaries(const std::string& node_name)
 // (actors/task_learning.hpp), in the form its taskClasses configuration takes.
 HttpReply SchedulerRuntime::Impl::learned_task_classes() {
   if (!system) return {503, "text/plain", "scheduler is stopping\n"};
-  caf::scoped_actor self{*system};
-  std::string summary;
-  bool failed = false;
-  self->request(cycle, std::chrono::seconds(10), atom::learned_tasks_v)
-      .receive([&](const std::string& answer) { summary = answer; }, [&](caf::error&) { failed = true; });
-  if (failed) return {503, "text/plain", "the scheduling cycle did not answer\n"};
-  return {200, "application/json", summary};
+  auto summary = ask_cycle(atom::learned_tasks_v);
+  if (!summary) return {503, "text/plain", "the scheduling cycle did not answer\n"};
+  return {200, "application/json", *summary};
 }
 
 // NodeNUMAResource's debug service: one node's CPU state, from the
@@ -420,6 +431,16 @@ HttpReply SchedulerRuntime::Impl::reservation_summary(const std::string& node_na
   if (failed) return {503, "text/plain", "a node partition did not answer\n"};
   if (summary.empty()) return {404, "text/plain", "node " + node_name + " is not known\n"};
   return {200, "application/json", summary};
+}
+
+// Coscheduling's debug service: what the scheduling cycle's GangBook knows of
+// one gang ("ns/name") or of every gang ("").
+HttpReply SchedulerRuntime::Impl::gang_summary(const std::string& gang_id) {
+  if (!system) return {503, "text/plain", "scheduler is stopping\n"};
+  auto summary = ask_cycle(atom::gang_summary_v, gang_id);
+  if (!summary) return {503, "text/plain", "the scheduling cycle did not answer\n"};
+  if (summary->empty()) return {404, "text/plain", "cannot find gang " + gang_id + "\n"};
+  return {200, "application/json", *summary};
 }
 
 void SchedulerRuntime::Impl::stop() {

@@ -1,8 +1,10 @@
 #include "plugins/coscheduling/gang_book.hpp"
 
+#include <algorithm>
+
 namespace troupe::plugins::coscheduling {
 
-void GangBook::add_member(const std::string& uid, const GangSpec& spec, bool bound) {
+void GangBook::add_member(const std::string& uid, const GangSpec& spec, bool bound, const std::string& pod_key) {
   auto known = member_gang_.find(uid);
   if (known != member_gang_.end() && known->second != spec.id) remove_member(uid);  // moved to another gang
   auto [it, created] = gangs_.try_emplace(spec.id);
@@ -10,6 +12,7 @@ void GangBook::add_member(const std::string& uid, const GangSpec& spec, bool bou
   if (created) gang.spec = spec;
   gang.children.insert(uid);
   member_gang_[uid] = spec.id;
+  pod_keys_[uid] = pod_key.empty() ? uid : pod_key;
   if (bound) mark_bound(uid);
 }
 
@@ -19,6 +22,7 @@ void GangBook::remove_member(const std::string& uid) {
   if (member == member_gang_.end()) return;
   auto it = gangs_.find(member->second);
   member_gang_.erase(member);
+  pod_keys_.erase(uid);
   if (it == gangs_.end()) return;
   Gang& gang = it->second;
   gang.children.erase(uid);
@@ -162,6 +166,39 @@ std::optional<GangBook::Counts> GangBook::counts(const std::string& gang_id) con
   const Gang* gang = find(gang_id);
   if (gang == nullptr) return std::nullopt;
   return Counts{gang->children.size(), gang->bound.size(), gang->waiting.size(), gang->once_satisfied};
+}
+
+std::optional<GangBook::Summary> GangBook::summary(const std::string& gang_id) const {
+  const Gang* gang = find(gang_id);
+  if (gang == nullptr) return std::nullopt;
+  Summary out;
+  out.rules = rules_of(*gang);
+  out.from_pod_group = gang->spec.from_pod_group || pod_groups_.count(gang_id) > 0;
+  out.initialised = !gang->spec.from_pod_group || !pod_group_problem(*gang, "");
+  out.once_satisfied = gang->once_satisfied;
+  auto keys = [this](const std::set<std::string>& uids) {
+    std::vector<std::string> names;
+    for (const auto& uid : uids) {
+      auto it = pod_keys_.find(uid);
+      names.push_back(it == pod_keys_.end() ? uid : it->second);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  std::set<std::string> pending;
+  for (const auto& uid : gang->children)
+    if (gang->bound.count(uid) == 0 && gang->waiting.count(uid) == 0) pending.insert(uid);
+  out.children = keys(gang->children);
+  out.pending = keys(pending);
+  out.waiting = keys(gang->waiting);
+  out.bound = keys(gang->bound);
+  return out;
+}
+
+std::vector<std::string> GangBook::gang_ids() const {
+  std::vector<std::string> ids;
+  for (const auto& [id, gang] : gangs_) ids.push_back(id);
+  return ids;
 }
 
 }  // namespace troupe::plugins::coscheduling

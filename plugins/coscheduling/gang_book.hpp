@@ -25,8 +25,9 @@ namespace troupe::plugins::coscheduling {
 class GangBook {
  public:
   /// A pod of the gang exists (pending, or bound when `bound`): the INFORMER's
-  /// report, the only way in. Idempotent.
-  void add_member(const std::string& uid, const GangSpec& spec, bool bound);
+  /// report, the only way in. Idempotent. `pod_key` ("ns/name", the uid when
+  /// empty) is how the gang debug service names it.
+  void add_member(const std::string& uid, const GangSpec& spec, bool bound, const std::string& pod_key = "");
   /// The pod is gone (deleted or finished): no longer a member, nor waiting.
   void remove_member(const std::string& uid);
   /// The pod was bound (by this scheduler's binding cycle, or found bound).
@@ -70,12 +71,28 @@ class GangBook {
   bool is_waiting(const std::string& uid) const { return waiting_gang_.count(uid) > 0; }
   /// Gang groups with at least one pod waiting (scheduler_waiting_gang_group_number).
   size_t waiting_groups() const;
-  /// The gang's counts (read by the tests; there is no gang debug endpoint yet); nullopt for an unknown gang.
+  /// The gang's counts (read by the tests); nullopt for an unknown gang.
   struct Counts {
     size_t children = 0, bound = 0, waiting = 0;
     bool once_satisfied = false;
   };
   std::optional<Counts> counts(const std::string& gang_id) const;
+
+  /// What Coscheduling's debug service shows of a gang (Koordinator's
+  /// GangSummary): its rules now, whether they are known, and its members by
+  /// pod key, sorted: every child, those neither bound nor waiting
+  /// (pending), those waiting at Permit, those bound.
+  struct Summary {
+    GangSpec rules;
+    bool from_pod_group = false;  // named by the PodGroup label, or a PodGroup object of its name exists
+    bool initialised = false;     // false: a PodGroup-named gang whose PodGroup is absent or unreadable
+    std::vector<std::string> children, pending, waiting, bound;
+    bool once_satisfied = false;
+  };
+  /// nullopt for a gang with no member.
+  std::optional<Summary> summary(const std::string& gang_id) const;
+  /// Every gang with a member, sorted.
+  std::vector<std::string> gang_ids() const;
 
  private:
   struct Gang {
@@ -93,6 +110,7 @@ class GangBook {
   std::map<std::string, std::string> member_gang_;         // uid → gang id
   std::map<std::string, std::string> waiting_gang_;        // waiting uid → gang id
   std::map<std::string, Result<GangSpec>> pod_groups_;     // by gang id
+  std::map<std::string, std::string> pod_keys_;            // member uid → "ns/name"
 };
 
 }  // namespace troupe::plugins::coscheduling

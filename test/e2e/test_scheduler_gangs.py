@@ -11,6 +11,8 @@ annotation gangs, ../shared/reference/koordinator-api.md §6).
   member bound earlier does not count and the waiting one times out after its
   waiting-time; waiting-and-running counts it and binds at once.
 - A gang annotation troupe cannot read is reported on that pod alone.
+- Coscheduling's debug service (/apis/v1/plugins/Coscheduling/gang/<ns>/<name>,
+  .../gangs) shows a gang's rules and members by state.
 - PodGroup objects (scheduling.sigs.k8s.io/v1alpha1): pods labelled with a
   PodGroup's name go by its minMember and scheduleTimeoutSeconds; pods whose
   PodGroup does not exist yet are reported, and tried once it is created.
@@ -18,6 +20,7 @@ annotation gangs, ../shared/reference/koordinator-api.md §6).
   keeps it: Pending, Scheduled once minMember are bound (with the start time
   and the owners holding it), Running, then Finished or Failed for good.
 """
+import json
 import os
 import sys
 import time
@@ -144,6 +147,23 @@ class GangTest(SchedulingTest):
         for name in ("dw-1", "dw-2"):
             self.scheduler.wait_logged("default/%s waits at Permit" % name, timeout=20)
         self.assertEqual(self.scheduler.metric("scheduler_waiting_gang_group_number"), 1)
+        # Coscheduling's debug service shows who waits, as Koordinator's GangSummary.
+        status, body = self.scheduler.get("/apis/v1/plugins/Coscheduling/gang/default/dw")
+        self.assertEqual(status, 200, body)
+        summary = json.loads(body)
+        self.assertEqual(summary["name"], "default/dw")
+        self.assertEqual((summary["mode"], summary["gangMatchPolicy"], summary["minRequiredNumber"]),
+                         ("Strict", "only-waiting", 3))
+        self.assertEqual(summary["waitTime"], 60 * 10**9)
+        self.assertEqual(summary["children"], ["default/dw-1", "default/dw-2", "default/dw-bound"])
+        self.assertEqual(summary["waitingForBindChildren"], ["default/dw-1", "default/dw-2"])
+        self.assertEqual(summary["boundChildren"], ["default/dw-bound"])
+        self.assertEqual(summary["pendingChildren"], [])
+        self.assertEqual((summary["gangFrom"], summary["hasGangInit"]), ("GangFromPodAnnotation", True))
+        status, body = self.scheduler.get("/apis/v1/plugins/Coscheduling/gangs")
+        self.assertEqual(status, 200, body)
+        self.assertEqual(list(json.loads(body)), ["default/dw"])
+        self.assertEqual(self.scheduler.get("/apis/v1/plugins/Coscheduling/gang/default/nope")[0], 404)
         self.client.delete_pod("dw-1")
         self.assertEqual(self.unschedulable_message("dw-2"),
                          'Gang "default/dw" gets rejected due to Pod "dw-1" in Unreserve')
