@@ -61,11 +61,17 @@ bool may_write(const PodGroupActorState& st) {
 
 std::string group_id(const std::string& ns, const std::string& name) { return ns + "/" + name; }
 
-/// Writes the status the members give, if it is new; else nothing.
+/// Writes the status the members give, if it is new; else nothing. The copy
+/// of the PodGroup here may lag the server's (our own last write not seen
+/// yet): it only tells whether to write; what is written is decided again on
+/// the object the write reads.
 void sync(Self self, const std::string& id) {
   auto& st = self->state;
   auto it = st.groups.find(id);
-  if (it == st.groups.end()) return;
+  if (it == st.groups.end()) {
+    st.dirty.erase(id);
+    return;
+  }
   Group& group = it->second;
   if (!may_write(st) || group.busy) {
     st.dirty.insert(id);
@@ -78,17 +84,22 @@ void sync(Self self, const std::string& id) {
   std::vector<cos::PodGroupMember> members;
   for (const auto& [uid, member] : group.members) members.push_back(member);
   std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  PodGroupStatus next =
-      cos::pod_group_status(pg.status, pg.spec.min_member, pg.meta.namespace_name, members, timestamp_now());
-  if (cos::same_pod_group_status(next, pg.status)) return;
+  const Timestamp now = timestamp_now();
+  auto next = cos::pod_group_status_update(pg, members, now);
+  if (!next) return;
   group.busy = true;
   auto me = caf::actor_cast<caf::actor>(self);
   auto api = st.deps.api;
   auto done = std::make_shared<PodGroupWriteDone>();
   done->group = id;
-  done->phase = next.phase;
-  const bool posted = st.deps.io->post([me, api, done, ns = pg.meta.namespace_name, name = pg.meta.name, next] {
-    done->result = watch::write_pod_group_status(*api, ns, name, next);
+  done->phase = next->phase;
+  auto decide = [members = std::move(members), now, ours = group.ours](const PodGroup& current) {
+    // Not ours: only a new PodGroup's first phase (another controller may have written one since).
+    if (!ours && !current.status.phase.empty()) return std::optional<PodGroupStatus>();
+    return cos::pod_group_status_update(current, members, now);
+  };
+  const bool posted = st.deps.io->post([me, api, done, ns = pg.meta.namespace_name, name = pg.meta.name, decide] {
+    done->result = watch::write_pod_group_status(*api, ns, name, decide);
     caf::anon_send(me, atom::done_v, PodGroupWriteDonePtr(done));
   });
   if (!posted) group.busy = false;  // shutting down
@@ -97,8 +108,9 @@ void sync(Self self, const std::string& id) {
 /// Drops a group that holds nothing any more.
 void forget_if_empty(PodGroupActorState& st, const std::string& id) {
   auto it = st.groups.find(id);
-  if (it != st.groups.end() && !it->second.object && it->second.members.empty() && !it->second.busy)
-    st.groups.erase(it);
+  if (it == st.groups.end() || it->second.object || !it->second.members.empty() || it->second.busy) return;
+  st.groups.erase(it);
+  st.dirty.erase(id);
 }
 
 void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& object) {
@@ -111,8 +123,11 @@ void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& obje
   }
   auto decoded = decode_pod_group(object);
   if (!decoded) {
-    // The gang's pods are told why (Coscheduling's PreFilter); its status stays as it is.
+    // The gang's pods are told why (Coscheduling's PreFilter); its status stays
+    // as it is, and an earlier readable copy no longer counts.
     spdlog::warn("pod group controller leaves PodGroup {} alone: {}", id, decoded.message());
+    if (auto it = st.groups.find(id); it != st.groups.end()) it->second.object.reset();
+    forget_if_empty(st, id);
     return;
   }
   st.groups[id].object = std::move(*decoded);
@@ -182,7 +197,7 @@ caf::behavior pod_group_actor_fn(Self self, PodGroupControllerDeps deps) {
         auto it = st.groups.find(done->group);
         if (it != st.groups.end()) it->second.busy = false;
         if (done->result.ok) {
-          spdlog::info("PodGroup {}: status written (phase {})", done->group, done->phase);
+          spdlog::info("PodGroup {}: status written (phase {} decided)", done->group, done->phase);
         } else if (done->result.code != 404) {
           spdlog::warn("PodGroup {}: writing its status failed: {}", done->group, done->result.message);
           st.dirty.insert(done->group);

@@ -9,10 +9,12 @@
 //   their count is what Finished and Failed are decided by) --watch_event-->
 //   POD GROUP actor: per PodGroup, its members (the pods of our Coscheduling
 //   profiles that name it by that label), the status they give
-//   (plugins/coscheduling/pod_group_status.hpp) and, when it differs from
-//   the PodGroup's, a write of /status on the I/O TaskPool — one write per
-//   PodGroup in flight, only while this replica leads and once both lists
-//   are complete; what could not be written is tried again every `retry`.
+//   (plugins/coscheduling/pod_group_status.hpp) and, when it differs from our
+//   copy of the PodGroup here, a write on the I/O TaskPool that decides the
+//   status again on the object it reads (watch/pod_group_writes.hpp: our
+//   copy may lag our own last write) — one write per PodGroup in flight,
+//   only while this replica leads and once both lists are complete; what
+//   could not be written is tried again every `retry`.
 //
 // A PodGroup none of whose pods is ours is left alone once it has a phase:
 // another scheduler's controller keeps it (a new one gets Pending, as every

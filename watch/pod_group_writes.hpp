@@ -3,6 +3,8 @@
 // Koordinator's PodGroup controller keeps it (the POD GROUP actor decides it,
 // plugins/coscheduling/pod_group_status.hpp). Blocking; run on the I/O TaskPool.
 
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "model/pod_group.hpp"
@@ -13,12 +15,18 @@ namespace troupe::watch {
 /// "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/<ns>/podgroups/<name>".
 std::string pod_group_path(const std::string& ns, const std::string& name);
 
-/// Read-modify-write of podgroups/<name>/status: phase and the counts
-/// (scheduled, running, succeeded, failed) become `status`'s. What the server
-/// holds wins where a late write must not undo it: a Finished or Failed group
-/// is left alone, and a scheduleStartTime or occupiedBy already set is kept.
-/// Nothing is sent when nothing would change. A 404: the PodGroup is gone.
+/// The status to write, decided from the PodGroup as the server holds it;
+/// nullopt when there is nothing to write.
+using PodGroupStatusDecision = std::function<std::optional<PodGroupStatus>(const PodGroup& current)>;
+
+/// Read-modify-write of a PodGroup's status: `decide` sees the object just
+/// read (so a decision never rests on an older copy), and the status it
+/// returns replaces phase, the counts (0 left out, as the API's omitempty),
+/// occupiedBy and scheduleStartTime. Through /status; where the CRD has no
+/// status subresource (Koordinator's own PodGroup CRD: the PUT to /status is a
+/// 404 while the object exists), through the object itself. Retried on 409.
+/// A 404: the PodGroup is gone. An object that does not decode is left alone.
 ApiResult write_pod_group_status(ApiClient& api, const std::string& ns, const std::string& name,
-                                 const PodGroupStatus& status, const CancelToken* cancel = nullptr);
+                                 const PodGroupStatusDecision& decide, const CancelToken* cancel = nullptr);
 
 }  // namespace troupe::watch

@@ -82,4 +82,20 @@ bool same_pod_group_status(const PodGroupStatus& a, const PodGroupStatus& b) {
          a.schedule_start_time == b.schedule_start_time;
 }
 
+bool pod_group_left_alone(const PodGroup& group) {
+  const PodGroupStatus& status = group.status;
+  if (is_final(status.phase)) return true;
+  const auto& created = group.meta.creation_timestamp;
+  return status.scheduled == group.spec.min_member && status.running == 0 && status.schedule_start_time &&
+         created && *status.schedule_start_time - *created > std::chrono::hours(48);
+}
+
+std::optional<PodGroupStatus> pod_group_status_update(const PodGroup& group,
+                                                      const std::vector<PodGroupMember>& members, Timestamp now) {
+  if (pod_group_left_alone(group)) return std::nullopt;
+  PodGroupStatus next = pod_group_status(group.status, group.spec.min_member, group.meta.namespace_name, members, now);
+  if (same_pod_group_status(next, group.status)) return std::nullopt;
+  return next;
+}
+
 }  // namespace troupe::plugins::coscheduling

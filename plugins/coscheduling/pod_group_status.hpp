@@ -14,13 +14,15 @@
 //
 // Koordinator takes one step per sync and each write triggers the next sync;
 // pod_group_status runs the steps until nothing changes, so one write carries
-// the whole way. scheduleStartTime: Koordinator sets it when the group enters
+// the whole way (a group with enough pods passes PreScheduling within that
+// write, occupiedBy set on the way, and is never seen there). scheduleStartTime: Koordinator sets it when the group enters
 // Scheduling (PostBind or this controller); a group that passes Scheduling in
 // one go (its members bound before the first sync) gets it then too, so a
 // group past PreScheduling always has one. Pure: the POD GROUP actor
 // (actors/pod_group_actor.hpp) feeds it what the watches show.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,5 +54,16 @@ PodGroupStatus pod_group_status(const PodGroupStatus& current, int32_t min_membe
 
 /// Whether two statuses say the same (every field the controller writes).
 bool same_pod_group_status(const PodGroupStatus& a, const PodGroupStatus& b);
+
+/// Whether Koordinator's controller leaves the group alone (pgAdded): it is
+/// Finished or Failed; or minMember are scheduled, none runs, and scheduling
+/// started more than 48 h after the group was created (its pods may be gone
+/// to garbage collection, and must not send it back to Pending).
+bool pod_group_left_alone(const PodGroup& group);
+
+/// The status to write for `group` now: nullopt when it is left alone or
+/// nothing changes. `members` sorted by name.
+std::optional<PodGroupStatus> pod_group_status_update(const PodGroup& group,
+                                                      const std::vector<PodGroupMember>& members, Timestamp now);
 
 }  // namespace troupe::plugins::coscheduling

@@ -23,7 +23,6 @@ annotation gangs, ../shared/reference/koordinator-api.md §6).
 import json
 import os
 import sys
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -264,7 +263,12 @@ class GangTest(SchedulingTest):
         self.set_phase("eval-1", "Failed")
         self.wait_pod_group("eval", phase="Failed", running=1, failed=1)
         self.set_phase("eval-0", "Succeeded")
-        time.sleep(1.5)  # the controller's retry period: nothing is written over a final phase
+        # The controller sees pod changes in order: once a later pod's group shows it bound, eval-0's
+        # success has been seen too, and nothing was written over the final phase.
+        self.client.ok("POST", POD_GROUPS, pod_group("marker", 1))
+        self.wait_pod_group("marker", phase="Pending")
+        self.client.create(pod_group_member("marker-0", "marker"))
+        self.wait_pod_group("marker", phase="Scheduled", scheduled=1)
         self.assertEqual(self.pod_group_status("eval")["phase"], "Failed")
         self.assertEqual(self.pod_group_status("eval").get("succeeded", 0), 0)
 

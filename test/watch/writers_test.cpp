@@ -394,35 +394,25 @@ TEST_CASE("task pool runs posted work on its threads and drains on shutdown", "[
 }
 
 
-TEST_CASE("write_pod_group_status: what a write changes, given the status it reads", "[writers][podgroup]") {
+TEST_CASE("write_pod_group_status: the status decided on the object read replaces the old one",
+          "[writers][podgroup]") {
   struct Case {
     const char* name;
     const char* status_read;  // the PodGroup's status as the GET returns it
-    troupe::PodGroupStatus write;
-    bool puts;  // false: nothing new, nothing sent after the GET
-    const char* expected;  // the status PUT, as JSON
+    std::optional<troupe::PodGroupStatus> write;  // what the decision answers; nullopt: nothing
+    const char* expected;  // the status PUT, as JSON; nullptr: no PUT
   };
   const std::vector<Case> cases = {
-      {"a new group: phase only, no zero counts", "{}", group_status("Pending", 0, 0, 0, false), true,
+      {"a new group: the phase, no zero counts", "{}", group_status("Pending", 0, 0, 0, false),
        R"({"phase":"Pending"})"},
       {"the counts, the start time and the holders", R"({"phase":"Pending"})",
-       group_status("Scheduling", 1, 0, 0, true, "team-a/job"), true,
+       group_status("Scheduling", 1, 0, 0, true, "team-a/job"),
        R"({"phase":"Scheduling","scheduled":1,"occupiedBy":"team-a/job","scheduleStartTime":"2026-11-27T12:00:00Z"})"},
-      {"counts that fall to zero are left out",
-       R"({"phase":"Running","scheduled":2,"running":2,"scheduleStartTime":"2026-11-27T11:00:00Z"})",
-       group_status("Finished", 2, 0, 2, true), true,
-       R"({"phase":"Finished","scheduled":2,"scheduleStartTime":"2026-11-27T11:00:00Z","succeeded":2})"},
-      {"the same status again is not sent",
-       R"({"phase":"Scheduled","scheduled":3,"scheduleStartTime":"2026-11-27T12:00:00Z"})",
-       group_status("Scheduled", 3, 0, 0, true), false, nullptr},
-      {"the start time and the holders are never replaced",
-       R"({"phase":"Scheduling","scheduled":1,"occupiedBy":"team-a/a","scheduleStartTime":"2026-01-01T00:00:00Z"})",
-       group_status("Scheduled", 2, 0, 0, true, "team-a/b"), true,
-       R"({"phase":"Scheduled","scheduled":2,"occupiedBy":"team-a/a","scheduleStartTime":"2026-01-01T00:00:00Z"})"},
-      {"a Finished group is final", R"({"phase":"Finished","succeeded":2})", group_status("Running", 2, 2, 0, true),
-       false, nullptr},
-      {"a Failed group is final", R"({"phase":"Failed","failed":1})", group_status("Scheduling", 1, 0, 0, true),
-       false, nullptr},
+      {"counts that fall to zero are left out, the holders replaced",
+       R"({"phase":"Running","scheduled":2,"running":2,"occupiedBy":"team-a/old"})",
+       group_status("Finished", 2, 0, 2, false, "team-a/new"),
+       R"({"phase":"Finished","scheduled":2,"succeeded":2,"occupiedBy":"team-a/new"})"},
+      {"nothing decided, nothing sent", R"({"phase":"Scheduled","scheduled":3})", std::nullopt, nullptr},
   };
   for (const auto& c : cases) {
     INFO(c.name);
@@ -431,12 +421,20 @@ TEST_CASE("write_pod_group_status: what a write changes, given the status it rea
     FakeApiServer server([&](const RecordedRequest& request, ResponseWriter& out) {
       out.respond(200, request.method == "GET" ? object : request.body);
     });
-    const ApiResult result = write_pod_group_status(*api_for(server), "team-a", "job", c.write);
+    std::optional<troupe::PodGroup> seen;
+    auto decide = [&](const troupe::PodGroup& current) {
+      seen = current;
+      return c.write;
+    };
+    const ApiResult result = write_pod_group_status(*api_for(server), "team-a", "job", decide);
     CHECK(result.ok);
+    REQUIRE(seen);  // the decision saw the object as read
+    CHECK(seen->spec.min_member == 2);
+    CHECK(seen->meta.name == "job");
     const auto requests = server.requests();
     CHECK(requests.at(0).path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job");
-    REQUIRE(requests.size() == (c.puts ? 2u : 1u));
-    if (!c.puts) continue;
+    REQUIRE(requests.size() == (c.expected ? 2u : 1u));
+    if (!c.expected) continue;
     CHECK(requests[1].method == "PUT");
     CHECK(requests[1].path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job/status");
     auto doc = parse_document(requests[1].body);
@@ -449,12 +447,41 @@ TEST_CASE("write_pod_group_status: what a write changes, given the status it rea
   }
 }
 
+TEST_CASE("write_pod_group_status: a CRD without the status subresource is written through the object",
+          "[writers][podgroup]") {
+  // Koordinator's own PodGroup CRD has no status subresource: /status is a 404 while the object exists.
+  const std::string object = R"({"kind":"PodGroup","metadata":{"name":"job","namespace":"team-a",)"
+                             R"("resourceVersion":"7"},"spec":{"minMember":1}})";
+  FakeApiServer server([&](const RecordedRequest& request, ResponseWriter& out) {
+    if (request.method == "GET") return out.respond(200, object);
+    if (request.path.size() > 7 && request.path.compare(request.path.size() - 7, 7, "/status") == 0)
+      return out.respond_status(404, "NotFound", "the server could not find the requested resource");
+    out.respond(200, request.body);
+  });
+  auto decide = [](const troupe::PodGroup&) { return std::optional(group_status("Pending", 0, 0, 0, false)); };
+  const ApiResult result = write_pod_group_status(*api_for(server), "team-a", "job", decide);
+  CHECK(result.ok);
+  const auto requests = server.requests();
+  REQUIRE(requests.size() == 4);
+  CHECK(requests[1].path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job/status");
+  CHECK(requests[3].method == "PUT");
+  CHECK(requests[3].path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job");
+  auto doc = parse_document(requests[3].body);
+  REQUIRE(doc.ok());
+  CHECK(string_at(**doc, {"status", "phase"}) == "Pending");
+}
+
 TEST_CASE("write_pod_group_status: a PodGroup that is gone is a 404", "[writers][podgroup]") {
   FakeApiServer server([](const RecordedRequest&, ResponseWriter& out) {
     out.respond_status(404, "NotFound", "podgroups.scheduling.sigs.k8s.io \"job\" not found");
   });
-  const ApiResult result =
-      write_pod_group_status(*api_for(server), "team-a", "job", group_status("Scheduling", 1, 0, 0, true));
+  bool decided = false;
+  auto decide = [&](const troupe::PodGroup&) {
+    decided = true;
+    return std::optional<troupe::PodGroupStatus>();
+  };
+  const ApiResult result = write_pod_group_status(*api_for(server), "team-a", "job", decide);
   CHECK_FALSE(result.ok);
   CHECK(result.code == 404);
+  CHECK_FALSE(decided);
 }

@@ -120,3 +120,51 @@ TEST_CASE("same_pod_group_status compares every written field", "[coscheduling][
   CHECK_FALSE(changed([](PodGroupStatus& s) { s.failed += 1; }));
   CHECK_FALSE(changed([](PodGroupStatus& s) { s.schedule_start_time.reset(); }));
 }
+
+TEST_CASE("pod_group_status: a group whose members are all gone goes back to Pending and keeps its counts",
+          "[coscheduling][podgroup]") {
+  PodGroupStatus scheduled = status("Scheduled", true);
+  scheduled.scheduled = 3;
+  scheduled.running = 2;
+  const PodGroupStatus out = pod_group_status(scheduled, 3, "team", members(""), kNow);
+  CHECK(out.phase == "Pending");
+  CHECK(out.scheduled == 3);  // Koordinator stops before counting
+  CHECK(out.running == 2);
+}
+
+TEST_CASE("pod_group_status_update: what the controller writes, and the groups it leaves alone",
+          "[coscheduling][podgroup]") {
+  auto group = [](const std::string& phase, int32_t scheduled, int32_t running, std::chrono::hours started_after) {
+    PodGroup g;
+    g.meta.name = "job";
+    g.meta.namespace_name = "team";
+    g.meta.creation_timestamp = kEarlier;
+    g.spec.min_member = 2;
+    g.status.phase = phase;
+    g.status.scheduled = scheduled;
+    g.status.running = running;
+    g.status.schedule_start_time = kEarlier + started_after;
+    return g;
+  };
+  // Nothing new: nothing to write.
+  CHECK_FALSE(pod_group_status_update(group("Scheduled", 2, 0, std::chrono::hours(1)), members("BB"), kNow));
+  // A change: the converged status.
+  auto next = pod_group_status_update(group("Scheduled", 2, 0, std::chrono::hours(1)), members("RR"), kNow);
+  REQUIRE(next);
+  CHECK(next->phase == "Running");
+  CHECK(next->running == 2);
+  CHECK(next->schedule_start_time == kEarlier + std::chrono::hours(1));
+  // Final phases.
+  CHECK(pod_group_left_alone(group("Finished", 2, 0, std::chrono::hours(1))));
+  CHECK(pod_group_left_alone(group("Failed", 2, 0, std::chrono::hours(1))));
+  CHECK_FALSE(pod_group_status_update(group("Failed", 2, 0, std::chrono::hours(1)), members("RR"), kNow));
+  // Scheduled in full, nothing running, started more than 48 h after creation: its pods may be garbage
+  // collected, and their going must not send it back to Pending.
+  CHECK(pod_group_left_alone(group("Scheduled", 2, 0, std::chrono::hours(49))));
+  CHECK_FALSE(pod_group_status_update(group("Scheduled", 2, 0, std::chrono::hours(49)), members(""), kNow));
+  CHECK_FALSE(pod_group_left_alone(group("Scheduled", 2, 0, std::chrono::hours(47))));
+  CHECK_FALSE(pod_group_left_alone(group("Scheduled", 2, 1, std::chrono::hours(49))));  // one runs
+  CHECK_FALSE(pod_group_left_alone(group("Scheduling", 1, 0, std::chrono::hours(49))));  // not all scheduled
+  CHECK(pod_group_status_update(group("Scheduled", 2, 0, std::chrono::hours(47)), members(""), kNow)->phase ==
+        "Pending");
+}
