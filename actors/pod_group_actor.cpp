@@ -39,7 +39,7 @@ constexpr const char* kPodGroups = "podgroups";
 constexpr const char* kPodGroupPods = "podgroup-pods";
 
 struct Group {
-  std::optional<PodGroup> object;                  // nullopt until its watch event (pods may come first)
+  std::optional<PodGroup> object;                      // nullopt until its watch event (pods may come first)
   std::map<std::string, cos::PodGroupMember> members;  // by pod uid
   bool ours = false;  // a pod of ours was a member: the group's status is ours to keep
   bool busy = false;  // a write on the I/O pool
@@ -61,6 +61,36 @@ bool may_write(const PodGroupActorState& st) {
 
 std::string group_id(const std::string& ns, const std::string& name) { return ns + "/" + name; }
 
+std::vector<cos::PodGroupMember> sorted_members(const Group& group) {
+  std::vector<cos::PodGroupMember> members;
+  for (const auto& [uid, member] : group.members) members.push_back(member);
+  std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return members;
+}
+
+/// Writes the group's status on the I/O pool; the answer comes back as `done`.
+void post_write(Self self, const std::string& id, Group& group, std::vector<cos::PodGroupMember> members,
+                Timestamp now, const std::string& phase) {
+  auto& st = self->state;
+  group.busy = true;
+  auto me = caf::actor_cast<caf::actor>(self);
+  auto api = st.deps.api;
+  auto done = std::make_shared<PodGroupWriteDone>();
+  done->group = id;
+  done->phase = phase;
+  auto decide = [members = std::move(members), now, ours = group.ours](const PodGroup& current) {
+    // Not ours: only a new PodGroup's first phase (another controller may have written one since).
+    if (!ours && !current.status.phase.empty()) return std::optional<PodGroupStatus>();
+    return cos::pod_group_status_update(current, members, now);
+  };
+  const auto& meta = group.object->meta;
+  const bool posted = st.deps.io->post([me, api, done, ns = meta.namespace_name, name = meta.name, decide] {
+    done->result = watch::write_pod_group_status(*api, ns, name, decide);
+    caf::anon_send(me, atom::done_v, PodGroupWriteDonePtr(done));
+  });
+  if (!posted) group.busy = false;  // shutting down
+}
+
 /// Writes the status the members give, if it is new; else nothing. The copy
 /// of the PodGroup here may lag the server's (our own last write not seen
 /// yet): it only tells whether to write; what is written is decided again on
@@ -78,31 +108,11 @@ void sync(Self self, const std::string& id) {
     return;
   }
   st.dirty.erase(id);
-  if (!group.object) return;
-  const PodGroup& pg = *group.object;
-  if (!group.ours && !pg.status.phase.empty()) return;
-  std::vector<cos::PodGroupMember> members;
-  for (const auto& [uid, member] : group.members) members.push_back(member);
-  std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  if (!group.object || (!group.ours && !group.object->status.phase.empty())) return;
+  std::vector<cos::PodGroupMember> members = sorted_members(group);
   const Timestamp now = timestamp_now();
-  auto next = cos::pod_group_status_update(pg, members, now);
-  if (!next) return;
-  group.busy = true;
-  auto me = caf::actor_cast<caf::actor>(self);
-  auto api = st.deps.api;
-  auto done = std::make_shared<PodGroupWriteDone>();
-  done->group = id;
-  done->phase = next->phase;
-  auto decide = [members = std::move(members), now, ours = group.ours](const PodGroup& current) {
-    // Not ours: only a new PodGroup's first phase (another controller may have written one since).
-    if (!ours && !current.status.phase.empty()) return std::optional<PodGroupStatus>();
-    return cos::pod_group_status_update(current, members, now);
-  };
-  const bool posted = st.deps.io->post([me, api, done, ns = pg.meta.namespace_name, name = pg.meta.name, decide] {
-    done->result = watch::write_pod_group_status(*api, ns, name, decide);
-    caf::anon_send(me, atom::done_v, PodGroupWriteDonePtr(done));
-  });
-  if (!posted) group.busy = false;  // shutting down
+  auto next = cos::pod_group_status_update(*group.object, members, now);
+  if (next) post_write(self, id, group, std::move(members), now, next->phase);
 }
 
 /// Drops a group that holds nothing any more.
