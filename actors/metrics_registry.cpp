@@ -52,6 +52,14 @@ void MetricsRegistry::set(const std::string& name, const LabelValues& labels, do
   series_for(name, labels, Type::gauge).value = value;
 }
 
+void MetricsRegistry::replace(const std::string& name, const std::vector<std::pair<LabelValues, double>>& series) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = families_.find(name);
+  if (it == families_.end()) throw std::logic_error("metric not declared: " + name);
+  it->second.series.clear();
+  for (const auto& [labels, value] : series) series_for(name, labels, Type::gauge).value = value;
+}
+
 void MetricsRegistry::observe(const std::string& name, const LabelValues& labels, double value) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = families_.find(name);

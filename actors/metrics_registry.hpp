@@ -32,6 +32,9 @@ class MetricsRegistry {
 
   void add(const std::string& name, const LabelValues& labels, double delta = 1.0);
   void set(const std::string& name, const LabelValues& labels, double value);
+  /// Makes `series` the whole of a gauge family: series not listed go (the
+  /// values of objects that are gone), at once for a reader of /metrics.
+  void replace(const std::string& name, const std::vector<std::pair<LabelValues, double>>& series);
   void observe(const std::string& name, const LabelValues& labels, double value);
   /// Adds observations pre-aggregated elsewhere (an AtomicHistogram's drain
   /// over this family's bounds). Empty deltas create no series.

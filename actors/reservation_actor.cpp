@@ -13,6 +13,7 @@
 #include "plugins/reservation/pod_annotations.hpp"
 #include "plugins/reservation/reservation_args.hpp"
 #include "plugins/reservation/reservation_lifecycle.hpp"
+#include "plugins/reservation/reservation_metrics.hpp"
 #include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reservation_status.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
@@ -40,6 +41,8 @@ namespace rsv = plugins::reservation;
 namespace {
 
 constexpr const char* kPhasesMetric = "troupe_reservations";
+constexpr const char* kReservationPhaseMetric = "scheduler_reservation_status_phase";
+constexpr const char* kReservationResourceMetric = "scheduler_reservation_resource";
 constexpr const char* kReservations = "reservations";
 constexpr const char* kPods = "pods";
 constexpr const char* kNodes = "nodes";
@@ -230,6 +233,14 @@ void record_phases(ReservationActorState& st) {
                                           {rsv::kPhaseSucceeded, 0}, {rsv::kPhaseFailed, 0}};
   for (const auto& [uid, r] : st.reservations) counts[rsv::reservation_phase(*r)] += 1;
   for (const auto& [phase, count] : counts) st.deps.metrics->set(kPhasesMetric, {phase}, count);
+  // Koordinator's per-reservation series, rebuilt whole: a reservation gone takes its series along.
+  rsv::MetricSeries phases, resources;
+  for (const auto& [uid, r] : st.reservations) {
+    for (auto& series : rsv::reservation_phase_series(*r)) phases.push_back(std::move(series));
+    for (auto& series : rsv::reservation_resource_series(*r)) resources.push_back(std::move(series));
+  }
+  st.deps.metrics->replace(kReservationPhaseMetric, phases);
+  st.deps.metrics->replace(kReservationResourceMetric, resources);
 }
 
 void lifecycle_pass(Self self) {
@@ -315,6 +326,13 @@ Result<ReservationControllerSettings> reservation_controller_settings(const conf
 void declare_reservation_metrics(MetricsRegistry& registry) {
   registry.declare(kPhasesMetric, MetricsRegistry::Type::gauge,
                    "Reservations the reservation controller sees, by status.phase.", {"phase"});
+  registry.declare(kReservationPhaseMetric, MetricsRegistry::Type::gauge,
+                   "The current number of reservations in each status phase (e.g. Pending, Available, Succeeded, "
+                   "Failed)",
+                   {"name", "phase"});
+  registry.declare(kReservationResourceMetric, MetricsRegistry::Type::gauge,
+                   "Resource metrics for a reservation, including allocatable, allocated, and utilization with unit.",
+                   {"type", "name", "resource", "unit"});
 }
 
 Result<std::unique_ptr<ReservationController>> ReservationController::start(ReservationControllerDeps deps,

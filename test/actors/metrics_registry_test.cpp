@@ -56,3 +56,19 @@ TEST_CASE("the scheduler's metric families are declared with kube-scheduler's na
   CHECK(text.find("scheduler_pending_pods{queue=\"active\"} 3\n") != std::string::npos);
   CHECK(text.find("# TYPE scheduler_pod_scheduling_sli_duration_seconds histogram\n") != std::string::npos);
 }
+
+TEST_CASE("replace makes the listed series a gauge family's whole content") {
+  MetricsRegistry r;
+  r.declare("phase", MetricsRegistry::Type::gauge, "Phase.", {"name"});
+  r.set("phase", {"gone"}, 1);
+  r.replace("phase", {{{"a"}, 1}, {{"b"}, 0}});
+  CHECK(r.render() ==
+        "# HELP phase Phase.\n"
+        "# TYPE phase gauge\n"
+        "phase{name=\"a\"} 1\n"
+        "phase{name=\"b\"} 0\n");
+  r.replace("phase", {});
+  CHECK(r.render() == "# HELP phase Phase.\n# TYPE phase gauge\n");
+  CHECK_THROWS(r.replace("nope", {}));
+  CHECK_THROWS(r.replace("phase", {{{"a", "extra"}, 1}}));
+}

@@ -74,6 +74,11 @@ class ReservationReads:
                                  lambda: "reservation %s %s; now: %s" % (name, phase, self.get_reservation(name)))
 
 
+def series(metrics, metric, **labels):
+    """One series' value (parsed /metrics), None when it is absent."""
+    return metrics.get((metric, tuple(sorted(labels.items()))))
+
+
 class ReservationLifecycleTest(ReservationReads, SchedulingTest):
     def create_reservation(self, r):
         return self.client.ok("POST", RESERVATIONS, r)
@@ -115,6 +120,19 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
         self.cluster.wait(lambda: self.scheduler.metric("troupe_reservations", phase="Available") == 1, 10,
                           lambda: "troupe_reservations{phase=Available} 1: %s" % self.scheduler.metric(
                               "troupe_reservations", phase="Available"))
+        # Koordinator's per-reservation series: its phase, and what it holds in cores, GiB and units.
+        metrics = self.scheduler.metrics()
+        phase = {p: series(metrics, "scheduler_reservation_status_phase", name="train", phase=p)
+                 for p in ("Pending", "Available", "Succeeded", "Failed")}
+        self.assertEqual(phase, {"Pending": 0, "Available": 1, "Succeeded": 0, "Failed": 0})
+        for resource, unit, value in (("cpu", "core", 8), ("memory", "Gi", 16), ("nvidia.com/gpu", "raw", 2)):
+            self.assertEqual(series(metrics, "scheduler_reservation_resource", type="allocatable", name="train",
+                                    resource=resource, unit=unit), value)
+        # A reservation deleted takes its series along.
+        self.client.ok("DELETE", RESERVATIONS + "/train")
+        self.cluster.wait(lambda: series(self.scheduler.metrics(), "scheduler_reservation_status_phase",
+                                         name="train", phase="Available") is None, 10,
+                          "the deleted reservation's series gone")
 
     def test_unschedulable_reservation_says_why_and_stays_pending(self):
         self.start([make_node("small", cpu="2", memory="4Gi")], config())
