@@ -56,8 +56,14 @@ void MetricsRegistry::replace(const std::string& name, const std::vector<std::pa
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = families_.find(name);
   if (it == families_.end()) throw std::logic_error("metric not declared: " + name);
-  it->second.series.clear();
-  for (const auto& [labels, value] : series) series_for(name, labels, Type::gauge).value = value;
+  Family& f = it->second;
+  if (f.type != Type::gauge) throw std::logic_error("metric used with the wrong type: " + name);
+  std::map<LabelValues, Series> fresh;
+  for (const auto& [labels, value] : series) {
+    if (labels.size() != f.label_names.size()) throw std::logic_error("wrong label count for metric " + name);
+    fresh[labels].value = value;
+  }
+  f.series = std::move(fresh);  // checked first: a bad entry leaves the family as it was
 }
 
 void MetricsRegistry::observe(const std::string& name, const LabelValues& labels, double value) {

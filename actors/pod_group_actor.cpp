@@ -19,7 +19,8 @@ namespace troupe::actors {
 /// What an I/O task reports back about one PodGroup's write.
 struct PodGroupWriteDone {
   std::string group;  // "ns/name"
-  std::string phase;
+  std::string phase;  // decided on the object read, when `decided`
+  bool decided = false;  // false: the object read needed no change
   watch::ApiResult result;
 };
 using PodGroupWriteDonePtr = std::shared_ptr<const PodGroupWriteDone>;
@@ -51,6 +52,8 @@ struct PodGroupActorState {
   std::map<std::string, std::string> group_of_pod;  // pod uid -> "ns/name"
   std::set<std::string> unsynced{kPodGroups, kPodGroupPods};
   std::set<std::string> dirty;  // groups whose status may need a write
+  /// The PodGroup CRD has the status subresource (until a write finds it has not).
+  std::shared_ptr<std::atomic<bool>> status_subresource = std::make_shared<std::atomic<bool>>(true);
 };
 
 using Self = caf::stateful_actor<PodGroupActorState>*;
@@ -70,24 +73,29 @@ std::vector<cos::PodGroupMember> sorted_members(const Group& group) {
 
 /// Writes the group's status on the I/O pool; the answer comes back as `done`.
 void post_write(Self self, const std::string& id, Group& group, std::vector<cos::PodGroupMember> members,
-                Timestamp now, const std::string& phase) {
+                Timestamp now) {
   auto& st = self->state;
   group.busy = true;
   auto me = caf::actor_cast<caf::actor>(self);
   auto api = st.deps.api;
   auto done = std::make_shared<PodGroupWriteDone>();
   done->group = id;
-  done->phase = phase;
-  auto decide = [members = std::move(members), now, ours = group.ours](const PodGroup& current) {
+  // Runs on the I/O thread; `done` is read here again only once its message arrives.
+  auto decide = [members = std::move(members), now, ours = group.ours, done](const PodGroup& current) {
     // Not ours: only a new PodGroup's first phase (another controller may have written one since).
     if (!ours && !current.status.phase.empty()) return std::optional<PodGroupStatus>();
-    return cos::pod_group_status_update(current, members, now);
+    auto next = cos::pod_group_status_update(current, members, now);
+    done->decided = next.has_value();
+    if (next) done->phase = next->phase;
+    return next;
   };
   const auto& meta = group.object->meta;
-  const bool posted = st.deps.io->post([me, api, done, ns = meta.namespace_name, name = meta.name, decide] {
-    done->result = watch::write_pod_group_status(*api, ns, name, decide);
-    caf::anon_send(me, atom::done_v, PodGroupWriteDonePtr(done));
-  });
+  auto subresource = st.status_subresource;
+  const bool posted =
+      st.deps.io->post([me, api, done, ns = meta.namespace_name, name = meta.name, decide, subresource] {
+        done->result = watch::write_pod_group_status(*api, ns, name, decide, subresource.get());
+        caf::anon_send(me, atom::done_v, PodGroupWriteDonePtr(done));
+      });
   if (!posted) group.busy = false;  // shutting down
 }
 
@@ -112,7 +120,7 @@ void sync(Self self, const std::string& id) {
   std::vector<cos::PodGroupMember> members = sorted_members(group);
   const Timestamp now = timestamp_now();
   auto next = cos::pod_group_status_update(*group.object, members, now);
-  if (next) post_write(self, id, group, std::move(members), now, next->phase);
+  if (next) post_write(self, id, group, std::move(members), now);
 }
 
 /// Drops a group that holds nothing any more.
@@ -207,7 +215,7 @@ caf::behavior pod_group_actor_fn(Self self, PodGroupControllerDeps deps) {
         auto it = st.groups.find(done->group);
         if (it != st.groups.end()) it->second.busy = false;
         if (done->result.ok) {
-          spdlog::info("PodGroup {}: status written (phase {} decided)", done->group, done->phase);
+          if (done->decided) spdlog::info("PodGroup {}: status written (phase {})", done->group, done->phase);
         } else if (done->result.code != 404) {
           spdlog::warn("PodGroup {}: writing its status failed: {}", done->group, done->result.message);
           st.dirty.insert(done->group);

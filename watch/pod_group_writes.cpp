@@ -59,7 +59,8 @@ std::string pod_group_path(const std::string& ns, const std::string& name) {
 }
 
 ApiResult write_pod_group_status(ApiClient& api, const std::string& ns, const std::string& name,
-                                 const PodGroupStatusDecision& decide, const CancelToken* cancel) {
+                                 const PodGroupStatusDecision& decide, std::atomic<bool>* status_subresource,
+                                 const CancelToken* cancel) {
   auto mutate = [&decide](rapidjson::Document& object) {
     auto current = decode_pod_group(copy_document(object));
     if (!current) return false;
@@ -69,10 +70,15 @@ ApiResult write_pod_group_status(ApiClient& api, const std::string& ns, const st
     return true;
   };
   const std::string path = pod_group_path(ns, name);
-  ApiResult result = update_status(api, path, mutate, 5, cancel);
-  if (result.code != 404) return result;
+  const bool via_status = status_subresource == nullptr || status_subresource->load();
+  if (via_status) {
+    ApiResult result = update_status(api, path, mutate, 5, cancel);
+    if (result.code != 404) return result;
+  }
   // Gone, or a CRD without the status subresource: the object itself tells.
-  return update_object(api, path, mutate, 5, cancel);
+  ApiResult result = update_object(api, path, mutate, 5, cancel);
+  if (via_status && result.ok && status_subresource != nullptr) status_subresource->store(false);
+  return result;
 }
 
 }  // namespace troupe::watch

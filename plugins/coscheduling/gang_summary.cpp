@@ -16,6 +16,18 @@ void write_strings(Writer& w, const char* key, const std::vector<std::string>& v
   w.EndArray();
 }
 
+/// A Go sets.Set[string], as encoding/json writes it: {"ns/pod":{}, ...}.
+void write_set(Writer& w, const char* key, const std::vector<std::string>& values) {
+  w.Key(key);
+  w.StartObject();
+  for (const auto& v : values) {
+    w.Key(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+    w.StartObject();
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
 void write_summary(Writer& w, const std::string& id, const GangBook::Summary& s) {
   w.StartObject();
   w.Key("name");
@@ -31,10 +43,10 @@ void write_summary(Writer& w, const std::string& id, const GangBook::Summary& s)
   w.Key("totalChildrenNum");
   w.Int(s.rules.total_number);
   write_strings(w, "gangGroup", s.rules.group);
-  write_strings(w, "children", s.children);
-  write_strings(w, "pendingChildren", s.pending);
-  write_strings(w, "waitingForBindChildren", s.waiting);
-  write_strings(w, "boundChildren", s.bound);
+  write_set(w, "children", s.children);
+  write_set(w, "pendingChildren", s.pending);
+  write_set(w, "waitingForBindChildren", s.waiting);
+  write_set(w, "boundChildren", s.bound);
   w.Key("onceResourceSatisfied");
   w.Bool(s.once_satisfied);
   w.Key("gangFrom");

@@ -6,12 +6,16 @@
 //
 //   {"name": "ns/g", "waitTime": <ns>, "mode": "Strict", "gangMatchPolicy":
 //    "once-satisfied", "minRequiredNumber": 3, "totalChildrenNum": 3,
-//    "gangGroup": ["ns/g"], "children": [...], "pendingChildren": [...],
-//    "waitingForBindChildren": [...], "boundChildren": [...],
+//    "gangGroup": ["ns/g"], "children": {"ns/p0": {}, ...}, "pendingChildren":
+//    {...}, "waitingForBindChildren": {...}, "boundChildren": {...} (Go's
+//    sets as encoding/json writes them: objects keyed by pod, sorted),
 //    "onceResourceSatisfied": false, "gangFrom": "GangFromPodAnnotation" |
 //    "GangFromPodGroupCrd", "hasGangInit": true}
 //
-// Koordinator's createTime and gangGroupInfo are not kept by troupe and not shown.
+// Koordinator's createTime and gangGroupInfo are not kept by troupe and not
+// shown. waitingForBindChildren holds the pods waiting at Permit; a pod let
+// through and not bound yet is pending here (Koordinator keeps it waiting
+// until bound).
 
 #include <optional>
 #include <string>

@@ -70,5 +70,10 @@ TEST_CASE("replace makes the listed series a gauge family's whole content") {
   r.replace("phase", {});
   CHECK(r.render() == "# HELP phase Phase.\n# TYPE phase gauge\n");
   CHECK_THROWS(r.replace("nope", {}));
-  CHECK_THROWS(r.replace("phase", {{{"a", "extra"}, 1}}));
+  // A bad entry is found before anything changes: the family keeps its series.
+  r.replace("phase", {{{"kept"}, 2}});
+  CHECK_THROWS(r.replace("phase", {{{"a"}, 1}, {{"a", "extra"}, 1}}));
+  CHECK(r.render() == "# HELP phase Phase.\n# TYPE phase gauge\nphase{name=\"kept\"} 2\n");
+  r.declare("count", MetricsRegistry::Type::counter, "Count.", {});
+  CHECK_THROWS(r.replace("count", {}));
 }

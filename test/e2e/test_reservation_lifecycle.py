@@ -121,7 +121,9 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
                           lambda: "troupe_reservations{phase=Available} 1: %s" % self.scheduler.metric(
                               "troupe_reservations", phase="Available"))
         # Koordinator's per-reservation series: its phase, and what it holds in cores, GiB and units.
-        metrics = self.scheduler.metrics()
+        metrics = self.cluster.wait(
+            lambda: (lambda m: m if series(m, "scheduler_reservation_status_phase", name="train", phase="Available")
+                     else None)(self.scheduler.metrics()), 10, "scheduler_reservation_status_phase{train,Available}")
         phase = {p: series(metrics, "scheduler_reservation_status_phase", name="train", phase=p)
                  for p in ("Pending", "Available", "Succeeded", "Failed")}
         self.assertEqual(phase, {"Pending": 0, "Available": 1, "Succeeded": 0, "Failed": 0})

@@ -154,10 +154,11 @@ class GangTest(SchedulingTest):
         self.assertEqual((summary["mode"], summary["gangMatchPolicy"], summary["minRequiredNumber"]),
                          ("Strict", "only-waiting", 3))
         self.assertEqual(summary["waitTime"], 60 * 10**9)
-        self.assertEqual(summary["children"], ["default/dw-1", "default/dw-2", "default/dw-bound"])
-        self.assertEqual(summary["waitingForBindChildren"], ["default/dw-1", "default/dw-2"])
-        self.assertEqual(summary["boundChildren"], ["default/dw-bound"])
-        self.assertEqual(summary["pendingChildren"], [])
+        # Members as Go's sets: objects keyed by pod.
+        self.assertEqual(summary["children"], {"default/dw-1": {}, "default/dw-2": {}, "default/dw-bound": {}})
+        self.assertEqual(summary["waitingForBindChildren"], {"default/dw-1": {}, "default/dw-2": {}})
+        self.assertEqual(summary["boundChildren"], {"default/dw-bound": {}})
+        self.assertEqual(summary["pendingChildren"], {})
         self.assertEqual((summary["gangFrom"], summary["hasGangInit"]), ("GangFromPodAnnotation", True))
         status, body = self.scheduler.get("/apis/v1/plugins/Coscheduling/gangs")
         self.assertEqual(status, 200, body)

@@ -459,9 +459,10 @@ TEST_CASE("write_pod_group_status: a CRD without the status subresource is writt
     out.respond(200, request.body);
   });
   auto decide = [](const troupe::PodGroup&) { return std::optional(group_status("Pending", 0, 0, 0, false)); };
-  const ApiResult result = write_pod_group_status(*api_for(server), "team-a", "job", decide);
+  std::atomic<bool> status_subresource{true};
+  const ApiResult result = write_pod_group_status(*api_for(server), "team-a", "job", decide, &status_subresource);
   CHECK(result.ok);
-  const auto requests = server.requests();
+  auto requests = server.requests();
   REQUIRE(requests.size() == 4);
   CHECK(requests[1].path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job/status");
   CHECK(requests[3].method == "PUT");
@@ -469,6 +470,12 @@ TEST_CASE("write_pod_group_status: a CRD without the status subresource is writt
   auto doc = parse_document(requests[3].body);
   REQUIRE(doc.ok());
   CHECK(string_at(**doc, {"status", "phase"}) == "Pending");
+  // Remembered: the next write goes to the object at once.
+  CHECK_FALSE(status_subresource.load());
+  REQUIRE(write_pod_group_status(*api_for(server), "team-a", "job", decide, &status_subresource).ok);
+  requests = server.requests();
+  REQUIRE(requests.size() == 6);
+  CHECK(requests[5].path == "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/team-a/podgroups/job");
 }
 
 TEST_CASE("write_pod_group_status: a PodGroup that is gone is a 404", "[writers][podgroup]") {
