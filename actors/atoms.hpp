@@ -20,6 +20,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_topology, "deletenrt")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_reservation, "upsertresv")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_reservation, "deleteresv")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_node_metric, "upsertnm")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_node_metric, "deletenm")
   // Debug endpoints -> node partitions.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, device_summary, "devsummary")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, cpu_summary, "cpusummary")

@@ -40,6 +40,7 @@ using PodInfoPtr = std::shared_ptr<const plugins::PodInfo>;
 using NodePtr = std::shared_ptr<const Node>;
 using DevicePtr = std::shared_ptr<const Device>;
 using TopologyPtr = std::shared_ptr<const NodeResourceTopology>;
+using NodeMetricPtr = std::shared_ptr<const NodeMetric>;
 
 /// Node names, and their API JSON (for extenders that are not nodeCacheCapable).
 using NodeNamesPtr = std::shared_ptr<const std::vector<std::string>>;
@@ -69,4 +70,5 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeNamesPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeJsonPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::DevicePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::TopologyPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeMetricPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::EvaluationPtr)

@@ -143,6 +143,27 @@ void on_topology(Self self, watch::EventType type, const watch::ObjectPtr& objec
                 type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
 }
 
+// A NodeMetric (koordlet's measured load) is named after its node too; it
+// goes to the actor owning the node for LoadAwareScheduling. A lighter load
+// can make pods it rejected fit: a cluster event.
+void on_node_metric(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  if (type == watch::EventType::deleted) {
+    std::string name = read_pod_identity(*object).name;
+    self->send(owner(self, name), atom::delete_node_metric_v, name);
+    cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
+    return;
+  }
+  auto metric = decode_node_metric(object);
+  if (!metric) {
+    spdlog::warn("informer ignores a NodeMetric that does not decode: {}", metric.message());
+    return;
+  }
+  auto ptr = std::make_shared<const NodeMetric>(std::move(*metric));
+  self->send(owner(self, ptr->meta.name), atom::upsert_node_metric_v, NodeMetricPtr(ptr));
+  cluster_event(self, plugins::EventResource::other,
+                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+}
+
 // gpushare-scheduler-extender's kube-system/unhealthy-gpu-<node> lists GPUs
 // no pod may use (actors/gpu_health.hpp); it goes to the actor owning the
 // node. A GPU back in service can make waiting pods fit: a cluster event.
@@ -472,6 +493,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "pods") return on_pod(self, *event);
         if (event->resource == "devices") return on_device(self, event->type, event->object);
         if (event->resource == "noderesourcetopologies") return on_topology(self, event->type, event->object);
+        if (event->resource == kNodeMetricsResource) return on_node_metric(self, event->type, event->object);
         if (event->resource == "configmaps") return on_configmap(self, event->type, event->object);
         if (event->resource == "podgroups") return on_pod_group(self, event->type, event->object);
         if (event->resource == "namespaces") return on_namespace(self, event->type, event->object);

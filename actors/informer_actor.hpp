@@ -38,6 +38,11 @@ using informer_actor = caf::typed_actor<
     // INTERNAL: send the cluster event for the pods placed since the last one.
     caf::reacts_to<atom::tick>>;
 
+/// koordlet's NodeMetrics: followed when a profile runs LoadAwareScheduling,
+/// from the list and watch the descheduler's view shares.
+inline constexpr const char* kNodeMetricsResource = "nodemetrics";
+inline constexpr const char* kNodeMetricsPath = "/apis/slo.koordinator.sh/v1alpha1/nodemetrics";
+
 struct InformerDeps {
   std::vector<node_actor> nodes;
   queue_actor queue;

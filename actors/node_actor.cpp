@@ -52,6 +52,14 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.partition.delete_object(NodeObjectRef{NodeObjectKind::topology, name, name});
       },
+      [=](atom::upsert_node_metric, NodeMetricPtr metric) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.apply_object(NodeObject(std::move(metric)));
+      },
+      [=](atom::delete_node_metric, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.partition.delete_object(NodeObjectRef{NodeObjectKind::node_metric, name, name});
+      },
       [=](atom::cpu_summary, const std::string& name, bool available) {
         MessageTimer timer(self->state.actor_metrics, self);
         return self->state.partition.cpu_summary(name, available);

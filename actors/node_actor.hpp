@@ -38,6 +38,10 @@ using node_actor = caf::typed_actor<
     caf::reacts_to<atom::upsert_topology, TopologyPtr>,
     // That NodeResourceTopology was deleted: the node has no CPU topology.
     caf::reacts_to<atom::delete_topology, std::string>,
+    // The NodeMetric named after one of our nodes was added or changed (LoadAwareScheduling).
+    caf::reacts_to<atom::upsert_node_metric, NodeMetricPtr>,
+    // That NodeMetric was deleted: the node's load is unknown.
+    caf::reacts_to<atom::delete_node_metric, std::string>,
     // NodeNUMAResource's debug view of a node (true: Koordinator's
     // availableCPUs answer); "" when the node is not ours.
     caf::replies_to<atom::cpu_summary, std::string, bool>::with<std::string>,

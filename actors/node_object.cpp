@@ -1,6 +1,7 @@
 #include "actors/node_object.hpp"
 
 #include "plugins/deviceshare/node_devices.hpp"
+#include "plugins/load_aware/node_load_state.hpp"
 #include "plugins/node_numa_resource/node_cpus.hpp"
 #include "plugins/reservation/node_reservations.hpp"
 #include "plugins/reservation/reservation_status.hpp"
@@ -13,6 +14,7 @@ namespace {
 using plugins::NodeExtensionSlot;
 using plugins::deviceshare::NodeDevices;
 using plugins::gpushare::GpuShareNodeState;
+using plugins::load_aware::NodeLoadState;
 using plugins::numa::NodeCpus;
 using plugins::reservation::NodeReservations;
 
@@ -39,6 +41,9 @@ NodeObjectRef ref_of(const NodeObject& object) {
           },
           [](const UnhealthyGpusPtr& h) {
             return NodeObjectRef{NodeObjectKind::gpu_health, h->node_name, h->node_name};
+          },
+          [](const std::shared_ptr<const NodeMetric>& m) {
+            return NodeObjectRef{NodeObjectKind::node_metric, m->meta.name, m->meta.name};
           },
       },
       object);
@@ -69,6 +74,11 @@ std::shared_ptr<const plugins::PodInfo> apply_node_object(plugins::NodeInfo& nod
               gpus->set_unhealthy(h->indices);
             return nullptr;
           },
+          [&](const std::shared_ptr<const NodeMetric>& m) -> std::shared_ptr<const plugins::PodInfo> {
+            if (auto* load = node.mutable_extension<NodeLoadState>(NodeExtensionSlot::kLoad))
+              load->apply_metric(m, node.pods());
+            return nullptr;
+          },
       },
       object);
 }
@@ -87,6 +97,9 @@ void remove_node_object(plugins::NodeInfo& node, const NodeObjectRef& ref) {
       return;
     case NodeObjectKind::gpu_health:
       if (auto* gpus = node.mutable_extension<GpuShareNodeState>(NodeExtensionSlot::kGpuShare)) gpus->set_unhealthy({});
+      return;
+    case NodeObjectKind::node_metric:
+      if (auto* load = node.mutable_extension<NodeLoadState>(NodeExtensionSlot::kLoad)) load->clear_metric();
       return;
   }
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Node-scoped objects: API objects that belong to one node and are held by
-// that node's actor beside its pods — a Device and a NodeResourceTopology
-// (named after their node), an Available Reservation (placed on
+// that node's actor beside its pods — a Device, a NodeResourceTopology and a
+// NodeMetric (named after their node), an Available Reservation (placed on
 // status.nodeName) and the gpushare extender's list of unhealthy GPUs (a
 // ConfigMap named after its node, actors/gpu_health.hpp). One routed
 // mechanism instead of a parallel pair of functions per kind: the informer
@@ -17,6 +17,7 @@
 #include <caf/all.hpp>
 
 #include "model/device.hpp"
+#include "model/node_metric.hpp"
 #include "model/node_resource_topology.hpp"
 #include "model/reservation.hpp"
 #include "plugins/framework/node_info.hpp"
@@ -28,10 +29,11 @@ namespace troupe::actors {
 using ReservationPtr = std::shared_ptr<const Reservation>;
 using UnhealthyGpusPtr = std::shared_ptr<const plugins::gpushare::UnhealthyGpus>;
 
-enum class NodeObjectKind : uint8_t { device, topology, reservation, gpu_health };
+enum class NodeObjectKind : uint8_t { device, topology, reservation, gpu_health, node_metric };
 
 using NodeObject = std::variant<std::shared_ptr<const Device>, std::shared_ptr<const NodeResourceTopology>,
-                                std::shared_ptr<const Reservation>, UnhealthyGpusPtr>;
+                                std::shared_ptr<const Reservation>, UnhealthyGpusPtr,
+                                std::shared_ptr<const NodeMetric>>;
 
 /// Which object of which node: `key` is the node name for the objects named
 /// after their node, the uid for Reservations (several per node).

@@ -26,6 +26,7 @@
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
+#include "plugins/load_aware/load_aware_plugin.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/registry.hpp"
 #include "watch/api_client.hpp"
@@ -229,6 +230,10 @@ Status SchedulerRuntime::Impl::start() {
   });
   if (spreads_by_default)
     for (const auto& workload : kWorkloadCollections) informer_deps.resources.insert(workload.resource);
+  const bool load_aware = std::any_of(by_name.begin(), by_name.end(), [](const auto& profile) {
+    return plugins::load_aware::LoadAwareScheduling::of(*profile.second) != nullptr;
+  });
+  if (load_aware) informer_deps.resources.insert(kNodeMetricsResource);
   informer = system->spawn(informer_actor_fn, informer_deps);
 
   if (!options.metrics_address.empty()) {
@@ -262,6 +267,10 @@ Status SchedulerRuntime::Impl::start() {
                         // Coscheduling's gangs defined by PodGroup objects.
                         inform("podgroups", "/apis/scheduling.sigs.k8s.io/v1alpha1/podgroups", "", /*optional=*/true)})
     if (!followed) return followed;
+  // LoadAwareScheduling's NodeMetrics, only for a profile that runs it (they
+  // list every pod's usage: not worth holding otherwise).
+  if (load_aware)
+    if (auto followed = inform(kNodeMetricsResource, kNodeMetricsPath, "", /*optional=*/true); !followed) return followed;
   // PodTopologySpread's default constraints spread a pod over its siblings:
   // the pods its Services and its controller select (as kube-scheduler,
   // followed only when a profile has default constraints).

@@ -18,5 +18,6 @@ inline constexpr const char* kDefaultBinder = "DefaultBinder";
 // Koordinator v1.6.
 inline constexpr const char* kNodeResourcesFitPlus = "NodeResourcesFitPlus";
 inline constexpr const char* kScarceResourceAvoidance = "ScarceResourceAvoidance";
+inline constexpr const char* kLoadAwareScheduling = "LoadAwareScheduling";
 
 }  // namespace troupe::plugins::names

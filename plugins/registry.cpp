@@ -13,6 +13,7 @@
 #include "plugins/gpushare/gpushare_plugin.hpp"
 #include "plugins/image_locality/image_locality.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
+#include "plugins/load_aware/load_aware_plugin.hpp"
 #include "plugins/node_affinity/node_affinity.hpp"
 #include "plugins/node_name/node_name.hpp"
 #include "plugins/node_numa_resource/node_numa_resource_plugin.hpp"
@@ -93,6 +94,7 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
     const char* name;
     PluginFactory factory;
     int32_t default_weight;
+    bool enabled_by_default = true;  // in the default profile (as multiPoint)
   };
   // Order = kube-scheduler's default multiPoint order for the plugins both have.
   const Line lines[] = {
@@ -111,6 +113,8 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {names::kImageLocality, build_without_args<image_locality::ImageLocality>, 1},
       {names::kNodeResourcesFitPlus, NodeResourcesFitPlus::make, 1},
       {names::kScarceResourceAvoidance, ScarceResourceAvoidance::make, 1},
+      // Not in the default profile: it needs koordlet's NodeMetrics (Koordinator's profile enables it).
+      {load_aware::LoadAwareScheduling::kName, load_aware::LoadAwareScheduling::make, 1, false},
       // Before NodeNUMAResource and DeviceShare: their Reserve restores the reservation this one nominates.
       {reservation::ReservationPlugin::kName, reservation_factory(reserved), 1},
       // Before DeviceShare: its Reserve chooses the NUMA affinity DeviceShare's Reserve uses.
@@ -122,7 +126,7 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
   };
   Registry registry;
   for (const auto& line : lines) {
-    Status added = registry.add(line.name, line.factory, true, line.default_weight);
+    Status added = registry.add(line.name, line.factory, line.enabled_by_default, line.default_weight);
     // The table above is code, not input: a failure here is a programming error.
     if (!added) throw std::logic_error("in-tree registry: " + added.message());
   }
@@ -142,7 +146,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
       "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
       "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
-      "LoadAwareScheduling", "ElasticQuota",
+      "ElasticQuota",
       "DefaultPreBind", "SchedulingHint"};
   return names;
 }

@@ -8,6 +8,7 @@
 
 #include <rapidjson/document.h>
 
+#include "plugins/common/raw_allocatable.hpp"
 #include "plugins/descheduler/pod_classes.hpp"
 
 namespace troupe::plugins::descheduler {
@@ -48,24 +49,13 @@ namespace {
 
 /// As a std::string once: ObjectMeta's lookup takes one, and building it
 /// from the constant allocated for every node of every cycle.
-const std::string kRawAllocatableKey = kRawAllocatableAnnotation;
+const std::string kRawAllocatableKey = kAnnotationRawAllocatable;
 
 }  // namespace
 
 ResourceList raw_allocatable(const Node& node) {
-  const std::string* text = node.meta.annotation(kRawAllocatableKey);
-  if (!text) return node.status.allocatable;
-  rapidjson::Document doc;
-  doc.Parse(text->data(), text->size());
-  if (doc.HasParseError() || !doc.IsObject()) return node.status.allocatable;
-  ResourceList out;
-  for (const auto& member : doc.GetObject()) {
-    if (!member.value.IsString()) return node.status.allocatable;
-    auto quantity = Quantity::parse(std::string_view(member.value.GetString(), member.value.GetStringLength()));
-    if (!quantity) return node.status.allocatable;
-    out[member.name.GetString()] = *quantity;
-  }
-  return out;
+  auto raw = parse_raw_allocatable(node);
+  return raw ? std::move(*raw) : node.status.allocatable;
 }
 
 bool metric_expired(const NodeMetric& metric, int64_t expiration_seconds, Timestamp now) {

@@ -16,12 +16,12 @@
 #include "model/node_metric.hpp"
 #include "model/pod.hpp"
 #include "model/timestamp.hpp"
+#include "plugins/common/raw_allocatable.hpp"
 #include "plugins/descheduler/amounts.hpp"
 #include "plugins/descheduler/low_node_load_args.hpp"
 
 namespace troupe::plugins::descheduler {
 
-inline constexpr const char* kRawAllocatableAnnotation = "node.koordinator.sh/raw-allocatable";
 
 /// Per resource name (sorted), the sum over a NodeMetric's podsMetric of
 /// each pod's usage in LowNodeLoad's units (amount_of, rounded per pod as

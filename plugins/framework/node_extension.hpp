@@ -26,8 +26,9 @@ enum class NodeExtensionSlot : size_t {
   kCpus = 1,          // NodeNUMAResource's per-node CPU state
   kReservations = 2,  // reservations held on the node
   kGpuShare = 3,      // gpushare::GpuShareNodeState (aliyun.com/gpu-mem)
+  kLoad = 4,          // load_aware::NodeLoadState (NodeMetric, assigned pods)
 };
-inline constexpr size_t kNodeExtensionSlots = 4;
+inline constexpr size_t kNodeExtensionSlots = 5;
 
 class NodeExtension {
  public:

@@ -24,6 +24,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
     const char* name;
     config::ExtensionPointSet points;
     int32_t weight;
+    bool enabled_by_default = true;
   };
   const std::vector<Case> cases = {
       {"SchedulingGates", {P::pre_enqueue}, 0},
@@ -41,6 +42,8 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"ImageLocality", {P::pre_score, P::score}, 1},
       {"NodeResourcesFitPlus", {P::score}, 1},
       {"ScarceResourceAvoidance", {P::score}, 1},
+      // Needs koordlet's NodeMetrics: enabled by the profiles that want it.
+      {"LoadAwareScheduling", {P::pre_filter, P::filter, P::score}, 1, false},
       {"Reservation", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"NodeNUMAResource", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
@@ -54,7 +57,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
     CHECK(r.entries()[i].name == cases[i].name);
     CHECK(r.entries()[i].points == cases[i].points);
     CHECK(r.entries()[i].default_weight == cases[i].weight);
-    CHECK(r.entries()[i].enabled_by_default);
+    CHECK(r.entries()[i].enabled_by_default == cases[i].enabled_by_default);
   }
 }
 

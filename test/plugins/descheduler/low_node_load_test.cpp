@@ -106,7 +106,7 @@ TEST_CASE("LowNodeLoad: nodes without a fresh metric, unschedulable nodes, raw a
   cordoned->spec.unschedulable = true;
   cluster.input.nodes[3].node = cordoned;
   auto raw = std::make_shared<Node>(*cluster.input.nodes[4].node);
-  raw->meta.annotations[kRawAllocatableAnnotation] = R"({"cpu":"20","memory":"100Gi"})";
+  raw->meta.annotations[kAnnotationRawAllocatable] = R"({"cpu":"20","memory":"100Gi"})";
   cluster.input.nodes[4].node = raw;
   const auto p = plan(cluster, args_with(30, 70));
   CHECK(class_of(p, "fresh") == NodeClass::both_low);
