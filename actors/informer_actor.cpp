@@ -14,6 +14,7 @@
 #include "model/workload_selector.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/image_locality/image_spread.hpp"
+#include "plugins/load_aware/queueing_hint.hpp"
 
 namespace troupe::actors {
 
@@ -145,10 +146,13 @@ void on_topology(Self self, watch::EventType type, const watch::ObjectPtr& objec
 
 // A NodeMetric (koordlet's measured load) is named after its node too; it
 // goes to the actor owning the node for LoadAwareScheduling. A lighter load
-// can make pods it rejected fit: a cluster event.
+// can make pods it rejected fit: a cluster event, when the queueing hint
+// says the report may make room (not for every periodic report).
 void on_node_metric(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  auto& seen = self->state.node_metrics;
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;
+    seen.erase(name);
     self->send(owner(self, name), atom::delete_node_metric_v, name);
     cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
     return;
@@ -158,10 +162,15 @@ void on_node_metric(Self self, watch::EventType type, const watch::ObjectPtr& ob
     spdlog::warn("informer ignores a NodeMetric that does not decode: {}", metric.message());
     return;
   }
+  metric->raw = nullptr;  // pod, device and NUMA metrics the node actors do not read
   auto ptr = std::make_shared<const NodeMetric>(std::move(*metric));
+  auto& before = seen[ptr->meta.name];
+  const bool may_make_room = plugins::load_aware::node_metric_may_make_room(before.get(), ptr.get());
+  before = ptr;
   self->send(owner(self, ptr->meta.name), atom::upsert_node_metric_v, NodeMetricPtr(ptr));
-  cluster_event(self, plugins::EventResource::other,
-                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+  if (may_make_room)
+    cluster_event(self, plugins::EventResource::other,
+                  type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
 }
 
 // gpushare-scheduler-extender's kube-system/unhealthy-gpu-<node> lists GPUs

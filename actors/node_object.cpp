@@ -75,8 +75,11 @@ std::shared_ptr<const plugins::PodInfo> apply_node_object(plugins::NodeInfo& nod
             return nullptr;
           },
           [&](const std::shared_ptr<const NodeMetric>& m) -> std::shared_ptr<const plugins::PodInfo> {
-            if (auto* load = node.mutable_extension<NodeLoadState>(NodeExtensionSlot::kLoad))
-              load->apply_metric(m, node.pods());
+            // Only a node with a NodeMetric has the state: the others (every
+            // node of a cluster without koordlet) pay nothing for it.
+            if (node.extension<NodeLoadState>(NodeExtensionSlot::kLoad) == nullptr)
+              node.set_extension(NodeExtensionSlot::kLoad, std::make_unique<NodeLoadState>());
+            node.mutable_extension<NodeLoadState>(NodeExtensionSlot::kLoad)->apply_metric(m);
             return nullptr;
           },
       },
@@ -99,7 +102,9 @@ void remove_node_object(plugins::NodeInfo& node, const NodeObjectRef& ref) {
       if (auto* gpus = node.mutable_extension<GpuShareNodeState>(NodeExtensionSlot::kGpuShare)) gpus->set_unhealthy({});
       return;
     case NodeObjectKind::node_metric:
-      if (auto* load = node.mutable_extension<NodeLoadState>(NodeExtensionSlot::kLoad)) load->clear_metric();
+      // The pods stay recorded (as Koordinator's cache keeps them) for the next report.
+      if (node.extension<NodeLoadState>(NodeExtensionSlot::kLoad) != nullptr)
+        node.mutable_extension<NodeLoadState>(NodeExtensionSlot::kLoad)->apply_metric(nullptr);
       return;
   }
 }

@@ -4,7 +4,6 @@
 
 #include "plugins/deviceshare/node_devices.hpp"
 #include "plugins/gpushare/gpushare_node_state.hpp"
-#include "plugins/load_aware/node_load_state.hpp"
 #include "plugins/node_numa_resource/node_cpus.hpp"
 #include "plugins/reservation/node_reservations.hpp"
 
@@ -15,7 +14,8 @@ void attach_node_extensions(NodeInfo& node) {
   node.set_extension(NodeExtensionSlot::kCpus, std::make_unique<numa::NodeCpus>());
   node.set_extension(NodeExtensionSlot::kReservations, std::make_unique<reservation::NodeReservations>());
   node.set_extension(NodeExtensionSlot::kGpuShare, std::make_unique<gpushare::GpuShareNodeState>());
-  node.set_extension(NodeExtensionSlot::kLoad, std::make_unique<load_aware::NodeLoadState>());
+  // kLoad (load_aware::NodeLoadState) is installed by the node's NodeMetric
+  // (actors/node_object.cpp): most nodes never have one.
 }
 
 }  // namespace troupe::plugins

@@ -7,7 +7,8 @@
 
 namespace troupe::plugins {
 
-/// Installs a fresh extension in every slot troupe implements.
+/// Installs a fresh extension in every slot troupe implements, except
+/// LoadAwareScheduling's, which a node's NodeMetric brings.
 void attach_node_extensions(NodeInfo& node);
 
 }  // namespace troupe::plugins

@@ -6,8 +6,6 @@
 #include <string_view>
 #include <unordered_set>
 
-#include <rapidjson/document.h>
-
 #include "plugins/common/raw_allocatable.hpp"
 #include "plugins/descheduler/pod_classes.hpp"
 

@@ -22,7 +22,6 @@
 
 namespace troupe::plugins::descheduler {
 
-
 /// Per resource name (sorted), the sum over a NodeMetric's podsMetric of
 /// each pod's usage in LowNodeLoad's units (amount_of, rounded per pod as
 /// the per-pod sum rounds).
@@ -50,7 +49,6 @@ struct ResourceAxes {
   std::vector<std::string> names;
   size_t size() const { return names.size(); }
 };
-
 
 /// Every resource named by a pool's thresholds, plus memory.
 ResourceAxes axes_for(const LoadThresholds& thresholds);

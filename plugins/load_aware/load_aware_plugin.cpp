@@ -72,7 +72,7 @@ struct LoadAwareScheduling::Incoming : StateData {
 
 LoadAwareScheduling::LoadAwareScheduling(LoadAwareSchedulingArgs args)
     : args_(std::move(args)), axes_(load_axes_of(args_)), estimator_(args_, axes_) {
-  weights_ = thresholds_of(axes_, args_.resource_weights);
+  weights_ = per_axis(axes_, args_.resource_weights);
 }
 
 Result<std::shared_ptr<const Plugin>> LoadAwareScheduling::make(const YAML::Node& args) {
@@ -89,24 +89,23 @@ const LoadAwareScheduling* LoadAwareScheduling::of(const Framework& framework) {
   return nullptr;
 }
 
-PluginStatus LoadAwareScheduling::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
-  Incoming in;
-  const PodEstimateInputs inputs = estimate_inputs_of(*pod.pod);
-  in.estimate = estimator_.estimate(inputs);
-  in.prod = inputs.priority_class == numa::KoordPriorityClass::prod;
-  in.now = timestamp_now();
-  state.write(state_slot(), std::move(in));
-  return {};
-}
-
-LoadAwareScheduling::Incoming LoadAwareScheduling::incoming(const CycleState& state, const PodInfo& pod) const {
-  if (const auto* in = state.read<Incoming>(state_slot())) return *in;
+LoadAwareScheduling::Incoming LoadAwareScheduling::estimate_incoming(const PodInfo& pod) const {
   Incoming in;
   const PodEstimateInputs inputs = estimate_inputs_of(*pod.pod);
   in.estimate = estimator_.estimate(inputs);
   in.prod = inputs.priority_class == numa::KoordPriorityClass::prod;
   in.now = timestamp_now();
   return in;
+}
+
+PluginStatus LoadAwareScheduling::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
+  state.write(state_slot(), estimate_incoming(pod));
+  return {};
+}
+
+LoadAwareScheduling::Incoming LoadAwareScheduling::incoming(const CycleState& state, const PodInfo& pod) const {
+  if (const auto* in = state.read<Incoming>(state_slot())) return *in;
+  return estimate_incoming(pod);
 }
 
 PluginStatus LoadAwareScheduling::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
@@ -118,12 +117,12 @@ PluginStatus LoadAwareScheduling::filter(const CycleState& state, const PodInfo&
   if (load == nullptr || load->metric() == nullptr) return {};
   const Incoming in = incoming(state, pod);
   const NodeThresholds chosen = thresholds_for(args_, load);
-  const LoadVector prod_thresholds = thresholds_of(axes_, *chosen.prod);
+  const LoadVector prod_thresholds = per_axis(axes_, *chosen.prod);
   const bool as_prod = prod_thresholds.present && in.prod;
   const bool aggregated = !as_prod && chosen.aggregated != nullptr;
   const LoadVector thresholds = as_prod      ? prod_thresholds
-                                : aggregated ? thresholds_of(axes_, chosen.aggregated->usage_thresholds)
-                                             : thresholds_of(axes_, *chosen.usage);
+                                : aggregated ? per_axis(axes_, chosen.aggregated->usage_thresholds)
+                                             : per_axis(axes_, *chosen.usage);
   if (!thresholds.present) return {};
   const NodeMetric& metric = *load->metric();
   if (args_.filter_expired_node_metrics && metric_expired(metric, args_.node_metric_expiration_seconds, in.now)) {
@@ -132,7 +131,7 @@ PluginStatus LoadAwareScheduling::filter(const CycleState& state, const PodInfo&
   }
   if (!metric.node_metric) return {};
 
-  const UsageEstimates estimates = estimate_usage(*load, estimator_, args_);
+  const UsageEstimates& estimates = usage_estimates(*load, node.generation(), estimator_, args_);
   LoadVector used =
       existing_usage(estimates, *metric.node_metric, axes_, as_prod,
                      aggregated ? &chosen.aggregated->usage_aggregation_type : nullptr,
@@ -162,7 +161,7 @@ ScoreResult LoadAwareScheduling::score(const CycleState& state, const PodInfo& p
   const Incoming in = incoming(state, pod);
   if (metric_expired(metric, args_.node_metric_expiration_seconds, in.now) || !metric.node_metric) return result;
 
-  const UsageEstimates estimates = estimate_usage(*load, estimator_, args_);
+  const UsageEstimates& estimates = usage_estimates(*load, node.generation(), estimator_, args_);
   // Scoring reads the aggregated window of the args only (not the node's annotation).
   const AggregatedArgs* aggregated = args_.aggregated && args_.aggregated->scores_aggregated() ? &*args_.aggregated : nullptr;
   LoadVector used = existing_usage(estimates, *metric.node_metric, axes_, args_.score_according_prod_usage && in.prod,

@@ -59,7 +59,9 @@ class LoadAwareScheduling final : public PreFilterPlugin,
 
  private:
   struct Incoming;
-  /// The pod's estimate and the cycle's time, from PreFilter (or made now when absent).
+  /// The pod's estimate, its class and the time of the cycle.
+  Incoming estimate_incoming(const PodInfo& pod) const;
+  /// PreFilter's Incoming (made now when the cycle ran no PreFilter).
   Incoming incoming(const CycleState& state, const PodInfo& pod) const;
 
   LoadAwareSchedulingArgs args_;

@@ -6,13 +6,14 @@
 //
 // Koordinator counts every pod with a node, whoever scheduled it, except
 // finished pods and reserve pods; so does this (NodeInfo tells it about every
-// pod accounted on the node). Only while the node has a NodeMetric, though:
-// without one the plugin reads nothing here, and a cluster without koordlet
-// (or a profile without the plugin: the NodeMetrics are then not followed)
-// pays nothing per pod. The pods already on the node are taken in when its
-// first NodeMetric arrives. A pod's "scheduled" time is its PodScheduled
-// condition's transition, or the time it was assumed here: the estimate
-// covers it until koordlet has reported it for a whole interval.
+// pod accounted on the node), on the nodes that have had a NodeMetric: the
+// node's first NodeMetric installs this state (actors/node_object.cpp; the
+// pods already there are taken in then), so a cluster without koordlet, or
+// whose profiles do not run the plugin (the NodeMetrics are then not
+// followed), pays nothing per node or pod. A pod's "scheduled" time is its
+// PodScheduled condition's transition, else the time it was recorded here
+// (a pod troupe assumed): its estimate counts until koordlet has reported it
+// for a whole interval.
 //
 // Filter and Score read the time (a metric expires), so a node holding a
 // NodeMetric says its results depend on the pod's identity: the evaluation
@@ -31,50 +32,54 @@
 #include "plugins/framework/node_extension.hpp"
 #include "plugins/load_aware/load_aware_args.hpp"
 #include "plugins/load_aware/pod_load_estimate.hpp"
+#include "plugins/load_aware/usage_thresholds_annotation.hpp"
 
 namespace troupe::plugins::load_aware {
 
-inline constexpr const char* kAnnotationUsageThresholds = "scheduling.koordinator.sh/usage-thresholds";
-
-/// The node's scheduling.koordinator.sh/usage-thresholds annotation
-/// (Koordinator's CustomUsageThresholds): each field given replaces the
-/// profile's; aggregatedUsage without thresholds or a type counts as absent.
-struct CustomUsageThresholds {
-  ResourceInts usage_thresholds;
-  ResourceInts prod_usage_thresholds;
-  std::optional<AggregatedArgs> aggregated;  // only the usage* fields are read
-};
-
-/// Parses the annotation; nullopt when absent, malformed or empty.
-std::optional<CustomUsageThresholds> parse_custom_usage_thresholds(const std::string* text);
-
-/// One pod assigned to the node.
+/// One pod assigned to the node, as its estimate needs it.
 struct AssignedPod {
   std::string identity;  // pod_identity: the uid
   std::string key;       // "namespace/name", to find its podsMetric entry
   PodEstimateInputs inputs;
   bool prod = false;                     // its priority class (with default) is koord-prod
-  Timestamp scheduled;                   // PodScheduled's transition, else when assumed here
+  Timestamp scheduled;                   // PodScheduled's transition, else when recorded here
   std::optional<Timestamp> initialized;  // the Initialized condition's transition, when True
-  const PodMetricInfo* metric = nullptr;  // its entry in the NodeMetric, when reported
 };
+
+struct UsageEstimates;  // node_usage.hpp
 
 class NodeLoadState final : public NodeExtension {
  public:
+  /// A pod and its entry in the NodeMetric's podsMetric (nullptr: not reported).
+  struct Pod {
+    std::shared_ptr<const AssignedPod> pod;  // shared with the node's copies
+    const PodMetricInfo* metric = nullptr;
+  };
+
   NodeLoadState() = default;
 
-  /// `pods`: the node's pods (NodeInfo::pods), taken in when the node had no metric.
-  void apply_metric(std::shared_ptr<const NodeMetric> metric, const std::vector<std::shared_ptr<const PodInfo>>& pods);
-  /// Forgets the metric and the pods.
-  void clear_metric();
+  /// Replaces the node's NodeMetric (nullptr: it was deleted; the pods stay, as Koordinator's).
+  void apply_metric(std::shared_ptr<const NodeMetric> metric);
   /// nullptr when the node has none.
   const NodeMetric* metric() const { return metric_.get(); }
-  const std::vector<AssignedPod>& pods() const { return pods_; }
+  const std::vector<Pod>& pods() const { return pods_; }
   /// The node's usage-thresholds annotation; nullptr when absent or malformed.
   const CustomUsageThresholds* custom_thresholds() const { return custom_thresholds_.get(); }
   /// The node's node.koordinator.sh/raw-allocatable annotation (empty when
   /// absent or malformed): it overrides status.allocatable entry by entry.
   const ResourceList& raw_allocatable() const { return raw_allocatable_; }
+
+  /// The sums node_usage.hpp computes over the pods, kept for the estimator
+  /// that asked last while the node's generation (NodeInfo::generation) is
+  /// unchanged: Filter and Score ask for them on every node for every pod.
+  /// Mutable although read through const NodeInfos: a NodeInfo is only ever
+  /// read by the node actor that owns it, one message at a time.
+  struct Memo {
+    const void* estimator = nullptr;
+    uint64_t generation = UINT64_MAX;
+    std::shared_ptr<const UsageEstimates> sums;
+  };
+  Memo& memo() const { return memo_; }
 
   void on_pod_added(const PodInfo& pod) override;
   void on_pod_removed(const PodInfo& pod) override;
@@ -84,17 +89,15 @@ class NodeLoadState final : public NodeExtension {
   std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeLoadState>(*this); }
 
  private:
-  /// Points every pod at its podsMetric entry (after the metric or the pods changed).
-  void link_metrics();
+  const PodMetricInfo* metric_of(const std::string& key) const;
 
   // Copies share the NodeMetric, so the pointers into it stay valid in a copy.
   std::shared_ptr<const NodeMetric> metric_;
   std::unordered_map<std::string, const PodMetricInfo*> metric_by_pod_;  // "ns/name" -> entry in metric_
-  std::vector<AssignedPod> pods_;
+  std::vector<Pod> pods_;
   std::shared_ptr<const CustomUsageThresholds> custom_thresholds_;  // held apart: most nodes have none
   ResourceList raw_allocatable_;
-  /// Adds the pod's record (a finished or reserve pod has none).
-  void record(const PodInfo& pod);
+  mutable Memo memo_;
 };
 
 }  // namespace troupe::plugins::load_aware

@@ -10,9 +10,9 @@ namespace {
 constexpr int64_t kDefaultReportIntervalSeconds = 60;
 
 /// Whether the estimate still counts beside what koordlet measured (see the header).
-bool not_covered_yet(const AssignedPod& pod, const LoadAwareSchedulingArgs& args, Timestamp updated,
+bool not_covered_yet(const AssignedPod& pod, bool reported, const LoadAwareSchedulingArgs& args, Timestamp updated,
                      std::chrono::seconds interval) {
-  if (pod.metric == nullptr || updated - interval < pod.scheduled) return true;
+  if (!reported || updated - interval < pod.scheduled) return true;
   std::optional<int64_t> after_initialized = args.estimated_seconds_after_initialized;
   std::optional<int64_t> after_scheduled = args.estimated_seconds_after_pod_scheduled;
   if (args.allow_customize_estimation) {
@@ -49,14 +49,16 @@ UsageEstimates estimate_usage(const NodeLoadState& node, const LoadEstimator& es
   out.prod_usage.present = true;
   if (args.prod_usage_include_sys && metric.node_metric)
     out.prod_usage.add(load_of(axes, metric.node_metric->system_usage.resources));
-  for (const AssignedPod& pod : node.pods()) {
-    const LoadVector usage = pod.metric ? load_of(axes, pod.metric->pod_usage.resources) : LoadVector();
-    const bool reported_prod = pod.prod && pod.metric != nullptr && pod.metric->priority == "koord-prod";
+  for (const NodeLoadState::Pod& entry : node.pods()) {
+    const AssignedPod& pod = *entry.pod;
+    const PodMetricInfo* measured = entry.metric;
+    const LoadVector usage = measured ? load_of(axes, measured->pod_usage.resources) : LoadVector();
+    const bool reported_prod = pod.prod && measured != nullptr && measured->priority == "koord-prod";
     if (reported_prod) out.prod_usage.add(usage);
     const LoadVector estimate = estimator.estimate(pod.inputs);
     if (!estimate.present) continue;
     out.node_estimated.add(estimate);
-    const bool uncovered = not_covered_yet(pod, args, updated, interval);
+    const bool uncovered = not_covered_yet(pod, measured != nullptr, args, updated, interval);
     if (uncovered) add_excess(out.node_delta, estimate, usage, axes.size());
     if (pod.prod && !reported_prod)
       out.prod_delta.add(estimate);
@@ -64,6 +66,17 @@ UsageEstimates estimate_usage(const NodeLoadState& node, const LoadEstimator& es
       add_excess(out.prod_delta, estimate, usage, axes.size());
   }
   return out;
+}
+
+const UsageEstimates& usage_estimates(const NodeLoadState& node, uint64_t generation, const LoadEstimator& estimator,
+                                      const LoadAwareSchedulingArgs& args) {
+  NodeLoadState::Memo& memo = node.memo();
+  if (memo.sums == nullptr || memo.estimator != &estimator || memo.generation != generation) {
+    memo.sums = std::make_shared<const UsageEstimates>(estimate_usage(node, estimator, args));
+    memo.estimator = &estimator;
+    memo.generation = generation;
+  }
+  return *memo.sums;
 }
 
 bool metric_expired(const NodeMetric& metric, int64_t expiration_seconds, Timestamp now) {
@@ -99,7 +112,7 @@ LoadVector allocatable_of(const Node& node, const NodeLoadState& state, const Lo
   return out;
 }
 
-LoadVector thresholds_of(const LoadAxes& axes, const ResourceInts& thresholds) {
+LoadVector per_axis(const LoadAxes& axes, const ResourceInts& thresholds) {
   LoadVector out;
   for (const auto& [name, percent] : thresholds) {
     if (auto at = axes.index_of(name)) {

@@ -39,6 +39,11 @@ struct UsageEstimates {
 UsageEstimates estimate_usage(const NodeLoadState& node, const LoadEstimator& estimator,
                               const LoadAwareSchedulingArgs& args);
 
+/// estimate_usage, computed once per change of the node (`generation`:
+/// NodeInfo::generation) and estimator, then read from the node's memo.
+const UsageEstimates& usage_estimates(const NodeLoadState& node, uint64_t generation, const LoadEstimator& estimator,
+                                      const LoadAwareSchedulingArgs& args);
+
 /// No updateTime, or `expiration_seconds` or more old.
 bool metric_expired(const NodeMetric& metric, int64_t expiration_seconds, Timestamp now);
 
@@ -51,8 +56,10 @@ const ResourceList* aggregated_usage(const NodeMetricInfo& metric, const std::st
 /// The node's allocatable on the axes, raw-allocatable entries overriding status.allocatable's.
 LoadVector allocatable_of(const Node& node, const NodeLoadState& state, const LoadAxes& axes);
 
-/// Percent thresholds on the axes (0 = none; resources off the axes are not compared).
-LoadVector thresholds_of(const LoadAxes& axes, const ResourceInts& thresholds);
+/// A per-resource setting (percent thresholds, weights) on the axes: 0 where
+/// it names none (resources off the axes are not compared); `present` when
+/// some value is non-zero.
+LoadVector per_axis(const LoadAxes& axes, const ResourceInts& thresholds);
 
 /// The first axis whose usage rounds to more percent of allocatable than its
 /// threshold (Koordinator: int64(math.Round(used/alloc*100)) > threshold);

@@ -1,5 +1,6 @@
 #include "plugins/load_aware/pod_load_estimate.hpp"
 
+#include <charconv>
 #include <cmath>
 
 #include <rapidjson/document.h>
@@ -27,16 +28,16 @@ ResourceInts parse_factors(const std::string* text) {
   return out;
 }
 
+/// strconv.ParseInt(text, 10, 64): an optional sign and digits, nothing else.
 std::optional<int64_t> parse_seconds(const std::string* text) {
   if (text == nullptr || text->empty()) return std::nullopt;
-  size_t used = 0;
-  try {
-    int64_t value = std::stoll(*text, &used);
-    if (used != text->size()) return std::nullopt;
-    return value;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  const char* begin = text->data();
+  const char* end = begin + text->size();
+  if (*begin == '+' && text->size() > 1 && begin[1] != '-') ++begin;  // from_chars takes '-' but not '+'
+  int64_t value = 0;
+  auto [at, error] = std::from_chars(begin, end, value);
+  if (error != std::errc() || at != end) return std::nullopt;
+  return value;
 }
 
 int64_t estimate_resource(const PodEstimateInputs& pod, std::string_view real, int64_t factor) {

@@ -9,6 +9,7 @@
 #include "test/actors/partition_rounds.hpp"
 #include "actors/node_partition.hpp"
 #include "actors/reservation_routing.hpp"
+#include "plugins/load_aware/node_load_state.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/reservation/node_reservations.hpp"
 #include "plugins/reservation/reservation_names.hpp"
@@ -224,4 +225,54 @@ TEST_CASE("owners take the reservation's reserved GPUs, strangers never do", "[r
   CHECK(place(gpu_pod("stranger", "6", false)) == "0,1,4,5,6,7");
   CHECK(place(gpu_pod("stranger-2", "1", false)) == "unschedulable");
   CHECK(place(gpu_pod("owner-1", "1", true)) == "2");
+}
+
+TEST_CASE("a NodeMetric brings the node's load state and takes it away", "[node_metric]") {
+  using plugins::load_aware::NodeLoadState;
+  NodePartition part;
+  auto load_of = [&part](const std::string& name) -> const NodeLoadState* {
+    const NodeInfo* info = part.find(name);
+    return info == nullptr ? nullptr : info->extension<NodeLoadState>(NodeExtensionSlot::kLoad);
+  };
+  auto metric = [](const std::string& name, const std::string& cpu) {
+    NodeMetric m;
+    m.meta.name = name;
+    m.update_time = timestamp_now();
+    m.node_metric.emplace();
+    m.node_metric->node_usage.resources = resources({{"cpu", cpu}});
+    return NodeObject(std::make_shared<const NodeMetric>(std::move(m)));
+  };
+  part.upsert_node(node("n1"));
+  Pod placed = PodBuilder("before").container({{"cpu", "1"}}).node_name("n1").pod();
+  part.account_pod(PodInfo::make(placed));
+  CHECK(load_of("n1") == nullptr);  // no NodeMetric, no state
+
+  part.apply_object(metric("n1", "2"));
+  REQUIRE(load_of("n1") != nullptr);
+  CHECK(load_of("n1")->pods().size() == 1);  // the pod already there is taken in
+  Pod later = PodBuilder("after").container({{"cpu", "1"}}).node_name("n1").pod();
+  part.account_pod(PodInfo::make(later));
+  CHECK(load_of("n1")->pods().size() == 2);
+  part.apply_object(metric("n1", "3"));  // a new report keeps the pods
+  CHECK(load_of("n1")->pods().size() == 2);
+  CHECK(load_of("n1")->metric()->node_metric->node_usage.resources.find("cpu")->second.milli_value() == 3000);
+  part.forget_pod("uid-default-after");
+  CHECK(load_of("n1")->pods().size() == 1);
+
+  // Deleted: no metric, the pods stay recorded for the next report (as Koordinator's cache).
+  part.delete_object(NodeObjectRef{NodeObjectKind::node_metric, "n1", "n1"});
+  REQUIRE(load_of("n1") != nullptr);
+  CHECK(load_of("n1")->metric() == nullptr);
+  CHECK(load_of("n1")->pods().size() == 1);
+  part.apply_object(metric("n1", "1"));
+  CHECK(load_of("n1")->pods().size() == 1);
+
+  // A NodeMetric before its node: the entry holds it, and the node finds it.
+  part.apply_object(metric("n2", "1"));
+  REQUIRE(load_of("n2") != nullptr);
+  part.upsert_node(node("n2"));
+  CHECK(load_of("n2")->metric() != nullptr);
+  part.delete_node("n2");
+  part.delete_object(NodeObjectRef{NodeObjectKind::node_metric, "n2", "n2"});
+  CHECK(part.find("n2") == nullptr);  // nothing left: the entry goes
 }

@@ -48,8 +48,8 @@ class LoadAwareTest(SchedulingTest):
                                                  "metadata": {"name": node}})
         self.client.ok("PATCH", NODEMETRICS + "/" + node + "/status", {"status": status}, MERGE)
 
-    def pinned(self, name, node, scheduler=LOAD_AWARE):
-        pod = make_pod(name, cpu="500m", memory="256Mi", scheduler=scheduler)
+    def pinned(self, name, node, scheduler=LOAD_AWARE, cpu="500m"):
+        pod = make_pod(name, cpu=cpu, memory="256Mi", scheduler=scheduler)
         pod["spec"]["nodeSelector"] = {"kubernetes.io/hostname": node}
         return pod
 
@@ -77,6 +77,14 @@ class LoadAwareTest(SchedulingTest):
         self.report("hot", "2")
         self.cluster.wait(lambda: (self.client.pod("on-hot") or {}).get("spec", {}).get("nodeName") == "hot", 30,
                           "on-hot bound once the node cooled down")
+
+    def test_pods_placed_since_the_last_report_count_by_their_estimate(self):
+        # "cool" reports 0.5 of 8 cores; each pod asks 2 cores, estimated at 85 %: 1.7.
+        # Two fit (0.5 + 3.4 + 1.7 = 70 % for a third), although requests would allow four.
+        placed = self.place([self.pinned("c%d" % i, "cool", cpu="2") for i in range(2)], timeout=30)
+        self.assertEqual({p["spec"]["nodeName"] for p in placed.values()}, {"cool"})
+        message = self.create_unschedulable(self.pinned("c2", "cool", cpu="2"))
+        self.assertIn("node(s) cpu usage exceed threshold", message)
 
     def test_a_stale_node_metric_keeps_pods_off(self):
         self.report("warm", "1", seconds_ago=600)

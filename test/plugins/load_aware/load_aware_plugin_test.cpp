@@ -81,7 +81,7 @@ NodeInfo node_with(const MetricBuilder* metric, const std::vector<std::shared_pt
   NodeInfo info = builder.info(pods);
   info.set_extension(NodeExtensionSlot::kLoad, std::make_unique<NodeLoadState>());
   if (metric != nullptr)
-    info.mutable_extension<NodeLoadState>(NodeExtensionSlot::kLoad)->apply_metric(metric->build(), info.pods());
+    info.mutable_extension<NodeLoadState>(NodeExtensionSlot::kLoad)->apply_metric(metric->build());
   return info;
 }
 
@@ -327,6 +327,93 @@ TEST_CASE("LoadAwareScheduling Score: the free share after the pod, weighted", "
     CHECK(score(plugin_from("{scoreAccordingProdUsage: true}"), *incoming({{"cpu", "1"}, {"memory", "10Gi"}}, "koord-mid"),
                 node) == 60);  // mid-* not requested: estimate 0 -> (20 + 100) / 2
   }
+}
+
+}  // namespace troupe::plugins::load_aware
+
+namespace troupe::plugins::load_aware {
+
+TEST_CASE("LoadAwareScheduling Filter: a prod pod koordlet does not report as prod counts by its whole estimate",
+          "[load_aware]") {
+  const auto plugin = plugin_from("{prodUsageThresholds: {cpu: 30}}");
+  MetricBuilder metric(Amounts{{"cpu", "3"}});
+  metric.pod("mislabelled", {{"cpu", "3"}}, "koord-batch");
+  const NodeInfo node = node_with(&metric, {placed("mislabelled", {{"cpu", "1"}}, seconds(3600), "koord-prod")});
+  // Prod usage 0, its estimate 0.85 core, the pod's 1.7: 25.5 % (3 cores of measured usage would make it 47 %).
+  CHECK(filter(plugin, *incoming({{"cpu", "2"}}, "koord-prod"), node).ok());
+}
+
+TEST_CASE("LoadAwareScheduling Filter: a podsMetric entry without usage is no report", "[load_aware]") {
+  MetricBuilder metric(Amounts{{"cpu", "5"}});
+  metric.pod("silent", {});
+  const NodeInfo node = node_with(&metric, {placed("silent", {{"cpu", "1"}}, seconds(3600))});
+  // Not reported: its whole estimate counts, 5 + .85 + .85 = 67 %.
+  CHECK_FALSE(filter(plugin_from("{}"), *incoming({{"cpu", "1"}}), node).ok());
+}
+
+TEST_CASE("LoadAwareScheduling Filter: the estimation window after Initialized", "[load_aware]") {
+  MetricBuilder metric(Amounts{{"cpu", "5"}});
+  metric.pod("starting", {{"cpu", "0.1"}});
+  auto starting = [](const std::string& annotation) {
+    Pod pod = *placed("starting", {{"cpu", "1"}}, seconds(3600))->pod;
+    Condition initialized;
+    initialized.type = "Initialized";
+    initialized.status = "True";
+    initialized.last_transition_time = timestamp_now() - seconds(100);
+    pod.status.conditions.push_back(initialized);
+    if (!annotation.empty()) pod.meta.annotations[kAnnotationEstimatedSecondsAfterInitialized] = annotation;
+    return PodInfo::make(std::move(pod));
+  };
+  const auto pod = incoming({{"cpu", "1"}});
+  // Initialized 100 s ago: within 300 s its estimate still counts beyond its usage (5 + .75 + .85 = 66 %).
+  CHECK(filter(plugin_from("{}"), *pod, node_with(&metric, {starting("")})).ok());
+  CHECK_FALSE(filter(plugin_from("{estimatedSecondsAfterInitialized: 300}"), *pod, node_with(&metric, {starting("")}))
+                  .ok());
+  CHECK(filter(plugin_from("{estimatedSecondsAfterInitialized: 60}"), *pod, node_with(&metric, {starting("")})).ok());
+  // The pod's own window, with allowCustomizeEstimation: 0 turns it off, 300 turns it on.
+  CHECK(filter(plugin_from("{estimatedSecondsAfterInitialized: 300, allowCustomizeEstimation: true}"), *pod,
+               node_with(&metric, {starting("0")}))
+            .ok());
+  CHECK_FALSE(filter(plugin_from("{allowCustomizeEstimation: true}"), *pod, node_with(&metric, {starting("300")})).ok());
+  CHECK(filter(plugin_from("{}"), *pod, node_with(&metric, {starting("300")})).ok());  // not allowed: ignored
+}
+
+TEST_CASE("LoadAwareScheduling Filter: the node's annotation sets prod and aggregated thresholds", "[load_aware]") {
+  const auto plugin = plugin_from("{}");
+  MetricBuilder metric(Amounts{{"cpu", "3"}});
+  metric.pod("prod", {{"cpu", "2"}}, "koord-prod");
+  metric.window("p95", std::chrono::minutes(5), {{"cpu", "6"}});
+  auto annotated = [&](const std::string& text) {
+    Node n = NodeBuilder("n").allocatable({{"cpu", "10"}, {"memory", "100Gi"}}).node();
+    n.meta.annotations[kAnnotationUsageThresholds] = text;
+    NodeInfo info = node_with(&metric, {placed("prod", {{"cpu", "2"}}, seconds(3600), "koord-prod")});
+    info.set_node(std::make_shared<const Node>(n));
+    return info;
+  };
+  const auto prod_pod = incoming({{"cpu", "1"}}, "koord-prod");
+  CHECK(filter(plugin, *prod_pod, annotated("{}")).ok());  // 3 + .85 = 38.5 % of the node
+  // Prod thresholds from the node: 2 + .85 = 28.5 % of prod usage against 20.
+  CHECK(reason(filter(plugin, *prod_pod, annotated(R"({"prodUsageThresholds":{"cpu":20}})"))) ==
+        "node(s) cpu usage exceed threshold");
+  // Aggregated thresholds from the node: the p95 window, 6 + .85 = 68.5 % against 60.
+  CHECK(reason(filter(plugin, *incoming({{"cpu", "1"}}),
+                      annotated(R"({"aggregatedUsage":{"usageThresholds":{"cpu":60},"usageAggregationType":"p95"}})"))) ==
+        "node(s) cpu aggregated usage exceed threshold");
+}
+
+TEST_CASE("LoadAwareScheduling Score: an aggregated score window", "[load_aware]") {
+  MetricBuilder metric(Amounts{{"cpu", "1"}, {"memory", "0"}});
+  metric.window("p95", std::chrono::minutes(5), {{"cpu", "4"}, {"memory", "0"}});
+  metric.window("p95", std::chrono::minutes(10), {{"cpu", "6"}, {"memory", "0"}});
+  const auto pod = incoming({{"cpu", "1"}, {"memory", "10Gi"}});  // 0.85 core, 7 GiB
+  CHECK(score(plugin_from("{}"), *pod, node_with(&metric)) == 87);  // (81 + 93) / 2
+  // The longest p95 window: (100 − 68.5 → 31 + 93) / 2.
+  CHECK(score(plugin_from("{aggregated: {scoreAggregationType: p95}}"), *pod, node_with(&metric)) == 62);
+  CHECK(score(plugin_from("{aggregated: {scoreAggregationType: p95, scoreAggregatedDuration: 5m}}"), *pod,
+              node_with(&metric)) == 72);  // (51 + 93) / 2
+  // No such window: every pod's estimate, here only the pod's own: (91 + 93) / 2.
+  CHECK(score(plugin_from("{aggregated: {scoreAggregationType: p99, scoreAggregatedDuration: 5m}}"), *pod,
+              node_with(&metric)) == 92);
 }
 
 }  // namespace troupe::plugins::load_aware

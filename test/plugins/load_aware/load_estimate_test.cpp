@@ -12,6 +12,7 @@
 #include "plugins/load_aware/node_load_state.hpp"
 #include "plugins/load_aware/node_usage.hpp"
 #include "plugins/load_aware/pod_load_estimate.hpp"
+#include "plugins/load_aware/queueing_hint.hpp"
 #include "test/plugins/builders.hpp"
 
 namespace troupe::plugins::load_aware {
@@ -100,7 +101,10 @@ TEST_CASE("estimate inputs: the seconds annotations when they are integers", "[l
     std::string text;
     std::optional<int64_t> seconds;
   };
-  const Case cases[] = {{"30", 30}, {"0", 0}, {"-1", -1}, {"", std::nullopt}, {"30s", std::nullopt}, {"x", std::nullopt}};
+  const Case cases[] = {{"30", 30},           {"+30", 30},           {"0", 0},
+                        {"-1", -1},           {"", std::nullopt},    {"30s", std::nullopt},
+                        {"x", std::nullopt},  {" 30", std::nullopt}, {"+-3", std::nullopt},
+                        {"+", std::nullopt},  {"99999999999999999999", std::nullopt}};
   for (const auto& c : cases) {
     INFO(c.text);
     Pod pod = pod_with({}, {});
@@ -222,6 +226,42 @@ TEST_CASE("usage-thresholds annotation: each field given replaces the profile's"
     CHECK(parsed->usage_thresholds == c.usage);
     CHECK(parsed->prod_usage_thresholds == c.prod);
     CHECK(parsed->aggregated.has_value() == c.aggregated);
+  }
+}
+
+}  // namespace troupe::plugins::load_aware
+
+namespace troupe::plugins::load_aware {
+
+TEST_CASE("queueing hint: a NodeMetric report retries rejected pods only when it may make room", "[load_aware]") {
+  auto report = [](const Amounts& usage) {
+    NodeMetric m;
+    m.node_metric.emplace();
+    m.node_metric->node_usage.resources = resources(usage);
+    return m;
+  };
+  const NodeMetric busy = report({{"cpu", "6"}, {"memory", "10Gi"}});
+  struct Case {
+    const char* what;
+    std::optional<NodeMetric> before, after;
+    bool retry;
+  };
+  NodeMetric empty;
+  const Case cases[] = {
+      {"the node's first report", std::nullopt, busy, true},
+      {"the report deleted", busy, std::nullopt, true},
+      {"the same usage", busy, busy, false},
+      {"more cpu", busy, report({{"cpu", "7"}, {"memory", "10Gi"}}), false},
+      {"less cpu", busy, report({{"cpu", "5"}, {"memory", "10Gi"}}), true},
+      {"less memory", busy, report({{"cpu", "6"}, {"memory", "9Gi"}}), true},
+      {"a resource reported for the first time", report({{"cpu", "6"}}), busy, true},
+      {"a resource no longer reported", busy, report({{"cpu", "6"}}), false},
+      {"no status.nodeMetric before", empty, busy, true},
+      {"no status.nodeMetric now", busy, empty, true},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK(node_metric_may_make_room(c.before ? &*c.before : nullptr, c.after ? &*c.after : nullptr) == c.retry);
   }
 }
 
