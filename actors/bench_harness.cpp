@@ -327,6 +327,14 @@ void BenchHarness::load_cluster(const std::vector<Node>& nodes, const std::vecto
   impl.sync_nodes(self);
 }
 
+void BenchHarness::load_node_metrics(const std::vector<NodeMetric>& metrics) {
+  auto& impl = *impl_;
+  caf::scoped_actor self{*impl.system};
+  for (const auto& m : metrics)
+    self->send(impl.owner(m.meta.name), atom::upsert_node_metric_v, NodeMetricPtr(std::make_shared<NodeMetric>(m)));
+  impl.sync_nodes(self);
+}
+
 Status BenchHarness::place_bound_pods(const std::vector<Pod>& pods) {
   auto& impl = *impl_;
   if (!impl.cycle) return Error{"place_bound_pods: load the cluster first"};

@@ -29,6 +29,7 @@
 
 #include "model/device.hpp"
 #include "model/node.hpp"
+#include "model/node_metric.hpp"
 #include "model/node_resource_topology.hpp"
 #include "model/pod.hpp"
 #include "model/reservation.hpp"
@@ -97,6 +98,9 @@ class BenchHarness {
   /// kObjectsInFlightPerPartition per partition at a time.
   void load_cluster(const std::vector<Node>& nodes, const std::vector<Device>& devices,
                     const std::vector<NodeResourceTopology>& topologies);
+  /// Sends each NodeMetric to the node actor owning its node (as the
+  /// informer does for LoadAwareScheduling) and returns once applied.
+  void load_node_metrics(const std::vector<NodeMetric>& metrics);
   /// Hands the cycle the Services' and controllers' pod selectors (as the
   /// informer does): PodTopologySpread's default constraints read them.
   void load_workloads(const std::vector<WorkloadSelector>& workloads);

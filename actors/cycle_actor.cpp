@@ -14,7 +14,9 @@
 #include "model/timestamp.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/coscheduling/gang_summary.hpp"
+#include "plugins/framework/cycle_clock.hpp"
 #include "plugins/framework/fit_error.hpp"
+#include "plugins/load_aware/load_aware_plugin.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
@@ -676,6 +678,20 @@ void share_reservation_affinity_nodes(Self self, const Attempt& a) {
                                 version == 0 ? 1 : version, /*read_by_filter=*/false);
 }
 
+/// The cycle's time, for a profile whose plugins read it (LoadAwareScheduling).
+void share_cycle_clock(Self self, const Attempt& a) {
+  const plugins::Framework* framework = &a.framework();
+  auto known = self->state.reads_clock.find(framework);
+  if (known == self->state.reads_clock.end())
+    known = self->state.reads_clock
+                .emplace(framework, plugins::load_aware::LoadAwareScheduling::of(*framework) != nullptr)
+                .first;
+  if (!known->second) return;
+  auto clock = std::make_shared<const plugins::CycleClock>(plugins::CycleClock{timestamp_now()});
+  const uint64_t version = clock->version();
+  a.request->state->share_input(std::move(clock), version);
+}
+
 /// The cycle's inputs, PreFilter, and PreScore when PreFilter passed (into
 /// a->pre_score); returns PreFilter's status. They count the cluster's pods
 /// as the pod sees them: without the reserve pods of the reservations it may
@@ -691,6 +707,7 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
   const uint64_t cluster_version = share_cluster_pods(self, *a, by_default);
   share_image_spread(self, *a);
   share_reservation_affinity_nodes(self, *a);
+  share_cycle_clock(self, *a);
   if (self->state.deps.evaluation_cache)
     request.scheduling_class = plugins::with_inputs_version(
         a->queued->scheduling_class, request.state->inputs_version(), request.state->filter_inputs_version());

@@ -176,6 +176,8 @@ struct cycle_actor_state {
   plugins::reservation::ClusterReservations reservations;
   /// How many nodes hold each image: ImageLocality's cluster-wide input.
   plugins::image_locality::ImageSpread image_spread;
+  /// Per profile: whether one of its plugins reads the cycle's time (plugins/framework/cycle_clock.hpp).
+  std::unordered_map<const plugins::Framework*, bool> reads_clock;
   /// The Services and controllers' pod selectors: the siblings a pod without
   /// spread constraints of its own is spread from (PodTopologySpread's defaults).
   plugins::WorkloadSelectors workloads;

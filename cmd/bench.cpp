@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "actors/bench_harness.hpp"
@@ -17,6 +18,7 @@
 #include "cmd/flags.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/reservation/reservation_names.hpp"
+#include "sim/simulated_usage.hpp"
 #include "sim/synthetic/pod_mix.hpp"
 #include "sim/synthetic/synthetic_cluster.hpp"
 
@@ -53,6 +55,9 @@ std::vector<FlagSpec> bench_specs() {
        "percent of nodes holding an Available Reservation (8 CPUs, 32Gi, a GPU for GPU mixes) owned by every "
        "other pod (default 0)"},
       {"percentage-of-nodes-to-score", true, "the configuration's; 0 = adaptive (default 0)"},
+      {"load-aware", false,
+       "enable LoadAwareScheduling and give every node a NodeMetric (base usage 10-49 % of its cpu and memory, "
+       "placed pods at half their requests)"},
       {"seed", true, "cluster and pod seed (default 1)"},
       {"sweep", false, "run 1k/5k/10k nodes, each with 0 and --placed-per-node (default 10) pods placed"},
       {"timeout", true, "seconds one run may take (default 600)"},
@@ -74,6 +79,7 @@ struct BenchSettings {
   double gpu_node_fraction = 1.0;
   int reserved_nodes_percent = 0;
   int percentage_of_nodes_to_score = 0;
+  bool load_aware = false;
   uint64_t seed = 1;
   int64_t timeout_seconds = 600;
 };
@@ -108,6 +114,38 @@ double process_cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
+/// The profile's plugins with LoadAwareScheduling enabled (--load-aware).
+constexpr const char* kLoadAwareProfile =
+    "    plugins:\n"
+    "      multiPoint:\n"
+    "        enabled:\n"
+    "          - name: LoadAwareScheduling\n";
+
+/// koordlet's reports for --load-aware: node i runs at a base usage of
+/// 10 + (7 i mod 40) percent of its cpu and memory, its placed pods at half
+/// their requests (sim/simulated_usage.hpp), all measured now.
+std::vector<NodeMetric> bench_node_metrics(const std::vector<Node>& nodes, const std::vector<Pod>& placed) {
+  std::unordered_map<std::string, std::vector<const Pod*>> on_node;
+  for (const auto& pod : placed) on_node[pod.spec.node_name].push_back(&pod);
+  const Timestamp now = timestamp_now();
+  std::vector<NodeMetric> out;
+  out.reserve(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Node node = nodes[i];
+    const int64_t percent = 10 + static_cast<int64_t>(7 * i % 40);
+    auto share = [&node, percent](const char* resource, bool milli) {
+      auto it = node.status.allocatable.find(resource);
+      if (it == node.status.allocatable.end()) return std::string("0");
+      return milli ? std::to_string(it->second.milli_value() * percent / 100) + "m"
+                   : std::to_string(it->second.value() * percent / 100);
+    };
+    node.meta.annotations[sim::kBaseUsageAnnotation] =
+        R"({"cpu":")" + share("cpu", true) + R"(","memory":")" + share("memory", false) + R"("})";
+    out.push_back(sim::simulate_node_metric(node, on_node[node.meta.name], 0.5, now).metric);
+  }
+  return out;
+}
+
 /// Small cpu-mix pods bound round-robin to every node ("pods already placed").
 Result<std::vector<Pod>> placed_pods(const BenchSettings& s, const std::vector<synthetic::SyntheticNode>& cluster) {
   synthetic::PodMixOptions options;
@@ -140,7 +178,7 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   if (!reservations.empty()) label_reservation_owners(*pods);
 
   actors::BenchHarnessOptions options;
-  options.config_yaml = bench_config_yaml(s.percentage_of_nodes_to_score);
+  options.config_yaml = bench_config_yaml(s.percentage_of_nodes_to_score, s.load_aware ? kLoadAwareProfile : "");
   options.threads = s.threads;
   options.partitions = s.partitions;
   options.one_node_per_actor = s.one_node_per_actor;
@@ -171,6 +209,7 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   (*harness)->load_workloads(synthetic::mix_replica_sets(s.mix, mix_options));
   auto status = (*harness)->place_bound_pods(*placed);
   if (!status) return Error{status.message()};
+  if (s.load_aware) (*harness)->load_node_metrics(bench_node_metrics(nodes, *placed));
   auto reserved = (*harness)->place_reservations(reservations, std::chrono::seconds(s.timeout_seconds));
   if (!reserved) return Error{reserved.message()};
   for (const auto& o : *reserved)
@@ -223,6 +262,7 @@ std::string json_of(const BenchResult& r) {
       .add("partitions", r.partitions)
       .add("one_node_per_actor", r.settings.one_node_per_actor)
       .add("evaluation_cache", r.settings.evaluation_cache)
+      .add("load_aware", r.settings.load_aware)
       .add("window", r.settings.window)
       .add("bound", r.bound)
       .add("failed", r.failed)
@@ -278,6 +318,7 @@ Result<BenchSettings> read_settings(const Flags& flags) {
   s.partitions = static_cast<size_t>(*partitions);
   s.one_node_per_actor = flags.has("one-node-per-actor");
   s.evaluation_cache = !flags.has("no-evaluation-cache");
+  s.load_aware = flags.has("load-aware");
   s.threads = static_cast<size_t>(*threads);
   s.window = static_cast<size_t>(*window);
   s.placed_per_node = static_cast<size_t>(*placed);

@@ -4,6 +4,7 @@
 
 #include "config/yaml_fields.hpp"
 #include "plugins/common/args.hpp"
+#include "plugins/framework/cycle_clock.hpp"
 #include "plugins/framework/node_info.hpp"
 #include "plugins/load_aware/node_load_state.hpp"
 #include "plugins/load_aware/node_usage.hpp"
@@ -24,24 +25,6 @@ const NodeLoadState* load_state(const NodeInfo& node) {
   return node.extension<NodeLoadState>(NodeExtensionSlot::kLoad);
 }
 
-/// The thresholds a node is held to: its annotation's fields replace the args'.
-struct NodeThresholds {
-  const ResourceInts* usage;
-  const ResourceInts* prod;
-  const AggregatedArgs* aggregated;  // nullptr: filter on the latest usage
-};
-
-NodeThresholds thresholds_for(const LoadAwareSchedulingArgs& args, const NodeLoadState* state) {
-  NodeThresholds out{&args.usage_thresholds, &args.prod_usage_thresholds, nullptr};
-  if (args.aggregated && args.aggregated->filters_aggregated()) out.aggregated = &*args.aggregated;
-  if (state == nullptr || state->custom_thresholds() == nullptr) return out;
-  const CustomUsageThresholds& custom = *state->custom_thresholds();
-  if (!custom.usage_thresholds.empty()) out.usage = &custom.usage_thresholds;
-  if (!custom.prod_usage_thresholds.empty()) out.prod = &custom.prod_usage_thresholds;
-  if (custom.aggregated) out.aggregated = &*custom.aggregated;
-  return out;
-}
-
 /// The node's usage before the pod: for a pod held to prod figures, the prod
 /// usage and the prod estimates; else the measured usage (the aggregated
 /// window of `aggregation`, when given) plus the estimates koordlet has not
@@ -54,15 +37,32 @@ LoadVector existing_usage(const UsageEstimates& estimates, const NodeMetricInfo&
     used.add(estimates.prod_delta);
     return used;
   }
-  const ResourceList* measured =
-      aggregation != nullptr ? aggregated_usage(metric, *aggregation, duration) : &metric.node_usage.resources;
-  if (measured == nullptr) return estimates.node_estimated;
-  used = load_of(axes, *measured);
+  if (aggregation == nullptr) {
+    used = estimates.measured;
+  } else {
+    const ResourceList* window = aggregated_usage(metric, *aggregation, duration);
+    if (window == nullptr) return estimates.node_estimated;
+    used = load_of(axes, *window);
+  }
   used.add(estimates.node_delta);
   return used;
 }
 
 }  // namespace
+
+LoadAwareScheduling::Thresholds LoadAwareScheduling::thresholds_for(const NodeLoadState& state) const {
+  if (state.custom_thresholds() == nullptr) return args_thresholds_;
+  // The node's annotation: each field it gives replaces the args'.
+  const CustomUsageThresholds& custom = *state.custom_thresholds();
+  Thresholds out = args_thresholds_;
+  if (!custom.usage_thresholds.empty()) out.usage = per_axis(axes_, custom.usage_thresholds);
+  if (!custom.prod_usage_thresholds.empty()) out.prod = per_axis(axes_, custom.prod_usage_thresholds);
+  if (custom.aggregated) {
+    out.aggregated = &*custom.aggregated;
+    out.aggregated_usage = per_axis(axes_, custom.aggregated->usage_thresholds);
+  }
+  return out;
+}
 
 struct LoadAwareScheduling::Incoming : StateData {
   LoadVector estimate;  // the pod's own, on the axes
@@ -73,6 +73,12 @@ struct LoadAwareScheduling::Incoming : StateData {
 LoadAwareScheduling::LoadAwareScheduling(LoadAwareSchedulingArgs args)
     : args_(std::move(args)), axes_(load_axes_of(args_)), estimator_(args_, axes_) {
   weights_ = per_axis(axes_, args_.resource_weights);
+  args_thresholds_.usage = per_axis(axes_, args_.usage_thresholds);
+  args_thresholds_.prod = per_axis(axes_, args_.prod_usage_thresholds);
+  if (args_.aggregated && args_.aggregated->filters_aggregated()) {
+    args_thresholds_.aggregated = &*args_.aggregated;
+    args_thresholds_.aggregated_usage = per_axis(axes_, args_.aggregated->usage_thresholds);
+  }
 }
 
 Result<std::shared_ptr<const Plugin>> LoadAwareScheduling::make(const YAML::Node& args) {
@@ -89,23 +95,26 @@ const LoadAwareScheduling* LoadAwareScheduling::of(const Framework& framework) {
   return nullptr;
 }
 
-LoadAwareScheduling::Incoming LoadAwareScheduling::estimate_incoming(const PodInfo& pod) const {
+LoadAwareScheduling::Incoming LoadAwareScheduling::estimate_incoming(const CycleState& state,
+                                                                     const PodInfo& pod) const {
   Incoming in;
   const PodEstimateInputs inputs = estimate_inputs_of(*pod.pod);
   in.estimate = estimator_.estimate(inputs);
   in.prod = inputs.priority_class == numa::KoordPriorityClass::prod;
-  in.now = timestamp_now();
+  // The cycle's clock when it shares one (the evaluation cache then keys on its second), else now.
+  const auto* clock = state.input<CycleClock>();
+  in.now = clock != nullptr ? clock->now : timestamp_now();
   return in;
 }
 
 PluginStatus LoadAwareScheduling::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
-  state.write(state_slot(), estimate_incoming(pod));
+  state.write(state_slot(), estimate_incoming(state, pod));
   return {};
 }
 
 LoadAwareScheduling::Incoming LoadAwareScheduling::incoming(const CycleState& state, const PodInfo& pod) const {
   if (const auto* in = state.read<Incoming>(state_slot())) return *in;
-  return estimate_incoming(pod);
+  return estimate_incoming(state, pod);
 }
 
 PluginStatus LoadAwareScheduling::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
@@ -116,13 +125,10 @@ PluginStatus LoadAwareScheduling::filter(const CycleState& state, const PodInfo&
   const NodeLoadState* load = load_state(node);
   if (load == nullptr || load->metric() == nullptr) return {};
   const Incoming in = incoming(state, pod);
-  const NodeThresholds chosen = thresholds_for(args_, load);
-  const LoadVector prod_thresholds = per_axis(axes_, *chosen.prod);
-  const bool as_prod = prod_thresholds.present && in.prod;
+  const Thresholds chosen = thresholds_for(*load);
+  const bool as_prod = chosen.prod.present && in.prod;
   const bool aggregated = !as_prod && chosen.aggregated != nullptr;
-  const LoadVector thresholds = as_prod      ? prod_thresholds
-                                : aggregated ? per_axis(axes_, chosen.aggregated->usage_thresholds)
-                                             : per_axis(axes_, *chosen.usage);
+  const LoadVector& thresholds = as_prod ? chosen.prod : aggregated ? chosen.aggregated_usage : chosen.usage;
   if (!thresholds.present) return {};
   const NodeMetric& metric = *load->metric();
   if (args_.filter_expired_node_metrics && metric_expired(metric, args_.node_metric_expiration_seconds, in.now)) {
@@ -131,12 +137,12 @@ PluginStatus LoadAwareScheduling::filter(const CycleState& state, const PodInfo&
   }
   if (!metric.node_metric) return {};
 
-  const UsageEstimates& estimates = usage_estimates(*load, node.generation(), estimator_, args_);
+  const UsageEstimates& estimates = usage_estimates(*node.node(), *load, node.generation(), estimator_, args_);
   LoadVector used =
       existing_usage(estimates, *metric.node_metric, axes_, as_prod,
                      aggregated ? &chosen.aggregated->usage_aggregation_type : nullptr,
                      aggregated ? chosen.aggregated->usage_aggregated_duration : std::chrono::nanoseconds(0));
-  const LoadVector allocatable = allocatable_of(*node.node(), *load, axes_);
+  const LoadVector& allocatable = estimates.allocatable;
   auto over = over_threshold(used, allocatable, thresholds, axes_.size());
   if (!over) {
     used.add(in.estimate);
@@ -161,14 +167,14 @@ ScoreResult LoadAwareScheduling::score(const CycleState& state, const PodInfo& p
   const Incoming in = incoming(state, pod);
   if (metric_expired(metric, args_.node_metric_expiration_seconds, in.now) || !metric.node_metric) return result;
 
-  const UsageEstimates& estimates = usage_estimates(*load, node.generation(), estimator_, args_);
+  const UsageEstimates& estimates = usage_estimates(*node.node(), *load, node.generation(), estimator_, args_);
   // Scoring reads the aggregated window of the args only (not the node's annotation).
   const AggregatedArgs* aggregated = args_.aggregated && args_.aggregated->scores_aggregated() ? &*args_.aggregated : nullptr;
   LoadVector used = existing_usage(estimates, *metric.node_metric, axes_, args_.score_according_prod_usage && in.prod,
                                    aggregated ? &aggregated->score_aggregation_type : nullptr,
                                    aggregated ? aggregated->score_aggregated_duration : std::chrono::nanoseconds(0));
   used.add(in.estimate);
-  const LoadVector allocatable = allocatable_of(*node.node(), *load, axes_);
+  const LoadVector& allocatable = estimates.allocatable;
   result.score = load_score(used, allocatable, weights_, axes_.size(), args_.dominant_resource_weight);
   return result;
 }

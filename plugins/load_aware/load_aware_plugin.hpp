@@ -59,15 +59,25 @@ class LoadAwareScheduling final : public PreFilterPlugin,
 
  private:
   struct Incoming;
+  /// The thresholds a node is held to, on the axes.
+  struct Thresholds {
+    LoadVector usage;
+    LoadVector prod;
+    const AggregatedArgs* aggregated = nullptr;  // null: Filter reads the latest usage
+    LoadVector aggregated_usage;
+  };
+  /// The args' thresholds, or the node's usage-thresholds annotation's where it gives some.
+  Thresholds thresholds_for(const NodeLoadState& state) const;
   /// The pod's estimate, its class and the time of the cycle.
-  Incoming estimate_incoming(const PodInfo& pod) const;
+  Incoming estimate_incoming(const CycleState& state, const PodInfo& pod) const;
   /// PreFilter's Incoming (made now when the cycle ran no PreFilter).
   Incoming incoming(const CycleState& state, const PodInfo& pod) const;
 
   LoadAwareSchedulingArgs args_;
   LoadAxes axes_;
   LoadEstimator estimator_;
-  LoadVector weights_;  // resourceWeights on the axes
+  LoadVector weights_;            // resourceWeights on the axes
+  Thresholds args_thresholds_;  // the args' thresholds on the axes
 };
 
 }  // namespace troupe::plugins::load_aware

@@ -15,9 +15,8 @@
 // (a pod troupe assumed): its estimate counts until koordlet has reported it
 // for a whole interval.
 //
-// Filter and Score read the time (a metric expires), so a node holding a
-// NodeMetric says its results depend on the pod's identity: the evaluation
-// cache never reuses them (actors/evaluation_cache.hpp).
+// Filter and Score also read the time (a metric expires): the cycle's, which
+// the evaluation cache keys on by the second (plugins/framework/cycle_clock.hpp).
 
 #include <chrono>
 #include <cstdint>
@@ -85,7 +84,7 @@ class NodeLoadState final : public NodeExtension {
   void on_pod_removed(const PodInfo& pod) override;
   void on_node_changed(const Node* node) override;
   bool holds_object() const override { return metric_ != nullptr; }
-  bool results_depend_on_pod_identity() const override { return metric_ != nullptr; }
+
   std::unique_ptr<NodeExtension> clone() const override { return std::make_unique<NodeLoadState>(*this); }
 
  private:

@@ -37,11 +37,13 @@ void add_excess(LoadVector& into, const LoadVector& estimate, const LoadVector& 
 
 }  // namespace
 
-UsageEstimates estimate_usage(const NodeLoadState& node, const LoadEstimator& estimator,
+UsageEstimates estimate_usage(const Node& node_object, const NodeLoadState& node, const LoadEstimator& estimator,
                               const LoadAwareSchedulingArgs& args) {
   UsageEstimates out;
   const NodeMetric& metric = *node.metric();
   const LoadAxes& axes = estimator.axes();
+  if (metric.node_metric) out.measured = load_of(axes, metric.node_metric->node_usage.resources);
+  out.allocatable = allocatable_of(node_object, node, axes);
   const Timestamp updated = metric.update_time.value_or(Timestamp());
   const std::chrono::seconds interval(
       metric.collect_policy.value_or(NodeMetricCollectPolicy{}).report_interval_seconds.value_or(
@@ -68,11 +70,11 @@ UsageEstimates estimate_usage(const NodeLoadState& node, const LoadEstimator& es
   return out;
 }
 
-const UsageEstimates& usage_estimates(const NodeLoadState& node, uint64_t generation, const LoadEstimator& estimator,
-                                      const LoadAwareSchedulingArgs& args) {
+const UsageEstimates& usage_estimates(const Node& node_object, const NodeLoadState& node, uint64_t generation,
+                                      const LoadEstimator& estimator, const LoadAwareSchedulingArgs& args) {
   NodeLoadState::Memo& memo = node.memo();
   if (memo.sums == nullptr || memo.estimator != &estimator || memo.generation != generation) {
-    memo.sums = std::make_shared<const UsageEstimates>(estimate_usage(node, estimator, args));
+    memo.sums = std::make_shared<const UsageEstimates>(estimate_usage(node_object, node, estimator, args));
     memo.estimator = &estimator;
     memo.generation = generation;
   }

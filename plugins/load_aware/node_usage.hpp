@@ -28,21 +28,25 @@
 
 namespace troupe::plugins::load_aware {
 
+/// What Filter and Score read of a node, on the plugin's axes.
 struct UsageEstimates {
   LoadVector node_delta;
   LoadVector node_estimated;
   LoadVector prod_delta;
   LoadVector prod_usage;
+  LoadVector measured;     // status.nodeMetric.nodeUsage
+  LoadVector allocatable;  // allocatable_of
 };
 
-/// Sums over the node's pods (the node holds a NodeMetric with status.nodeMetric).
-UsageEstimates estimate_usage(const NodeLoadState& node, const LoadEstimator& estimator,
+/// Sums over the node's pods, its measured usage and its allocatable (`node`
+/// is the node object; `state` holds a NodeMetric with status.nodeMetric).
+UsageEstimates estimate_usage(const Node& node, const NodeLoadState& state, const LoadEstimator& estimator,
                               const LoadAwareSchedulingArgs& args);
 
 /// estimate_usage, computed once per change of the node (`generation`:
 /// NodeInfo::generation) and estimator, then read from the node's memo.
-const UsageEstimates& usage_estimates(const NodeLoadState& node, uint64_t generation, const LoadEstimator& estimator,
-                                      const LoadAwareSchedulingArgs& args);
+const UsageEstimates& usage_estimates(const Node& node, const NodeLoadState& state, uint64_t generation,
+                                      const LoadEstimator& estimator, const LoadAwareSchedulingArgs& args);
 
 /// No updateTime, or `expiration_seconds` or more old.
 bool metric_expired(const NodeMetric& metric, int64_t expiration_seconds, Timestamp now);

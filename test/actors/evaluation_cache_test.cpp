@@ -17,6 +17,7 @@
 #include "model/device.hpp"
 #include "plugins/deviceshare/observed_task.hpp"
 #include "plugins/deviceshare/task_learner.hpp"
+#include "plugins/framework/cycle_clock.hpp"
 #include "plugins/framework/scheduling_class.hpp"
 #include "plugins/registry.hpp"
 #include "test/plugins/builders.hpp"
@@ -307,8 +308,13 @@ class TwinPartitions {
                  std::optional<deviceshare::TaskLearner> learner = std::nullopt)
       : fw_(std::move(fw)), rng_(seed), learner_(std::move(learner)) {}
 
+  /// NodeMetrics come and go, and every pod is decided under a cycle clock
+  /// that moves on by up to 1.5 s (LoadAwareScheduling reads both).
+  void with_node_metrics() { node_metrics_ = true; }
+
   void step(int index) {
     const int64_t event = between(rng_, 0, 99);
+    if (node_metrics_ && event >= 90) return report_load(node_name());
     if (event < 6 && gpus()) return upsert_gpu_node(node_name());
     if (event < 6) return upsert(random_node(rng_, node_name()));
     if (event < 8) return both([&](NodePartition& p, const std::string& n) { p.delete_node(n); }, node_name());
@@ -346,6 +352,19 @@ class TwinPartitions {
     cached_.apply_object(NodeObject(r));
     fresh_.apply_object(NodeObject(r));
   }
+  /// koordlet's report of the node, measured up to 200 s before the clock:
+  /// some are fresh, some expired (180 s), some turn expired as the clock moves.
+  void report_load(const std::string& name) {
+    auto metric = std::make_shared<NodeMetric>();
+    metric->meta.name = name;
+    metric->update_time = clock_ - std::chrono::seconds(between(rng_, 0, 200));
+    metric->node_metric.emplace();
+    metric->node_metric->node_usage.resources =
+        resources({{"cpu", std::to_string(between(rng_, 0, 24))}, {"memory", std::to_string(between(rng_, 0, 96)) + "Gi"}});
+    const NodeObject object{std::shared_ptr<const NodeMetric>(metric)};
+    cached_.apply_object(object);
+    fresh_.apply_object(object);
+  }
   void forget_one() {
     const size_t i = static_cast<size_t>(between(rng_, 0, static_cast<int64_t>(placed_.size()) - 1));
     cached_.forget_pod(placed_[i]);
@@ -358,6 +377,12 @@ class TwinPartitions {
     auto cached_state = fw_->new_cycle_state();
     auto fresh_state = fw_->new_cycle_state();
     if (learner_) share_learned(*pod, *cached_state, *fresh_state);
+    if (node_metrics_) {
+      clock_ += std::chrono::milliseconds(between(rng_, 0, 1500));
+      auto clock = std::make_shared<const CycleClock>(CycleClock{clock_});
+      cached_state->share_input(clock, clock->version());
+      fresh_state->share_input(clock, clock->version());
+    }
     ++decided_;
     REQUIRE(fw_->run_pre_filter(*cached_state, *pod).ok());
     REQUIRE(fw_->run_pre_filter(*fresh_state, *pod).ok());
@@ -397,6 +422,8 @@ class TwinPartitions {
   std::vector<std::string> placed_;
   std::set<uint64_t> snapshots_;
   size_t decided_ = 0;
+  bool node_metrics_ = false;
+  Timestamp clock_ = timestamp_now();
 };
 
 }  // namespace
@@ -406,6 +433,28 @@ TEST_CASE("a partition with the evaluation cache decides exactly as one without 
   for (uint64_t seed : {1, 2, 3, 4, 5, 6}) {
     CAPTURE(seed);
     TwinPartitions twins(fw, seed);
+    for (int i = 0; i < 600; ++i) {
+      CAPTURE(i);
+      twins.step(i);
+    }
+    CHECK(twins.placed() > 0);
+  }
+}
+
+TEST_CASE("with LoadAwareScheduling the evaluation cache never reuses a verdict of another second",
+          "[evaluation-cache]") {
+  auto config = parse_scheduler_configuration(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+      "  - schedulerName: troupe\n    plugins:\n      multiPoint:\n        enabled:\n"
+      "          - name: LoadAwareScheduling\n");
+  REQUIRE(config.ok());
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks.ok());
+  auto fw = std::make_shared<const Framework>(std::move(frameworks->front()));
+  for (uint64_t seed : {1, 2, 3}) {
+    CAPTURE(seed);
+    TwinPartitions twins(fw, seed);
+    twins.with_node_metrics();
     for (int i = 0; i < 600; ++i) {
       CAPTURE(i);
       twins.step(i);
