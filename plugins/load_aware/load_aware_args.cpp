@@ -51,45 +51,34 @@ std::string invalid(int64_t value, const std::string& detail) {
   return "Invalid value: " + std::to_string(value) + ": " + detail;
 }
 
+/// Koordinator's per-resource range checks: every value in [lowest, 100],
+/// where `lowest` is 1 for weights and scaling factors ("... should be a
+/// positive value") and 0 for thresholds (0 turns a resource's check off).
+/// `what` starts the message: "resource Weight of", "resource Threshold of",
+/// "estimated resource ScalingFactor of".
+void check_range(const ResourceInts& values, const std::string& path, const std::string& what, int64_t lowest) {
+  for (const auto& [name, value] : values) {
+    const std::string got = std::to_string(value);
+    if (value < lowest)
+      throw FieldError(entry_path(path, name), invalid(value, what + " " + name + " should be a positive value, got " + got));
+    if (value > 100)
+      throw FieldError(entry_path(path, name), invalid(value, what + " " + name + " should be less than 100, got " + got));
+  }
+}
+
 // validateResourceWeights: 0 < weight <= 100.
 void check_weights(const ResourceInts& weights, const std::string& path) {
-  for (const auto& [name, weight] : weights) {
-    const std::string got = std::to_string(weight);
-    if (weight <= 0)
-      throw FieldError(entry_path(path, name),
-                       invalid(weight, "resource Weight of " + name + " should be a positive value, got " + got));
-    if (weight > 100)
-      throw FieldError(entry_path(path, name),
-                       invalid(weight, "resource Weight of " + name + " should be less than 100, got " + got));
-  }
+  check_range(weights, path, "resource Weight of", 1);
 }
 
 // validateResourceThresholds: 0 <= threshold <= 100 (0 turns the resource's check off).
 void check_thresholds(const ResourceInts& thresholds, const std::string& path) {
-  for (const auto& [name, threshold] : thresholds) {
-    const std::string got = std::to_string(threshold);
-    if (threshold < 0)
-      throw FieldError(entry_path(path, name),
-                       invalid(threshold, "resource Threshold of " + name + " should be a positive value, got " + got));
-    if (threshold > 100)
-      throw FieldError(entry_path(path, name),
-                       invalid(threshold, "resource Threshold of " + name + " should be less than 100, got " + got));
-  }
+  check_range(thresholds, path, "resource Threshold of", 0);
 }
 
 // validateEstimatedScalingFactors: 0 < factor <= 100.
 void check_scaling_factors(const ResourceInts& factors, const std::string& path) {
-  for (const auto& [name, factor] : factors) {
-    const std::string got = std::to_string(factor);
-    if (factor <= 0)
-      throw FieldError(entry_path(path, name),
-                       invalid(factor, "estimated resource ScalingFactor of " + name +
-                                           " should be a positive value, got " + got));
-    if (factor > 100)
-      throw FieldError(entry_path(path, name),
-                       invalid(factor, "estimated resource ScalingFactor of " + name +
-                                           " should be less than 100, got " + got));
-  }
+  check_range(factors, path, "estimated resource ScalingFactor of", 1);
 }
 
 // validateAggregationType (only called for a non-empty type): field.NotSupported.

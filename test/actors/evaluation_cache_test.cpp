@@ -268,6 +268,18 @@ std::shared_ptr<const PodInfo> pod_of_shape(int shape, int index) {
   return b.info();
 }
 
+/// The Framework of one profile `troupe` with this YAML (indented four spaces) inside it.
+std::shared_ptr<const Framework> framework_of_profile(const std::string& profile_yaml) {
+  auto config = parse_scheduler_configuration(
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+      "  - schedulerName: troupe\n" +
+      profile_yaml);
+  REQUIRE(config.ok());
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks.ok());
+  return std::make_shared<const Framework>(std::move(frameworks->front()));
+}
+
 struct Round {
   FilterOutcome filtered;
   std::vector<std::pair<std::string, Code>> rejections;  // the partition's, for preemption
@@ -443,14 +455,9 @@ TEST_CASE("a partition with the evaluation cache decides exactly as one without 
 
 TEST_CASE("with LoadAwareScheduling the evaluation cache never reuses a verdict of another second",
           "[evaluation-cache]") {
-  auto config = parse_scheduler_configuration(
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-      "  - schedulerName: troupe\n    plugins:\n      multiPoint:\n        enabled:\n"
+  auto fw = framework_of_profile(
+      "    plugins:\n      multiPoint:\n        enabled:\n"
       "          - name: LoadAwareScheduling\n");
-  REQUIRE(config.ok());
-  auto frameworks = make_frameworks(*config);
-  REQUIRE(frameworks.ok());
-  auto fw = std::make_shared<const Framework>(std::move(frameworks->front()));
   for (uint64_t seed : {1, 2, 3}) {
     CAPTURE(seed);
     TwinPartitions twins(fw, seed);
@@ -466,14 +473,9 @@ TEST_CASE("with LoadAwareScheduling the evaluation cache never reuses a verdict 
 TEST_CASE("with learned task classes the evaluation cache never reuses another snapshot's scores", "[evaluation-cache]") {
   // DeviceShare scores every pod with Fragmentation under the snapshot of the
   // moment; a new snapshot must not be scored with results of the old one.
-  auto config = parse_scheduler_configuration(
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
-      "  - schedulerName: troupe\n    pluginConfig:\n"
+  auto fw = framework_of_profile(
+      "    pluginConfig:\n"
       "      - {name: DeviceShare, args: {scoringStrategy: {type: Fragmentation}}}\n");
-  REQUIRE(config.ok());
-  auto frameworks = make_frameworks(*config);
-  REQUIRE(frameworks.ok());
-  auto fw = std::make_shared<const Framework>(std::move(frameworks->front()));
   for (uint64_t seed : {11, 12, 13}) {
     CAPTURE(seed);
     // Publishes on a 5 % move: snapshots change often early and stay for many pods later.
