@@ -106,7 +106,7 @@ Status MigrationView::apply_pod(const watch::ObjectPtr& object, const Result<std
   const std::shared_ptr<const Pod>& p = *pod;
   // Finished pods hold nothing and will not come back (the reflector's
   // field selector drops them only from the next list on).
-  if (p->status.phase == "Succeeded" || p->status.phase == "Failed") {
+  if (pod_finished(*p)) {
     drop_pod(p->meta.key());
     return {};
   }

@@ -98,6 +98,14 @@ Result<Pod> decode_pod(JsonPtr doc) { return decode_object<Pod>(doc, kPodKind); 
 
 Result<Pod> decode_pod_json(std::string_view text) { return decode_object_text<Pod>(text, kPodKind); }
 
+bool pod_finished(const Pod& pod) { return pod.status.phase == "Succeeded" || pod.status.phase == "Failed"; }
+
+bool owned_by_daemon_set(const Pod& pod) {
+  for (const OwnerReference& owner : pod.meta.owner_references)
+    if (owner.kind == "DaemonSet") return true;
+  return false;
+}
+
 std::shared_ptr<JsonDocument> to_document(const Pod& pod) { return encode_document(pod, kPodKind); }
 
 std::string encode(const Pod& pod) { return to_json(*to_document(pod)); }

@@ -91,6 +91,11 @@ struct PodTemplate {
 };
 
 /// Errors name the field: "spec.containers[0].resources.requests.cpu: invalid quantity ...".
+/// Phase Succeeded or Failed: the pod holds nothing any more.
+bool pod_finished(const Pod& pod);
+/// Some owner reference is of kind DaemonSet.
+bool owned_by_daemon_set(const Pod& pod);
+
 Result<Pod> decode_pod(JsonPtr doc);
 /// parse_json + decode_pod.
 Result<Pod> decode_pod_json(std::string_view text);

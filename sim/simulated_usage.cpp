@@ -87,7 +87,7 @@ Result<double> parse_usage_ratio(const std::string& text) {
 }
 
 bool runs_on(const Pod& pod, const std::string& node_name) {
-  return pod.spec.node_name == node_name && pod.status.phase != "Succeeded" && pod.status.phase != "Failed";
+  return pod.spec.node_name == node_name && !pod_finished(pod);
 }
 
 SimulatedMetric simulate_node_metric(const Node& node, const std::vector<const Pod*>& pods, double default_ratio,

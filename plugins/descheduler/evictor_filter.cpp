@@ -14,11 +14,6 @@ bool has_evict_annotation(const Pod& pod) { return pod.meta.annotation(kEvictAnn
 
 namespace {
 
-bool owned_by_daemon_set(const Pod& pod) {
-  return std::any_of(pod.meta.owner_references.begin(), pod.meta.owner_references.end(),
-                     [](const OwnerReference& owner) { return owner.kind == "DaemonSet"; });
-}
-
 bool is_static_pod(const Pod& pod) {
   const std::string* source = pod.meta.annotation(kConfigSourceAnnotation);
   return source != nullptr && *source != "api";

@@ -19,11 +19,6 @@ ResourceAxes axes_for(const LoadThresholds& thresholds) {
   return ResourceAxes{std::vector<std::string>(names.begin(), names.end())};
 }
 
-int64_t amount_of(const std::string& resource, const Quantity& quantity) {
-  // string_view's == checks the length first: no call per pod metric entry.
-  return std::string_view(resource) == "cpu" ? quantity.milli_value() : quantity.value();
-}
-
 Amounts amounts_of(const ResourceAxes& axes, const ResourceList& list) {
   // A merge of two sorted lists rather than a map lookup per axis: this
   // reads every node's allocatable and every candidate pod's metric.

@@ -17,6 +17,7 @@
 #include "model/pod.hpp"
 #include "model/timestamp.hpp"
 #include "plugins/common/raw_allocatable.hpp"
+#include "plugins/common/resource_amount.hpp"
 #include "plugins/descheduler/amounts.hpp"
 #include "plugins/descheduler/low_node_load_args.hpp"
 
@@ -53,8 +54,6 @@ struct ResourceAxes {
 /// Every resource named by a pool's thresholds, plus memory.
 ResourceAxes axes_for(const LoadThresholds& thresholds);
 
-/// cpu in millicores, "pods" and everything else in whole units.
-int64_t amount_of(const std::string& resource, const Quantity& quantity);
 /// One amount per axis from a ResourceList (absent = 0).
 Amounts amounts_of(const ResourceAxes& axes, const ResourceList& list);
 

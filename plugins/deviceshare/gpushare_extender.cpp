@@ -28,8 +28,6 @@ std::string pod_key(const Pod& pod) {
   return pod.meta.uid.empty() ? pod.meta.namespace_name + "/" + pod.meta.name : pod.meta.uid;
 }
 
-bool completed(const Pod& pod) { return pod.status.phase == "Succeeded" || pod.status.phase == "Failed"; }
-
 }  // namespace
 
 int64_t gpushare_pod_request(const PodSpec& spec) {
@@ -73,7 +71,7 @@ void GpuShareNode::on_pod_added(const Pod& pod) {
     auto mem = atoi(mem_it->second);
     a.memory = mem && *mem > 0 ? *mem : 0;  // unparsable or negative counts as 0, as upstream
   }
-  a.completed = completed(pod);
+  a.completed = pod_finished(pod);
   pods_[pod_key(pod)] = a;
 }
 

@@ -15,12 +15,6 @@ namespace {
 
 constexpr const char* kReasonNodeMetricExpired = "node(s) nodeMetric expired";
 
-bool owned_by_daemon_set(const Pod& pod) {
-  for (const auto& owner : pod.meta.owner_references)
-    if (owner.kind == "DaemonSet") return true;
-  return false;
-}
-
 const NodeLoadState* load_state(const NodeInfo& node) {
   return node.extension<NodeLoadState>(NodeExtensionSlot::kLoad);
 }

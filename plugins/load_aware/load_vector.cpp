@@ -35,16 +35,12 @@ void LoadVector::add(const LoadVector& other) {
   present = true;
 }
 
-int64_t load_amount(std::string_view resource, const Quantity& quantity) {
-  return resource == "cpu" ? quantity.milli_value() : quantity.value();
-}
-
 LoadVector load_of(const LoadAxes& axes, const ResourceList& list) {
   LoadVector out;
   out.present = true;
   for (size_t i = 0; i < axes.size(); ++i) {
     auto it = list.find(axes.names[i]);
-    if (it != list.end()) out[i] = load_amount(axes.names[i], it->second);
+    if (it != list.end()) out[i] = amount_of(axes.names[i], it->second);
   }
   return out;
 }

@@ -16,6 +16,7 @@
 
 #include "model/quantity.hpp"
 #include "model/resources.hpp"
+#include "plugins/common/resource_amount.hpp"
 #include "plugins/load_aware/load_aware_args.hpp"
 
 namespace troupe::plugins::load_aware {
@@ -45,9 +46,6 @@ struct LoadVector {
   int64_t& operator[](size_t i) { return amounts[i]; }
   void add(const LoadVector& other);
 };
-
-/// cpu in millicores (MilliValue), anything else in whole units (Value).
-int64_t load_amount(std::string_view resource, const Quantity& quantity);
 
 /// The axes' amounts of a resource list (absent = 0); present even when empty.
 LoadVector load_of(const LoadAxes& axes, const ResourceList& list);

@@ -11,8 +11,6 @@ namespace troupe::plugins::load_aware {
 
 namespace {
 
-bool finished(const Pod& pod) { return pod.status.phase == "Succeeded" || pod.status.phase == "Failed"; }
-
 std::optional<Timestamp> true_since(const Pod& pod, const char* type) {
   const Condition* c = find_condition(pod.status.conditions, type);
   if (c == nullptr || !c->is_true() || !c->last_transition_time) return std::nullopt;
@@ -39,7 +37,7 @@ const PodMetricInfo* NodeLoadState::metric_of(const std::string& key) const {
 
 void NodeLoadState::on_pod_added(const PodInfo& info) {
   const troupe::Pod& pod = *info.pod;
-  if (finished(pod) || reservation::is_reserve_pod(pod.meta)) return;
+  if (pod_finished(pod) || reservation::is_reserve_pod(pod.meta)) return;
   auto assigned = std::make_shared<AssignedPod>();
   assigned->identity = std::string(pod_identity(info));
   assigned->key = info.key;

@@ -109,7 +109,7 @@ LoadVector allocatable_of(const Node& node, const NodeLoadState& state, const Lo
   LoadVector out = load_of(axes, node.status.allocatable);
   for (size_t i = 0; i < axes.size(); ++i) {
     auto it = state.raw_allocatable().find(axes.names[i]);
-    if (it != state.raw_allocatable().end()) out[i] = load_amount(axes.names[i], it->second);
+    if (it != state.raw_allocatable().end()) out[i] = amount_of(axes.names[i], it->second);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 
 #include "model/pod_requests.hpp"
+#include "plugins/load_aware/usage_thresholds_annotation.hpp"
 
 namespace troupe::plugins::load_aware {
 
@@ -20,11 +21,7 @@ ResourceInts parse_factors(const std::string* text) {
   if (text == nullptr) return out;
   rapidjson::Document doc;
   doc.Parse(text->data(), text->size());
-  if (doc.HasParseError() || !doc.IsObject()) return out;
-  for (const auto& member : doc.GetObject()) {
-    if (!member.value.IsInt64()) return {};
-    out[member.name.GetString()] = member.value.GetInt64();
-  }
+  if (doc.HasParseError() || !read_resource_ints(doc, out)) return {};
   return out;
 }
 

@@ -6,10 +6,7 @@
 
 namespace troupe::plugins::load_aware {
 
-namespace {
-
-/// {"cpu": 65, ...}; false when it is not an object of integers.
-bool read_ints(const rapidjson::Value& value, ResourceInts& out) {
+bool read_resource_ints(const rapidjson::Value& value, ResourceInts& out) {
   if (!value.IsObject()) return false;
   for (const auto& member : value.GetObject()) {
     if (!member.value.IsInt64()) return false;
@@ -18,10 +15,12 @@ bool read_ints(const rapidjson::Value& value, ResourceInts& out) {
   return true;
 }
 
+namespace {
+
 bool read_aggregated(const rapidjson::Value& value, AggregatedArgs& out) {
   if (!value.IsObject()) return false;
   if (auto it = value.FindMember("usageThresholds"); it != value.MemberEnd() && !it->value.IsNull())
-    if (!read_ints(it->value, out.usage_thresholds)) return false;
+    if (!read_resource_ints(it->value, out.usage_thresholds)) return false;
   if (auto it = value.FindMember("usageAggregationType"); it != value.MemberEnd() && !it->value.IsNull()) {
     if (!it->value.IsString()) return false;
     out.usage_aggregation_type = it->value.GetString();
@@ -44,9 +43,9 @@ std::optional<CustomUsageThresholds> parse_custom_usage_thresholds(const std::st
   if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
   CustomUsageThresholds out;
   if (auto it = doc.FindMember("usageThresholds"); it != doc.MemberEnd() && !it->value.IsNull())
-    if (!read_ints(it->value, out.usage_thresholds)) return std::nullopt;
+    if (!read_resource_ints(it->value, out.usage_thresholds)) return std::nullopt;
   if (auto it = doc.FindMember("prodUsageThresholds"); it != doc.MemberEnd() && !it->value.IsNull())
-    if (!read_ints(it->value, out.prod_usage_thresholds)) return std::nullopt;
+    if (!read_resource_ints(it->value, out.prod_usage_thresholds)) return std::nullopt;
   if (auto it = doc.FindMember("aggregatedUsage"); it != doc.MemberEnd() && !it->value.IsNull()) {
     AggregatedArgs aggregated;
     if (!read_aggregated(it->value, aggregated)) return std::nullopt;

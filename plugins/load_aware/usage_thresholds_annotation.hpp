@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include <rapidjson/document.h>
+
 #include "plugins/load_aware/load_aware_args.hpp"
 
 namespace troupe::plugins::load_aware {
@@ -23,6 +25,11 @@ struct CustomUsageThresholds {
   ResourceInts prod_usage_thresholds;
   std::optional<AggregatedArgs> aggregated;  // only the usage* fields are read
 };
+
+/// A JSON object of integers per resource ({"cpu": 65}), as the node's and the
+/// pod's load annotations write them, added to `out`; false when `value` is
+/// not such an object.
+bool read_resource_ints(const rapidjson::Value& value, ResourceInts& out);
 
 /// Parses the annotation; nullopt when absent, malformed or empty.
 std::optional<CustomUsageThresholds> parse_custom_usage_thresholds(const std::string* text);
