@@ -200,6 +200,7 @@ void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& obje
   const PodIdentity id = read_pod_identity(*object);
   const std::string gang_id = id.namespace_name + "/" + id.name;
   if (type == watch::EventType::deleted) {
+    self->state.pod_group_groups.erase(gang_id);
     self->send(self->state.deps.cycle, atom::delete_podgroup_v, gang_id);
     return;
   }
@@ -211,6 +212,8 @@ void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& obje
   auto rules = group ? plugins::coscheduling::gang_spec_of_pod_group(*group, plugin->args().defaults)
                      : Result<plugins::coscheduling::GangSpec>(Error{"PodGroup " + gang_id + ": " + group.message()});
   if (!rules) spdlog::warn("informer: {}", rules.message());
+  if (rules) self->state.pod_group_groups[gang_id] = rules->group_id;
+  else self->state.pod_group_groups.erase(gang_id);
   self->send(self->state.deps.cycle, atom::upsert_podgroup_v,
              PodGroupRulesPtr(std::make_shared<const PodGroupRules>(PodGroupRules{gang_id, std::move(rules)})));
   cluster_event(self, plugins::EventResource::other,
@@ -467,6 +470,9 @@ void on_pod(Self self, const ObjectEvent& event) {
       auto info = plugins::PodInfo::make(*pod);
       report_gang_member(self, id, info, false);  // before the queue can hand the pod to the cycle
       auto queued = make_queued_pod(info, frameworks.at(id.scheduler_name));
+      auto group = plugins::coscheduling::gang_group_key(info->meta(), self->state.pod_group_groups);
+      if (!group.empty() && plugins::coscheduling::Coscheduling::of(*queued->framework) != nullptr)
+        queued->gang_group = std::move(group);  // its gang's members are tried back to back
       self->send(self->state.deps.queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
       if (self->state.gang_members.count(id.uid) > 0)
         cluster_event(self, plugins::EventResource::pod, ActionType::kAdd);  // a sibling may be waiting for it

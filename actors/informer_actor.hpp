@@ -80,6 +80,9 @@ struct informer_state {
   std::unordered_map<std::string, std::string> pending;
   std::unordered_map<std::string, std::string> reported;      // key -> "uid\nmessage" already reported as malformed
   std::unordered_set<std::string> gang_members;               // uids reported to the cycle as gang members
+  /// The gang group id each readable PodGroup sets, by gang id: the queue's
+  /// gang rounds go by it (QueuedPod::gang_group).
+  std::unordered_map<std::string, std::string> pod_group_groups;
   /// The last NodeMetric of each node (shared with its node actor), for
   /// LoadAwareScheduling's queueing hint.
   std::unordered_map<std::string, std::shared_ptr<const NodeMetric>> node_metrics;

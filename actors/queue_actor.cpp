@@ -32,6 +32,7 @@ bool held_back(const QueuedPod& pod) {
 }
 
 QueuedPodPtr handout(const SchedulingQueue<QueuedPod>::Entry& entry) {
+  if (!entry.group.empty()) spdlog::debug("queue: {} is tried in the gang round of {}", entry.key, entry.group);
   auto pod = std::make_shared<QueuedPod>(entry.payload);
   pod->attempts = entry.attempts;
   pod->first_queued = entry.ready_since.value_or(entry.added);
@@ -60,7 +61,8 @@ void queue_actor_state::publish_sizes() {
 
 queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_actor_state> self,
                                           QueueActorSettings settings) {
-  self->state.queue = std::make_unique<SchedulingQueue<QueuedPod>>(queue_sort_less, settings.queue);
+  self->state.queue = std::make_unique<SchedulingQueue<QueuedPod>>(
+      queue_sort_less, settings.queue, [](const QueuedPod& pod) { return pod.gang_group; });
   self->state.metrics = settings.metrics;
   self->state.actor_metrics = actor_metrics(settings.metrics, "queue");
   auto tick = settings.tick;

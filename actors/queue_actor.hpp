@@ -30,6 +30,9 @@ struct QueuedPod {
   std::shared_ptr<const plugins::SchedulingClass> scheduling_class;
   int attempts = 0;  // failed attempts before this one
   QueueClock::time_point first_queued;  // when it was first queued with no gate: where its latency starts
+  /// The gang group it is tried with when its profile runs Coscheduling
+  /// (plugins/coscheduling/gang_spec.hpp, gang_group_key); empty otherwise.
+  std::string gang_group;
 };
 using QueuedPodPtr = std::shared_ptr<const QueuedPod>;
 

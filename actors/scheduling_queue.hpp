@@ -12,6 +12,15 @@
 //                      only an update of the pod itself that PreEnqueue lets
 //                      through releases them, never an event or the flush
 //
+// Gang rounds: a pod may belong to a group (Coscheduling's gang group). When
+// activeQ's first pod has a group, the pops that follow hand out the group's
+// other pending members (from activeQ, backoffQ or unschedulablePods, never a
+// gated one), each once, in order of arrival, before any other pod: the round
+// that Koordinator's Coscheduling runs for a gang group (NextPod), so a
+// gang's members are tried back to back and a gang retries as a whole rather
+// than member by member as their backoffs expire. A member's failure ends the
+// round (in Strict mode it has just sent the waiting members back).
+//
 // Pure data structure: the actor supplies the clock, so tests drive time.
 
 #include <chrono>
@@ -49,16 +58,19 @@ class SchedulingQueue {
     std::set<std::string> rejected_by;  // plugins that made the last attempt fail
     uint64_t popped_at_cycle = 0;       // move-request cycle when last popped
     uint64_t sequence = 0;              // order of first arrival (the last tie-break)
+    std::string group;                  // the gang group it is tried with; empty: none
   };
   /// QueueSort: true when `a` should be tried before `b`.
   using Less = std::function<bool(const Entry& a, const Entry& b)>;
   /// Whether a cluster event may help this pod (rejected by `entry.rejected_by`).
   using EventFilter = std::function<bool(const Entry& entry)>;
+  /// The group a payload's pod is tried with (see "Gang rounds"); empty: none.
+  using GroupOf = std::function<std::string(const Payload& payload)>;
 
   enum class Where { none, active, backoff, unschedulable, gated, in_flight };
 
-  SchedulingQueue(Less less, QueueSettings settings)
-      : less_(std::move(less)), settings_(settings), active_(ActiveOrder{this}) {}
+  SchedulingQueue(Less less, QueueSettings settings, GroupOf group_of = nullptr)
+      : less_(std::move(less)), settings_(settings), group_of_(std::move(group_of)), active_(ActiveOrder{this}) {}
   // activeQ's order points back at this queue: it must not be copied or moved.
   SchedulingQueue(const SchedulingQueue&) = delete;
   SchedulingQueue& operator=(const SchedulingQueue&) = delete;
@@ -76,6 +88,8 @@ class SchedulingQueue {
     entry.added = now;
     entry.sequence = next_sequence_++;
     entry.gated = gated;
+    entry.group = group_of_ ? group_of_(entry.payload) : std::string();
+    join_group(entry);
     if (gated) {
       to_gated(entry);
     } else {
@@ -102,12 +116,12 @@ class SchedulingQueue {
       // whatever now holds the pod back wins over its place in line (a pod
       // in flight is parked when its attempt fails).
       detach(entry);
-      entry.payload = std::move(payload);
+      set_payload(entry, std::move(payload));
       to_gated(entry);
       return;
     }
     if (where == Where::active) active_.erase(&entry);
-    entry.payload = std::move(payload);
+    set_payload(entry, std::move(payload));
     if (where == Where::active) active_.insert(&entry);
     if (where == Where::unschedulable || where == Where::gated) requeue(entry, now);
   }
@@ -117,21 +131,27 @@ class SchedulingQueue {
     auto it = entries_.find(key);
     if (it == entries_.end()) return;
     detach(it->second);
+    leave_group(it->second);
     where_.erase(key);
     entries_.erase(it);
   }
 
   /// Moves expired backoffs to activeQ and pops the first pod, which is then
   /// "in flight" until `done`, `failed` or `remove` is called for it.
+  /// While a gang round lasts, its next member comes first.
   std::optional<Entry> pop(QueueClock::time_point now) {
     flush_backoff(now);
+    if (Entry* member = next_of_round()) return take(*member);
     if (active_.empty()) return std::nullopt;
     Entry& entry = entries_.at((*active_.begin())->key);
-    active_.erase(active_.begin());
-    where_[entry.key] = Where::in_flight;
-    entry.popped_at_cycle = move_request_cycle_;
-    return entry;
+    // Its siblings may still be on their way (the informer queues them one
+    // by one): the round takes those that are pending at each pop.
+    if (!entry.group.empty()) round_ = Round{entry.group, {}};
+    return take(entry);
   }
+
+  /// The group whose round is under way; empty when none is.
+  std::string round_group() const { return round_ ? round_->group : std::string(); }
 
   /// The in-flight pod was placed: forget it.
   void done(const std::string& key) { remove(key); }
@@ -145,6 +165,7 @@ class SchedulingQueue {
     auto it = entries_.find(key);
     if (it == entries_.end()) return;
     Entry& entry = it->second;
+    if (round_ && round_->attempted.count(key) > 0) round_.reset();
     detach(entry);
     entry.attempts += 1;
     entry.last_failure = now;
@@ -272,14 +293,70 @@ class SchedulingQueue {
     }
   }
 
+  // Gang rounds ------------------------------------------------------------
+
+  struct Round {
+    std::string group;
+    std::set<std::string> attempted;  // members handed out in this round
+  };
+
+  void set_payload(Entry& entry, Payload payload) {
+    entry.payload = std::move(payload);
+    std::string group = group_of_ ? group_of_(entry.payload) : std::string();
+    if (group == entry.group) return;
+    leave_group(entry);
+    entry.group = std::move(group);
+    join_group(entry);
+  }
+
+  void join_group(const Entry& entry) {
+    if (!entry.group.empty()) groups_[entry.group].emplace(entry.sequence, entry.key);
+  }
+
+  void leave_group(const Entry& entry) {
+    auto it = groups_.find(entry.group);
+    if (it == groups_.end()) return;
+    it->second.erase({entry.sequence, entry.key});
+    if (it->second.empty()) groups_.erase(it);
+  }
+
+  // The round's next member: the first to arrive of the group's members that
+  // wait in activeQ, backoffQ or unschedulablePods and were not handed out in
+  // this round. Ends the round when there is none.
+  Entry* next_of_round() {
+    if (!round_) return nullptr;
+    auto group = groups_.find(round_->group);
+    if (group != groups_.end()) {
+      for (const auto& [sequence, key] : group->second) {
+        Where w = where_.at(key);
+        bool pending = w == Where::active || w == Where::backoff || w == Where::unschedulable;
+        if (pending && round_->attempted.count(key) == 0) return &entries_.at(key);
+      }
+    }
+    round_.reset();
+    return nullptr;
+  }
+
+  // Hands the entry out: in flight until done, failed or removed.
+  Entry& take(Entry& entry) {
+    detach(entry);
+    where_[entry.key] = Where::in_flight;
+    entry.popped_at_cycle = move_request_cycle_;
+    if (round_) round_->attempted.insert(entry.key);
+    return entry;
+  }
+
   Less less_;
   QueueSettings settings_;
+  GroupOf group_of_;
   std::unordered_map<std::string, Entry> entries_;  // node-stable: the sets below point into it
   std::unordered_map<std::string, Where> where_;
   std::set<const Entry*, ActiveOrder> active_;
   std::multiset<std::pair<QueueClock::time_point, std::string>> backoff_;
   std::set<std::string> unschedulable_;
   std::set<std::string> gated_;
+  std::unordered_map<std::string, std::set<std::pair<uint64_t, std::string>>> groups_;  // group → (sequence, key)
+  std::optional<Round> round_;
   uint64_t move_request_cycle_ = 0;
   uint64_t next_sequence_ = 0;
 };

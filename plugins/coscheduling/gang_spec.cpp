@@ -169,6 +169,16 @@ Result<std::optional<GangSpec>> read_gang_spec(const ObjectMeta& meta, const Gan
   return std::optional<GangSpec>(std::move(spec));
 }
 
+std::string gang_group_key(const ObjectMeta& meta,
+                           const std::unordered_map<std::string, std::string>& pod_group_groups) {
+  auto name = gang_name_of(meta);
+  if (!name) return {};
+  const std::string gang_id = meta.namespace_name + "/" + *name;
+  if (auto it = pod_group_groups.find(gang_id); it != pod_group_groups.end()) return it->second;
+  auto group = read_group(meta, gang_id);
+  return group ? joined(*group) : gang_id;
+}
+
 Result<GangSpec> gang_spec_of_pod_group(const PodGroup& group, const GangDefaults& defaults) {
   GangSpec spec;
   spec.id = group.meta.namespace_name + "/" + group.meta.name;

@@ -25,6 +25,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/object_meta.hpp"
@@ -80,6 +81,15 @@ std::optional<std::string> gang_name_of(const ObjectMeta& meta);
 /// nullopt: the pod is in no gang. An error: it names a gang troupe cannot
 /// read (the message names the annotation).
 Result<std::optional<GangSpec>> read_gang_spec(const ObjectMeta& meta, const GangDefaults& defaults);
+
+/// The gang group a pending pod is tried with (the queue hands a group's
+/// members out back to back: actors/scheduling_queue.hpp, "Gang rounds"):
+/// the group id its PodGroup sets (`pod_group_groups`, by gang id) when the
+/// gang has one, as the GangBook goes by the PodGroup's rules; else the one
+/// the pod's groups annotation names, or its gang alone when it names none
+/// or one troupe cannot read. Empty for a pod in no gang.
+std::string gang_group_key(const ObjectMeta& meta,
+                           const std::unordered_map<std::string, std::string>& pod_group_groups);
 
 /// The rules a PodGroup object sets for its gang "<ns>/<name>".
 Result<GangSpec> gang_spec_of_pod_group(const PodGroup& group, const GangDefaults& defaults);

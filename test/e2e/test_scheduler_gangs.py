@@ -11,6 +11,10 @@ annotation gangs, ../shared/reference/koordinator-api.md §6).
   member bound earlier does not count and the waiting one times out after its
   waiting-time; waiting-and-running counts it and binds at once.
 - A gang annotation troupe cannot read is reported on that pod alone.
+- Gang rounds: once a gang's member is tried, its other pending members are
+  tried next, before pods that were queued earlier; two gangs whose members
+  were queued interleaved are tried one after the other, so the first is
+  placed whole rather than each holding half the room.
 - Coscheduling's debug service (/apis/v1/plugins/Coscheduling/gang/<ns>/<name>,
   .../gangs) shows a gang's rules and members by state.
 - PodGroup objects (scheduling.sigs.k8s.io/v1alpha1): pods labelled with a
@@ -23,11 +27,12 @@ annotation gangs, ../shared/reference/koordinator-api.md §6).
 import json
 import os
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scheduler_helpers import (SchedulingTest, all_bound, condition, describe_pending, fast_config,  # noqa: E402
-                               make_node, make_pod)
+                               make_node, make_pod, profile, scheduler_config)
 
 NAME = "gang.scheduling.koordinator.sh/name"
 MIN = "gang.scheduling.koordinator.sh/min-available"
@@ -171,6 +176,27 @@ class GangTest(SchedulingTest):
                           "no gang waits")
         # Neither reservation is held any more: 3 of the node's 4 cpus are free.
         self.assertEqual(self.place_one(make_pod("rest", cpu="3", memory="1Gi"))["spec"]["nodeName"], "n-0")
+
+    def test_interleaved_gangs_are_tried_one_after_the_other(self):
+        # No node yet: the four members (gangs A and B, created interleaved) are tried and
+        # wait in the queue, their backoffs (1 s at most) over before the node comes.
+        config = scheduler_config(profiles=[profile()], initial_backoff=1, max_backoff=1)
+        self.start([], config)
+        names = ["p0", "p1", "p2", "p3"]
+        gangs = {"p0": "gang-a", "p1": "gang-b", "p2": "gang-a", "p3": "gang-b"}
+        self.client.create_all([gang_pod(n, gangs[n], 2, cpu="2", **{WAIT: "60s"}) for n in names], threads=1)
+        for name in names:
+            self.unschedulable_message(name)
+        time.sleep(2.5)
+        # Room for two of the four: one gang. The node's arrival sends all four to activeQ at
+        # once, p0 first. Its round tries p2 next (not p1, queued before p2), so gang A waits
+        # whole at Permit and binds; gang B then finds no room. In queue order alone p0 and
+        # p1 would each hold half the node, p2 would fit nowhere and send p0 back, and gang B
+        # would be placed instead.
+        self.client.create(make_node("n-0", cpu="4", memory="8Gi"))
+        self.cluster.wait(lambda: all_bound(self.client, ["p0", "p2"]), 30,
+                          lambda: "gang A bound; " + describe_pending(self.client))
+        self.assertEqual(self.bound_nodes(names), {"p0": "n-0", "p1": None, "p2": "n-0", "p3": None})
 
     def test_unreadable_gang_is_reported_on_that_pod_alone(self):
         self.start([make_node("n-0", cpu="4")])

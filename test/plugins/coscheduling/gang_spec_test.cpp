@@ -137,6 +137,34 @@ TEST_CASE("gang spec: groups", "[coscheduling]") {
   }
 }
 
+TEST_CASE("gang spec: the group a pending pod is queued with", "[coscheduling]") {
+  struct Case {
+    const char* name;
+    std::map<std::string, std::string> labels;
+    std::map<std::string, std::string> annotations;
+    std::unordered_map<std::string, std::string> pod_group_groups;
+    const char* key;
+  };
+  const std::vector<Case> cases = {
+      {"in no gang", {}, {{"unrelated", "1"}}, {}, ""},
+      {"a gang alone", {}, {{kAnnotationName, "g"}}, {}, "team/g"},
+      {"min-available is not needed", {}, {{kAnnotationName, "g"}, {kAnnotationMinAvailable, "x"}}, {}, "team/g"},
+      {"the groups annotation", {}, {{kAnnotationName, "g"}, {kAnnotationGroups, R"(["team/h"])"}}, {},
+       "team/g,team/h"},
+      {"an unreadable groups annotation: the gang alone", {}, {{kAnnotationName, "g"}, {kAnnotationGroups, "[1]"}},
+       {}, "team/g"},
+      {"a PodGroup's group wins", {{kLabelPodGroup, "pg"}}, {{kAnnotationGroups, R"(["team/h"])"}},
+       {{"team/pg", "team/h,team/pg"}}, "team/h,team/pg"},
+      {"another gang's PodGroup does not count", {{kLabelPodGroup, "pg"}}, {}, {{"team/other", "team/other,x/y"}},
+       "team/pg"},
+      {"by the deprecated label", {{kLabelPodGroupName, "old"}}, {}, {}, "team/old"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    CHECK(gang_group_key(meta(c.annotations, c.labels), c.pod_group_groups) == c.key);
+  }
+}
+
 TEST_CASE("gang spec: what troupe cannot read is an error naming the annotation", "[coscheduling]") {
   struct Case {
     const char* name;
