@@ -692,6 +692,15 @@ void share_cycle_clock(Self self, const Attempt& a) {
   a.request->state->share_input(std::move(clock), version);
 }
 
+/// The claims, volumes and storage classes, for a pod that uses claims
+/// (plugins/volumes/): an immutable snapshot, versioned by its changes.
+void share_volumes(Self self, const Attempt& a) {
+  if (!self->state.deps.volumes || a.pod().spec().volume_claims.empty()) return;
+  auto catalog = self->state.deps.volumes->snapshot();
+  const uint64_t version = catalog->generation + 1;
+  a.request->state->share_input(std::move(catalog), version);
+}
+
 /// The cycle's inputs, PreFilter, and PreScore when PreFilter passed (into
 /// a->pre_score); returns PreFilter's status. They count the cluster's pods
 /// as the pod sees them: without the reserve pods of the reservations it may
@@ -708,6 +717,7 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
   share_image_spread(self, *a);
   share_reservation_affinity_nodes(self, *a);
   share_cycle_clock(self, *a);
+  share_volumes(self, *a);
   if (self->state.deps.evaluation_cache)
     request.scheduling_class = plugins::with_inputs_version(
         a->queued->scheduling_class, request.state->inputs_version(), request.state->filter_inputs_version());

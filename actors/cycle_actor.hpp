@@ -40,6 +40,7 @@
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
 #include "actors/task_learning.hpp"
+#include "actors/volume_store.hpp"
 #include "plugins/coscheduling/gang_book.hpp"
 #include "plugins/default_preemption/nomination_book.hpp"
 #include "plugins/framework/affinity_term.hpp"
@@ -133,6 +134,7 @@ struct CycleDeps {
   std::shared_ptr<watch::TaskPool> io;         // where extender calls run (needed with extenders)
   std::shared_ptr<const PdbStore> pdbs;        // what preemption honours; null = none
   bool evaluation_cache = true;                // partitions reuse unchanged nodes' results per pod class
+  std::shared_ptr<const VolumeStore> volumes;  // claims and volumes for volume scheduling; null = none
 };
 
 struct Attempt;  // one scheduling attempt (cycle_actor.cpp)

@@ -9,6 +9,7 @@
 #include "actors/partitioning.hpp"
 #include "actors/pod_routing.hpp"
 #include "actors/reservation_routing.hpp"
+#include "actors/volume_store.hpp"
 #include "model/json.hpp"
 #include "model/pod_group.hpp"
 #include "model/workload_selector.hpp"
@@ -45,6 +46,15 @@ const node_actor& owner(Self self, const std::string& node) {
 void cluster_event(Self self, plugins::EventResource resource, uint32_t actions) {
   if (actions == 0) return;
   self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(resource), actions);
+}
+
+/// The ActionType of a watch event.
+uint32_t action_of(watch::EventType type) {
+  switch (type) {
+    case watch::EventType::added: return ActionType::kAdd;
+    case watch::EventType::deleted: return ActionType::kDelete;
+    default: return ActionType::kUpdate;
+  }
 }
 
 /// Pods placed (or relabelled) are a cluster event for the pods that pod
@@ -512,6 +522,9 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == "configmaps") return on_configmap(self, event->type, event->object);
         if (event->resource == "podgroups") return on_pod_group(self, event->type, event->object);
         if (event->resource == "namespaces") return on_namespace(self, event->type, event->object);
+        // The VolumeStore took the change already (a sink runs before the actors): requeue.
+        if (is_volume_collection(event->resource))
+          return cluster_event(self, plugins::EventResource::storage, action_of(event->type));
         if (auto kind = workload_kind_of_resource(event->resource))
           return on_workload(self, *kind, event->type, event->object);
         // The reservation controller follows reservations itself (SharedReflectors).

@@ -29,6 +29,7 @@
 #include "plugins/load_aware/load_aware_plugin.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/registry.hpp"
+#include "plugins/volumes/volume_plugins.hpp"
 #include "watch/api_client.hpp"
 #include "watch/lease_client.hpp"
 #include "watch/reflector.hpp"
@@ -215,9 +216,14 @@ Status SchedulerRuntime::Impl::start() {
   auto extenders = Extenders::create(cfg.extenders);
   if (!extenders) return Error{extenders.message()};
   auto pdbs = std::make_shared<PdbStore>(metrics);
+  // Volume scheduling's claims and volumes, followed only when a profile runs one of its plugins.
+  const bool schedules_volumes = std::any_of(by_name.begin(), by_name.end(), [](const auto& profile) {
+    return plugins::volumes::reads_volumes(*profile.second);
+  });
+  auto volumes = schedules_volumes ? std::make_shared<VolumeStore>() : nullptr;
   cycle = system->spawn(cycle_actor_fn, CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score,
                                                   std::random_device{}(), *extenders, io, pdbs,
-                                                  cfg.troupe.evaluation_cache});
+                                                  cfg.troupe.evaluation_cache, volumes});
 
   may_schedule->store(!cfg.leader_election.leader_elect);
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",
@@ -234,6 +240,8 @@ Status SchedulerRuntime::Impl::start() {
     return plugins::load_aware::LoadAwareScheduling::of(*profile.second) != nullptr;
   });
   if (load_aware) informer_deps.resources.insert(kNodeMetricsResource);
+  if (volumes)
+    for (const auto& collection : kVolumeCollections) informer_deps.resources.insert(collection.resource);
   informer = system->spawn(informer_actor_fn, informer_deps);
 
   if (!options.metrics_address.empty()) {
@@ -277,6 +285,17 @@ Status SchedulerRuntime::Impl::start() {
   if (spreads_by_default)
     for (const auto& workload : kWorkloadCollections)
       if (auto followed = inform(workload.resource, workload.path, "", /*optional=*/true); !followed) return followed;
+  // Volume scheduling's claims, volumes and storage classes: the store takes
+  // each change before the informer turns it into a cluster event.
+  if (volumes)
+    for (const auto& collection : kVolumeCollections) {
+      const std::string resource = collection.resource;
+      auto followed = shared_reflectors->subscribe(
+          CollectionSpec{resource, collection.path, "", /*optional=*/true},
+          [volumes, resource](const watch::Change& change) { volumes->apply(resource, change.type, change.object); });
+      if (!followed) return followed;
+      if (auto informed = inform(resource, collection.path, "", /*optional=*/true); !informed) return informed;
+    }
   // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere),
   // from the list and watch the descheduler's view follows too.
   auto pdbs_followed = shared_reflectors->subscribe(

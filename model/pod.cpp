@@ -24,8 +24,30 @@ void container_fields(Io& io, T& x) {
   io.field("restartPolicy", x.restart_policy);
 }
 
-// Reads the volume kinds the descheduler cares about without modelling
-// volumes: they stay untouched in raw.
+// A persistentVolumeClaim or ephemeral volume's claim (the API server
+// validates volumes; one without a name or claim name is skipped here).
+void read_volume_claim(const rapidjson::Value& volume, std::vector<PodVolumeClaim>& claims) {
+  auto name = volume.FindMember("name");
+  if (name == volume.MemberEnd() || !name->value.IsString()) return;
+  PodVolumeClaim claim;
+  claim.volume.assign(name->value.GetString(), name->value.GetStringLength());
+  auto pvc = volume.FindMember("persistentVolumeClaim");
+  if (pvc != volume.MemberEnd() && pvc->value.IsObject()) {
+    auto claim_name = pvc->value.FindMember("claimName");
+    if (claim_name == pvc->value.MemberEnd() || !claim_name->value.IsString()) return;
+    claim.claim_name.assign(claim_name->value.GetString(), claim_name->value.GetStringLength());
+    claims.push_back(std::move(claim));
+    return;
+  }
+  auto ephemeral = volume.FindMember("ephemeral");
+  if (ephemeral != volume.MemberEnd() && ephemeral->value.IsObject()) {
+    claim.ephemeral = true;
+    claims.push_back(std::move(claim));
+  }
+}
+
+// Reads the volume kinds the descheduler and volume scheduling care about
+// without modelling volumes: they stay untouched in raw.
 void read_volume_summary(JsonReader& io, PodSpec& spec) {
   auto volumes = io.current().FindMember("volumes");
   if (volumes == io.current().MemberEnd() || volumes->value.IsNull()) return;
@@ -41,6 +63,7 @@ void read_volume_summary(JsonReader& io, PodSpec& spec) {
     };
     spec.has_local_storage = spec.has_local_storage || has("emptyDir") || has("hostPath");
     spec.has_pvc = spec.has_pvc || has("persistentVolumeClaim");
+    read_volume_claim(volume, spec.volume_claims);
   }
 }
 

@@ -46,6 +46,20 @@ struct Container {
   bool is_restartable() const { return restart_policy && *restart_policy == "Always"; }
 };
 
+/// A pod volume backed by a PersistentVolumeClaim: a persistentVolumeClaim
+/// volume names its claim; an ephemeral volume's claim is `<pod>-<volume>`.
+struct PodVolumeClaim {
+  std::string volume;      // the volume's name in the pod
+  std::string claim_name;  // persistentVolumeClaim.claimName; empty for an ephemeral volume
+  bool ephemeral = false;
+
+  /// The claim's name in the pod's namespace.
+  std::string claim_of(const std::string& pod_name) const { return ephemeral ? pod_name + "-" + volume : claim_name; }
+  bool operator==(const PodVolumeClaim& o) const {
+    return volume == o.volume && claim_name == o.claim_name && ephemeral == o.ephemeral;
+  }
+};
+
 struct PodSpec {
   std::string scheduler_name;
   std::string node_name;
@@ -67,6 +81,9 @@ struct PodSpec {
   /// the descheduler's IsPodWithLocalStorage / IsPodWithPVC test them.
   bool has_local_storage = false;
   bool has_pvc = false;
+  /// The claims of its persistentVolumeClaim and ephemeral volumes, in order
+  /// (what volume scheduling reads).
+  std::vector<PodVolumeClaim> volume_claims;
 };
 
 struct PodStatus {

@@ -29,6 +29,8 @@
 #include "plugins/scarce_resource_avoidance/scarce_resource_avoidance.hpp"
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
+#include "plugins/volumes/volume_binding.hpp"
+#include "plugins/volumes/volume_zone.hpp"
 
 namespace troupe::plugins {
 
@@ -106,6 +108,8 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {names::kNodeAffinity, NodeAffinity::make, 2},
       {names::kNodePorts, build_without_args<NodePorts>, 0},
       {names::kNodeResourcesFit, fit_factory(reserved), 1},
+      {volumes::VolumeBinding::kName, volumes::VolumeBinding::make, 0},
+      {volumes::VolumeZone::kName, build_without_args<volumes::VolumeZone>, 0},
       {spread::PodTopologySpread::kName, spread::PodTopologySpread::make, 2},
       {affinity::InterPodAffinity::kName, affinity::InterPodAffinity::make, 2},
       {preemption::DefaultPreemption::kName, preemption::DefaultPreemption::make, 0},
@@ -144,7 +148,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
   static const std::vector<std::string> names = {
       // kube-scheduler in-tree plugins.
       "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
-      "AzureDiskLimits", "CinderLimits", "VolumeBinding", "VolumeZone", "DynamicResources",
+      "AzureDiskLimits", "CinderLimits", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
       "ElasticQuota",
       "DefaultPreBind", "SchedulingHint"};

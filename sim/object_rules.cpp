@@ -189,6 +189,9 @@ void prepare_for_create(const ResourceInfo& r, rapidjson::Document& doc, bool ke
     }
   }
   if (r.kind == "Pod" && r.group.empty()) mark_scheduling_gated(doc);
+  // The API server's default binding mode (storage/v1 SetDefaults_StorageClass).
+  if (r.kind == "StorageClass" && string_at(doc, "volumeBindingMode").empty())
+    set_string(doc, "volumeBindingMode", "Immediate", alloc);
   if (r.kind == "Namespace" && r.group.empty() && string_at(doc, "status", "phase").empty()) {
     remove_member(doc, "status");
     rapidjson::Value status(rapidjson::kObjectType);

@@ -79,6 +79,15 @@ std::vector<ResourceInfo> standard_resources() {
 
   rs.push_back(core("configmaps", "configmap", "ConfigMap", true, {"cm"}));
 
+  // Volume scheduling's claims, volumes and storage classes.
+  ResourceInfo claims = core("persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", true, {"pvc"});
+  claims.subresources.push_back(status_of("PersistentVolumeClaim"));
+  rs.push_back(claims);
+  ResourceInfo volumes = core("persistentvolumes", "persistentvolume", "PersistentVolume", false, {"pv"});
+  volumes.subresources.push_back(status_of("PersistentVolume"));
+  rs.push_back(volumes);
+  rs.push_back(in_group("storage.k8s.io", "v1", core("storageclasses", "storageclass", "StorageClass", false, {"sc"})));
+
   ResourceInfo services = core("services", "service", "Service", true, {"svc"});
   services.subresources.push_back(status_of("Service"));
   rs.push_back(services);

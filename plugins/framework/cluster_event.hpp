@@ -8,7 +8,8 @@
 
 namespace troupe::plugins {
 
-enum class EventResource : uint8_t { pod, node, other };
+/// `storage`: PersistentVolumeClaims, PersistentVolumes and StorageClasses.
+enum class EventResource : uint8_t { pod, node, other, storage };
 
 /// Bit flags, as framework.ActionType.
 enum ActionType : uint32_t {

@@ -24,6 +24,14 @@ Pod class_view(const Pod& pod) {
   return view;
 }
 
+// The claims of its volumes, which the model keeps out of the encoded spec
+// (volume plugins read them): pods with other claims are of other classes.
+std::string claims_of(const Pod& pod) {
+  std::string out;
+  for (const PodVolumeClaim& claim : pod.spec.volume_claims) out += "\nclaim " + claim.claim_of(pod.meta.name);
+  return out;
+}
+
 // The version is mixed in so the cache's seen-once ring tells the classes apart too.
 uint64_t version_mix(uint64_t inputs_version) { return inputs_version * 0x9e3779b97f4a7c15ULL; }
 
@@ -36,7 +44,7 @@ std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint6
 std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version,
                                                            uint64_t filter_inputs_version) {
   auto out = std::make_shared<SchedulingClass>();
-  out->key = std::make_shared<const std::string>(encode(class_view(pod)));
+  out->key = std::make_shared<const std::string>(encode(class_view(pod)) + claims_of(pod));
   out->inputs_version = inputs_version;
   out->filter_inputs_version = filter_inputs_version;
   out->hash = std::hash<std::string>{}(*out->key) ^ version_mix(inputs_version);

@@ -8,8 +8,8 @@
 // has not changed (actors/evaluation_cache.hpp).
 //
 // What the key keeps: namespace, labels, annotations, owner references,
-// deletion timestamp, the whole spec except nodeName, and status phase,
-// nominatedNodeName and qosClass. What it drops: name, generateName, uid,
+// deletion timestamp, the whole spec except nodeName (with the names of the
+// claims its volumes use), and status phase, nominatedNodeName and qosClass. What it drops: name, generateName, uid,
 // resourceVersion, generation, creationTimestamp, finalizers, status
 // conditions and startTime — none of which a Filter or Score plugin reads
 // (plugins read the decoded view only, never the raw JSON).

@@ -90,19 +90,35 @@ std::vector<LabelRequirement> read_requirements(const YAML::Node& list, const st
 
 }  // namespace
 
-bool term_matches(const NodeSelectorTerm& term, const Node& node) {
+namespace {
+
+bool term_matches_on(const NodeSelectorTerm& term, const Labels& labels, const std::string& name) {
   if (term.match_expressions.empty() && term.match_fields.empty()) return false;
   for (const auto& r : term.match_expressions)
-    if (!r.matches(node.meta.labels)) return false;
+    if (!r.matches(labels)) return false;
   for (const auto& r : term.match_fields)
-    if (!field_matches(r, node.meta.name)) return false;
+    if (!field_matches(r, name)) return false;
   return true;
 }
 
-bool selector_matches(const NodeSelector& selector, const Node& node) {
+bool selector_matches_on(const NodeSelector& selector, const Labels& labels, const std::string& name) {
   for (const auto& term : selector.terms)
-    if (term_matches(term, node)) return true;
+    if (term_matches_on(term, labels, name)) return true;
   return false;
+}
+
+}  // namespace
+
+bool term_matches(const NodeSelectorTerm& term, const Node& node) {
+  return term_matches_on(term, node.meta.labels, node.meta.name);
+}
+
+bool selector_matches(const NodeSelector& selector, const Node& node) {
+  return selector_matches_on(selector, node.meta.labels, node.meta.name);
+}
+
+bool selector_matches_labels(const NodeSelector& selector, const Labels& labels) {
+  return selector_matches_on(selector, labels, "");
 }
 
 bool node_selector_labels_match(const std::map<std::string, std::string>& selector, const Node& node) {

@@ -71,6 +71,14 @@ TEST_CASE("pods that differ only in who they are share a scheduling class", "[ev
       {"the scheduler name", [](Pod& p) { p.spec.scheduler_name = "other-scheduler"; }, false},
       {"nominatedNodeName", [](Pod& p) { p.status.nominated_node_name = "n2"; }, false},
       {"status phase", [](Pod& p) { p.status.phase = "Failed"; }, false},
+      {"a claim", [](Pod& p) { p.spec.volume_claims.push_back(PodVolumeClaim{"data", "data-web-1", false}); }, false},
+      // An ephemeral volume's claim is named after the pod: another pod, another claim.
+      {"an ephemeral volume, then another name",
+       [](Pod& p) {
+         p.spec.volume_claims.push_back(PodVolumeClaim{"scratch", "", true});
+         p.meta.name = "web-2";
+       },
+       false},
   };
   const auto base_class = scheduling_class_of(base);
   for (const auto& c : cases) {
@@ -80,6 +88,13 @@ TEST_CASE("pods that differ only in who they are share a scheduling class", "[ev
       const auto other = scheduling_class_of(changed);
       CHECK((*other == *base_class) == c.same_class);
     }
+  }
+  SECTION("pods with the same claims share a class") {
+    Pod a = base, b = base;
+    a.spec.volume_claims.push_back(PodVolumeClaim{"data", "shared", false});
+    b.spec.volume_claims.push_back(PodVolumeClaim{"data", "shared", false});
+    b.meta.name = "web-2";
+    CHECK(*scheduling_class_of(a) == *scheduling_class_of(b));
   }
 }
 

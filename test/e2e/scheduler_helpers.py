@@ -242,6 +242,11 @@ def condition(pod, kind="PodScheduled"):
 DEVICES_PATH = "/apis/scheduling.koordinator.sh/v1alpha1/devices"
 TOPOLOGIES_PATH = "/apis/topology.node.k8s.io/v1alpha1/noderesourcetopologies"
 # Namespaced collections of the objects whose selectors PodTopologySpread's default constraints read.
+STORAGE_PATHS = {
+    "PersistentVolumeClaim": "/api/v1/namespaces/{ns}/persistentvolumeclaims",
+    "PersistentVolume": "/api/v1/persistentvolumes",
+    "StorageClass": "/apis/storage.k8s.io/v1/storageclasses",
+}
 WORKLOAD_PATHS = {
     "Service": "/api/v1/namespaces/%s/services",
     "ReplicationController": "/api/v1/namespaces/%s/replicationcontrollers",
@@ -334,8 +339,11 @@ class Client:
         if kind in WORKLOAD_PATHS:
             ns = obj["metadata"].get("namespace", DEFAULT_NS)
             return self.ok("POST", WORKLOAD_PATHS[kind] % ns, obj)
-        raise ValueError("create() knows nodes, pods, devices, node resource topologies, services and "
-                         "controllers, not %s" % kind)
+        if kind in STORAGE_PATHS:
+            ns = obj["metadata"].get("namespace", DEFAULT_NS)
+            return self.ok("POST", STORAGE_PATHS[kind].replace("{ns}", ns), obj)
+        raise ValueError("create() knows nodes, pods, devices, node resource topologies, services, "
+                         "controllers and storage objects, not %s" % kind)
 
     def create_all(self, objects, threads=4):
         """Creates objects in parallel over `threads` keep-alive connections."""

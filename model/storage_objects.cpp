@@ -1,0 +1,70 @@
+#include "model/storage_objects.hpp"
+
+#include <algorithm>
+
+#include "model/json_codec.hpp"
+
+namespace troupe {
+
+namespace {
+
+constexpr KindInfo kClaimKind{"v1", "PersistentVolumeClaim"};
+constexpr KindInfo kVolumeKind{"v1", "PersistentVolume"};
+constexpr KindInfo kStorageClassKind{"storage.k8s.io/v1", "StorageClass"};
+
+template <class Io, class T>
+void claim_fields(Io& io, T& x) {
+  io.object("metadata", x.meta);
+  io.nested("spec", [&] {
+    io.field("volumeName", x.volume_name);
+    io.field("storageClassName", x.storage_class_name);
+    io.field("accessModes", x.access_modes);
+  });
+  io.nested("status", [&] { io.field("phase", x.phase); });
+}
+
+template <class Io, class T>
+void volume_fields(Io& io, T& x) {
+  io.object("metadata", x.meta);
+  io.nested("spec", [&] {
+    io.nested("nodeAffinity", [&] { io.optional_object("required", x.node_affinity); });
+    io.field("storageClassName", x.storage_class_name);
+    io.field("accessModes", x.access_modes);
+    io.optional_object("claimRef", x.claim_ref);
+  });
+  io.nested("status", [&] { io.field("phase", x.phase); });
+}
+
+template <class Io, class T>
+void storage_class_fields(Io& io, T& x) {
+  io.object("metadata", x.meta);
+  io.field("provisioner", x.provisioner);
+  io.field("volumeBindingMode", x.volume_binding_mode);
+}
+
+}  // namespace
+
+TROUPE_JSON_FIELDS(PersistentVolumeClaim, claim_fields)
+TROUPE_JSON_FIELDS(PersistentVolume, volume_fields)
+TROUPE_JSON_FIELDS(StorageClass, storage_class_fields)
+
+bool PersistentVolumeClaim::has_access_mode(std::string_view mode) const {
+  return std::find(access_modes.begin(), access_modes.end(), mode) != access_modes.end();
+}
+
+Result<PersistentVolumeClaim> decode_persistent_volume_claim(JsonPtr doc) {
+  return decode_object<PersistentVolumeClaim>(doc, kClaimKind);
+}
+Result<PersistentVolumeClaim> decode_persistent_volume_claim_json(std::string_view text) {
+  return decode_object_text<PersistentVolumeClaim>(text, kClaimKind);
+}
+Result<PersistentVolume> decode_persistent_volume(JsonPtr doc) { return decode_object<PersistentVolume>(doc, kVolumeKind); }
+Result<PersistentVolume> decode_persistent_volume_json(std::string_view text) {
+  return decode_object_text<PersistentVolume>(text, kVolumeKind);
+}
+Result<StorageClass> decode_storage_class(JsonPtr doc) { return decode_object<StorageClass>(doc, kStorageClassKind); }
+Result<StorageClass> decode_storage_class_json(std::string_view text) {
+  return decode_object_text<StorageClass>(text, kStorageClassKind);
+}
+
+}  // namespace troupe

@@ -1,0 +1,66 @@
+#pragma once
+// The storage objects volume scheduling reads (core/v1 PersistentVolumeClaim
+// and PersistentVolume, storage.k8s.io/v1 StorageClass): only their
+// scheduling fields are modelled, the rest stays in raw.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/json.hpp"
+#include "model/json_fields.hpp"
+#include "model/object_meta.hpp"
+#include "model/result.hpp"
+#include "model/scheduling_types.hpp"
+
+namespace troupe {
+
+/// The access mode a claim used by one pod at most asks for.
+inline constexpr const char* kReadWriteOncePod = "ReadWriteOncePod";
+
+struct PersistentVolumeClaim {
+  ObjectMeta meta;
+  std::string volume_name;                        // spec.volumeName: the PV it is bound to; empty = unbound
+  std::optional<std::string> storage_class_name;  // spec.storageClassName; nullopt = not set
+  std::vector<std::string> access_modes;          // spec.accessModes
+  std::string phase;                              // status.phase: Pending, Bound, Lost
+  JsonPtr raw;
+
+  bool has_access_mode(std::string_view mode) const;
+};
+
+struct PersistentVolume {
+  ObjectMeta meta;  // the zone and region labels VolumeZone reads
+  /// spec.nodeAffinity.required: the nodes that can reach the volume; nullopt = any node.
+  std::optional<NodeSelector> node_affinity;
+  std::string storage_class_name;
+  std::vector<std::string> access_modes;
+  std::optional<ObjectReference> claim_ref;
+  std::string phase;  // status.phase: Available, Bound, Released, Failed
+  JsonPtr raw;
+};
+
+struct StorageClass {
+  ObjectMeta meta;
+  std::string provisioner;
+  /// volumeBindingMode: Immediate (the API server's default) or WaitForFirstConsumer.
+  std::string volume_binding_mode;
+  JsonPtr raw;
+
+  bool waits_for_first_consumer() const { return volume_binding_mode == "WaitForFirstConsumer"; }
+};
+
+Result<PersistentVolumeClaim> decode_persistent_volume_claim(JsonPtr doc);
+Result<PersistentVolumeClaim> decode_persistent_volume_claim_json(std::string_view text);
+Result<PersistentVolume> decode_persistent_volume(JsonPtr doc);
+Result<PersistentVolume> decode_persistent_volume_json(std::string_view text);
+Result<StorageClass> decode_storage_class(JsonPtr doc);
+Result<StorageClass> decode_storage_class_json(std::string_view text);
+
+TROUPE_DECLARE_JSON_FIELDS(PersistentVolumeClaim)
+TROUPE_DECLARE_JSON_FIELDS(PersistentVolume)
+TROUPE_DECLARE_JSON_FIELDS(StorageClass)
+
+}  // namespace troupe

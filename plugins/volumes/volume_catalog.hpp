@@ -1,0 +1,42 @@
+#pragma once
+// VolumeCatalog: the PersistentVolumeClaims, PersistentVolumes and
+// StorageClasses volume scheduling reads, as one immutable snapshot. An actor
+// keeps the live one (actors/volume_store.hpp) and the scheduling cycle shares
+// a snapshot as a CycleState input with pods that use claims.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "model/storage_objects.hpp"
+
+namespace troupe::plugins::volumes {
+
+struct VolumeCatalog {
+  std::unordered_map<std::string, std::shared_ptr<const PersistentVolumeClaim>> claims;  // by "ns/name"
+  std::unordered_map<std::string, std::shared_ptr<const PersistentVolume>> volumes;      // by name
+  std::unordered_map<std::string, std::shared_ptr<const StorageClass>> classes;          // by name
+  uint64_t generation = 0;  // counts the changes; names this content
+
+  /// nullptr when absent.
+  const PersistentVolumeClaim* claim(const std::string& namespace_name, const std::string& name) const;
+  std::shared_ptr<const PersistentVolume> volume(const std::string& name) const;
+  const StorageClass* storage_class(const std::string& name) const;
+};
+
+/// The annotation the PV controller sets once a claim's binding is complete.
+inline constexpr const char* kAnnotationBindCompleted = "pv.kubernetes.io/bind-completed";
+/// The beta storage class annotation, read before spec.storageClassName.
+inline constexpr const char* kAnnotationBetaStorageClass = "volume.beta.kubernetes.io/storage-class";
+
+/// A claim's storage class: the beta annotation, else spec.storageClassName, else "".
+std::string storage_class_of(const PersistentVolumeClaim& claim);
+
+/// volume.IsDelayBindingMode: whether the claim's binding waits for its
+/// first consumer. No class, or a class that does not exist: no (Immediate).
+/// An error names a class whose volumeBindingMode is not set.
+enum class BindingMode { immediate, wait_for_first_consumer, not_set };
+BindingMode binding_mode_of(const PersistentVolumeClaim& claim, const VolumeCatalog& catalog);
+
+}  // namespace troupe::plugins::volumes

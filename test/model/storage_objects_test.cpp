@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include "model/pod.hpp"
+#include "model/storage_objects.hpp"
+
+using namespace troupe;
+
+TEST_CASE("PersistentVolumeClaim: the fields volume scheduling reads", "[model]") {
+  auto claim = decode_persistent_volume_claim_json(R"({
+    "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+    "metadata": {"name": "data", "namespace": "db", "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+    "spec": {"volumeName": "pv-1", "storageClassName": "local", "accessModes": ["ReadWriteOncePod"],
+             "resources": {"requests": {"storage": "1Gi"}}},
+    "status": {"phase": "Bound"}})");
+  REQUIRE(claim);
+  CHECK(claim->meta.key() == "db/data");
+  CHECK(claim->volume_name == "pv-1");
+  CHECK(claim->storage_class_name == std::optional<std::string>("local"));
+  CHECK(claim->has_access_mode(kReadWriteOncePod));
+  CHECK_FALSE(claim->has_access_mode("ReadWriteOnce"));
+  CHECK(claim->phase == "Bound");
+  SECTION("no storage class is not the empty one") {
+    auto bare = decode_persistent_volume_claim_json(R"({"metadata": {"name": "c"}, "spec": {}})");
+    REQUIRE(bare);
+    CHECK_FALSE(bare->storage_class_name.has_value());
+    auto empty = decode_persistent_volume_claim_json(R"({"metadata": {"name": "c"}, "spec": {"storageClassName": ""}})");
+    REQUIRE(empty);
+    CHECK(empty->storage_class_name == std::optional<std::string>(""));
+  }
+}
+
+TEST_CASE("PersistentVolume and StorageClass: the fields volume scheduling reads", "[model]") {
+  auto volume = decode_persistent_volume_json(R"({
+    "metadata": {"name": "pv-1", "labels": {"topology.kubernetes.io/zone": "a"}},
+    "spec": {"storageClassName": "local", "accessModes": ["ReadWriteOnce"],
+             "claimRef": {"namespace": "db", "name": "data", "uid": "u-1"},
+             "nodeAffinity": {"required": {"nodeSelectorTerms": [
+               {"matchExpressions": [{"key": "kubernetes.io/hostname", "operator": "In", "values": ["n-1"]}]}]}}},
+    "status": {"phase": "Bound"}})");
+  REQUIRE(volume);
+  REQUIRE(volume->node_affinity.has_value());
+  REQUIRE(volume->node_affinity->terms.size() == 1);
+  CHECK(volume->node_affinity->terms[0].match_expressions[0].key == "kubernetes.io/hostname");
+  REQUIRE(volume->claim_ref.has_value());
+  CHECK(volume->claim_ref->name == "data");
+  CHECK(volume->meta.labels.at("topology.kubernetes.io/zone") == "a");
+  auto anywhere = decode_persistent_volume_json(R"({"metadata": {"name": "pv-2"}, "spec": {}})");
+  REQUIRE(anywhere);
+  CHECK_FALSE(anywhere->node_affinity.has_value());
+
+  auto storage_class = decode_storage_class_json(
+      R"({"metadata": {"name": "local"}, "provisioner": "kubernetes.io/no-provisioner",
+          "volumeBindingMode": "WaitForFirstConsumer"})");
+  REQUIRE(storage_class);
+  CHECK(storage_class->waits_for_first_consumer());
+  auto immediate = decode_storage_class_json(R"({"metadata": {"name": "fast"}, "provisioner": "x"})");
+  REQUIRE(immediate);
+  CHECK_FALSE(immediate->waits_for_first_consumer());
+}
+
+TEST_CASE("storage objects that do not decode say where", "[model]") {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {R"({"metadata": {"name": "c"}, "spec": {"accessModes": "ReadWriteOnce"}})", "spec.accessModes"},
+      {R"({"metadata": {"name": "c"}, "spec": {"volumeName": 3}})", "spec.volumeName"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text);
+    auto claim = decode_persistent_volume_claim_json(c.text);
+    REQUIRE_FALSE(claim);
+    CHECK_THAT(claim.message(), Catch::Contains(c.message));
+  }
+  auto volume = decode_persistent_volume_json(R"({"metadata": {"name": "v"}, "spec": {"nodeAffinity": {"required": 1}}})");
+  REQUIRE_FALSE(volume);
+  CHECK_THAT(volume.message(), Catch::Contains("spec.nodeAffinity.required"));
+}
+
+TEST_CASE("a pod's volume claims: persistentVolumeClaim and ephemeral volumes, in order", "[model]") {
+  auto pod = decode_pod_json(R"({"metadata": {"name": "web-0", "namespace": "d"}, "spec": {"containers": [{"name": "c"}],
+    "volumes": [{"name": "cache", "emptyDir": {}},
+                {"name": "data", "persistentVolumeClaim": {"claimName": "data-web-0", "readOnly": true}},
+                {"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}},
+                {"name": "broken", "persistentVolumeClaim": {}}]}})");
+  REQUIRE(pod);
+  const auto& claims = pod->spec.volume_claims;
+  REQUIRE(claims.size() == 2);
+  CHECK(claims[0] == PodVolumeClaim{"data", "data-web-0", false});
+  CHECK(claims[0].claim_of("web-0") == "data-web-0");
+  CHECK(claims[1] == PodVolumeClaim{"scratch", "", true});
+  CHECK(claims[1].claim_of("web-0") == "web-0-scratch");
+  CHECK(pod->spec.has_pvc);
+  CHECK(pod->spec.has_local_storage);
+}

@@ -1,0 +1,148 @@
+#include <catch2/catch.hpp>
+
+#include "../builders.hpp"
+#include "plugins/volumes/volume_binding.hpp"
+#include "volume_fixtures.hpp"
+
+using namespace troupe;
+using namespace troupe::plugins;
+using namespace troupe::plugins::volumes;
+using namespace troupe::plugins::volumes::testing;
+using troupe::plugins::testing::NodeBuilder;
+
+namespace {
+
+const Code uu = Code::unschedulable_and_unresolvable;
+
+struct Run {
+  PluginStatus pre_filter;
+  CycleState state;
+};
+
+Run pre_filter(const VolumeBinding& plugin, const Pod& pod, std::shared_ptr<const VolumeCatalog> catalog) {
+  Run run{{}, CycleState(4)};
+  if (catalog) run.state.share_input(std::move(catalog), 1);
+  PreFilterResult result;
+  run.pre_filter = plugin.pre_filter(run.state, *PodInfo::make(pod), result);
+  return run;
+}
+
+NodeSelector name_not_in(std::string name) {
+  LabelRequirement r;
+  r.key = "metadata.name";
+  r.op = LabelRequirement::Op::not_in;
+  r.values = {std::move(name)};
+  NodeSelectorTerm term;
+  term.match_fields.push_back(std::move(r));
+  return NodeSelector{{std::move(term)}};
+}
+
+NodeSelector name_in(std::string name) {
+  NodeSelector selector = name_not_in(std::move(name));
+  selector.terms[0].match_fields[0].op = LabelRequirement::Op::in;
+  return selector;
+}
+
+}  // namespace
+
+TEST_CASE("VolumeBinding PreFilter: skip, reject or go on to the nodes", "[volumes]") {
+  const auto catalog = CatalogBuilder()
+                           .add(claim("plain", "pv-plain"))
+                           .add(claim("local", "pv-local"))
+                           .add(claim("orphan", "pv-gone"))
+                           .add(claim("immediate", "", std::string("fast")))
+                           .add(claim("later", "", std::string("wffc")))
+                           .add(volume("pv-plain"))
+                           .add(volume("pv-local", {}, node_in("kubernetes.io/hostname", {"n-1"})))
+                           .add(storage_class("fast", "Immediate"))
+                           .add(storage_class("wffc", "WaitForFirstConsumer"))
+                           .build();
+  struct Case {
+    const char* name;
+    Pod pod;
+    Code code;
+    const char* message;  // "" for none
+  };
+  const std::vector<Case> cases = {
+      {"no claims: skip", pod_with_claims({}), Code::skip, ""},
+      {"bound volumes without node affinity: skip", pod_with_claims({"plain"}), Code::skip, ""},
+      {"a bound volume with node affinity: Filter runs", pod_with_claims({"plain", "local"}), Code::success, ""},
+      {"a claim bound to a missing volume: Filter runs", pod_with_claims({"orphan"}), Code::success, ""},
+      {"a missing claim", pod_with_claims({"nope"}), uu, "persistentvolumeclaim \"nope\" not found"},
+      {"an unbound Immediate claim", pod_with_claims({"plain", "immediate"}), uu,
+       "pod has unbound immediate PersistentVolumeClaims"},
+      {"unbound immediate is reported before a delayed one", pod_with_claims({"later", "immediate"}), uu,
+       "pod has unbound immediate PersistentVolumeClaims"},
+      {"a WaitForFirstConsumer claim troupe would have to bind", pod_with_claims({"later"}), uu,
+       "persistentvolumeclaim \"later\" waits for its first consumer (storage class \"wffc\"): troupe does not bind "
+       "volumes"},
+  };
+  VolumeBinding plugin;
+  for (const auto& c : cases) {
+    INFO(c.name);
+    Run run = pre_filter(plugin, c.pod, catalog);
+    CHECK(run.pre_filter.code == c.code);
+    CHECK(run.pre_filter.message() == c.message);
+  }
+  SECTION("without the catalog every claim is missing") {
+    Run run = pre_filter(plugin, pod_with_claims({"plain"}), nullptr);
+    CHECK(run.pre_filter.message() == "persistentvolumeclaim \"plain\" not found");
+  }
+}
+
+TEST_CASE("VolumeBinding Filter: bound volumes must exist and reach the node", "[volumes]") {
+  const auto catalog = CatalogBuilder()
+                           .add(claim("zone-a", "pv-a"))
+                           .add(claim("host-1", "pv-1"))
+                           .add(claim("orphan", "pv-gone"))
+                           .add(claim("not-n2", "pv-not-n2"))
+                           .add(claim("named-n1", "pv-named-n1"))
+                           .add(volume("pv-a", {}, node_in("zone", {"a"})))
+                           .add(volume("pv-1", {}, node_in("kubernetes.io/hostname", {"n-1"})))
+                           .add(volume("pv-not-n2", {}, name_not_in("n-2")))
+                           .add(volume("pv-named-n1", {}, name_in("n-1")))
+                           .build();
+  const NodeInfo n1 = NodeBuilder("n-1").label("zone", "a").label("kubernetes.io/hostname", "n-1").info();
+  const NodeInfo n2 = NodeBuilder("n-2").label("zone", "b").label("kubernetes.io/hostname", "n-2").info();
+  const std::string conflict = "node(s) had volume node affinity conflict";
+  const std::string missing = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
+  struct Case {
+    const char* name;
+    std::vector<std::string> claims;
+    std::string on_n1, on_n2;  // "" = fits
+  };
+  const std::vector<Case> cases = {
+      {"zone label", {"zone-a"}, "", conflict},
+      {"hostname label", {"host-1"}, "", conflict},
+      {"every volume must reach the node", {"zone-a", "host-1"}, "", conflict},
+      {"a missing volume fits nowhere", {"orphan"}, missing, missing},
+      {"the first problem decides", {"zone-a", "orphan"}, missing, conflict},
+      // Matched against the node's labels alone, as upstream: the node has no name there.
+      {"metadata.name NotIn matches every node", {"not-n2"}, "", ""},
+      {"metadata.name In matches none", {"named-n1"}, conflict, conflict},
+  };
+  VolumeBinding plugin;
+  for (const auto& c : cases) {
+    INFO(c.name);
+    Run run = pre_filter(plugin, pod_with_claims(c.claims), catalog);
+    REQUIRE(run.pre_filter.ok());
+    auto pod = PodInfo::make(pod_with_claims(c.claims));
+    PluginStatus on_n1 = plugin.filter(run.state, *pod, n1);
+    PluginStatus on_n2 = plugin.filter(run.state, *pod, n2);
+    CHECK(on_n1.message() == c.on_n1);
+    CHECK(on_n2.message() == c.on_n2);
+    if (!c.on_n2.empty()) CHECK(on_n2.code == uu);
+  }
+}
+
+TEST_CASE("VolumeBindingArgs", "[volumes]") {
+  CHECK(VolumeBinding::make(YAML::Load("{bindTimeoutSeconds: 30, shape: [{utilization: 0, score: 0}]}")));
+  CHECK(VolumeBinding::make(YAML::Node()));
+  auto negative = VolumeBinding::make(YAML::Load("{bindTimeoutSeconds: -1}"));
+  REQUIRE_FALSE(negative);
+  CHECK(negative.message() ==
+        "bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value");
+  auto unknown = VolumeBinding::make(YAML::Load("{timeout: 1}"));
+  REQUIRE_FALSE(unknown);
+  CHECK(unknown.message() == "timeout: unknown field");
+}
