@@ -20,6 +20,7 @@
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
+#include "plugins/volumes/claim_users.hpp"
 
 namespace troupe::actors {
 
@@ -693,12 +694,18 @@ void share_cycle_clock(Self self, const Attempt& a) {
 }
 
 /// The claims, volumes and storage classes, for a pod that uses claims
-/// (plugins/volumes/): an immutable snapshot, versioned by its changes.
+/// (plugins/volumes/): an immutable snapshot, versioned by its changes; and
+/// how many placed pods use each of its claims.
 void share_volumes(Self self, const Attempt& a) {
   if (!self->state.deps.volumes || a.pod().spec().volume_claims.empty()) return;
   auto catalog = self->state.deps.volumes->snapshot();
   const uint64_t version = catalog->generation + 1;
   a.request->state->share_input(std::move(catalog), version);
+  // How many placed pods use its claims already (VolumeRestrictions' ReadWriteOncePod check).
+  auto users = std::make_shared<const plugins::volumes::ClaimUsers>(
+      plugins::volumes::claim_users_of(*a.pod().pod, self->state.cluster_pods));
+  const uint64_t users_version = users->version();
+  a.request->state->share_input(std::move(users), users_version);
 }
 
 /// The cycle's inputs, PreFilter, and PreScore when PreFilter passed (into

@@ -30,6 +30,7 @@
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
 #include "plugins/volumes/volume_binding.hpp"
+#include "plugins/volumes/volume_restrictions.hpp"
 #include "plugins/volumes/volume_zone.hpp"
 
 namespace troupe::plugins {
@@ -108,6 +109,7 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {names::kNodeAffinity, NodeAffinity::make, 2},
       {names::kNodePorts, build_without_args<NodePorts>, 0},
       {names::kNodeResourcesFit, fit_factory(reserved), 1},
+      {volumes::VolumeRestrictions::kName, build_without_args<volumes::VolumeRestrictions>, 0},
       {volumes::VolumeBinding::kName, volumes::VolumeBinding::make, 0},
       {volumes::VolumeZone::kName, build_without_args<volumes::VolumeZone>, 0},
       {spread::PodTopologySpread::kName, spread::PodTopologySpread::make, 2},
@@ -147,7 +149,7 @@ const Registry& in_tree_registry() {
 const std::vector<std::string>& plugins_implemented_elsewhere() {
   static const std::vector<std::string> names = {
       // kube-scheduler in-tree plugins.
-      "VolumeRestrictions", "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
+      "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
       "AzureDiskLimits", "CinderLimits", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
       "ElasticQuota",

@@ -71,8 +71,26 @@ void ClusterPods::place(std::shared_ptr<const PodInfo> pod, const std::string& n
   }
   by_label_.add(*pod, entry);
   terms_by_label_.add(*pod, entry);
+  count_claims(*pod, true);
   entry.pods.push_back(std::move(pod));
   ++generation_;
+}
+
+void ClusterPods::count_claims(const PodInfo& pod, bool placed) {
+  for (const PodVolumeClaim& claim : pod.spec().volume_claims) {
+    if (claim.ephemeral) continue;
+    const std::string key = pod.meta().namespace_name + "/" + claim.claim_name;
+    if (placed) {
+      ++claim_users_[key];
+    } else if (auto it = claim_users_.find(key); it != claim_users_.end() && --it->second == 0) {
+      claim_users_.erase(it);
+    }
+  }
+}
+
+size_t ClusterPods::claim_users(const std::string& claim_key) const {
+  auto it = claim_users_.find(claim_key);
+  return it == claim_users_.end() ? 0 : it->second;
 }
 
 bool ClusterPods::has_pod_on(std::string_view uid, const std::string& node) const {
@@ -97,6 +115,7 @@ bool ClusterPods::remove_pod(std::string_view uid) {
   if (auto it = std::find_if(entry.pods.begin(), entry.pods.end(), same); it != entry.pods.end()) {
     by_label_.remove(**it);
     terms_by_label_.remove(**it);
+    count_claims(**it, false);
     nominated_.erase(it->get());
     entry.pods.erase(it);
   }

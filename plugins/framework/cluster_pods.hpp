@@ -85,6 +85,10 @@ class ClusterPods {
   /// Whether the pod with this uid is counted on `node` (bound or assumed there).
   bool has_pod_on(std::string_view uid, const std::string& node) const;
   size_t pod_count() const { return placed_.size(); }
+  /// How many placed pods use the claim "<namespace>/<name>" through a
+  /// persistentVolumeClaim volume (upstream's PVCRefCounts, cluster-wide):
+  /// what VolumeRestrictions' ReadWriteOncePod check reads.
+  size_t claim_users(const std::string& claim_key) const;
   /// Whether the pod is a nomination's placeholder (assume_nominated).
   bool is_nominated(const PodInfo& pod) const { return !nominated_.empty() && nominated_.count(&pod) > 0; }
   /// Pods with any pod (anti-)affinity term, required or preferred: while
@@ -107,6 +111,7 @@ class ClusterPods {
   PodsByLabel<NodeEntry> by_label_;
   TermsByLabel<NodeEntry> terms_by_label_;
   std::unordered_set<const PodInfo*> nominated_;  // placeholders, among the placed pods
+  std::unordered_map<std::string, size_t> claim_users_;  // "ns/claim" → placed pods using it
   NodeDomains domains_;
   size_t known_nodes_ = 0;
   size_t with_terms_ = 0;
@@ -115,6 +120,7 @@ class ClusterPods {
   void place(std::shared_ptr<const PodInfo> pod, const std::string& node, bool assumed);
   void assume(std::shared_ptr<const PodInfo> pod, const std::string& node, bool nominated);
   void forget_empty(const std::string& name);
+  void count_claims(const PodInfo& pod, bool placed);
 };
 
 /// The pod has podAffinity or podAntiAffinity terms (required or preferred).

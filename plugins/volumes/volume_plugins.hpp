@@ -1,6 +1,6 @@
 #pragma once
-// Which profiles schedule volumes: those that run VolumeBinding or
-// VolumeZone need the claims, volumes and storage classes followed.
+// Which profiles schedule volumes: those that run VolumeBinding, VolumeZone
+// or VolumeRestrictions need the claims, volumes and storage classes followed.
 
 #include "plugins/framework/framework.hpp"
 

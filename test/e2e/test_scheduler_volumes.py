@@ -9,6 +9,8 @@ VolumeBinding and VolumeZone, for claims that are already bound).
 - An unbound claim of an Immediate class, a volume no node reaches, and an
   unbound WaitForFirstConsumer claim (troupe does not bind volumes) are
   reported on the pod.
+- A ReadWriteOncePod claim serves one pod: a second pod using it waits until
+  the first is gone (VolumeRestrictions).
 """
 import os
 import sys
@@ -37,10 +39,10 @@ def volume(name, labels=None, node_in=None):
             "spec": spec}
 
 
-def claim(name, bound_to=None, storage_class=None):
+def claim(name, bound_to=None, storage_class=None, access_mode="ReadWriteOnce"):
     """A claim in "default": bound (binding completed) to `bound_to`, else pending."""
     metadata = {"name": name, "namespace": "default"}
-    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}
+    spec = {"accessModes": [access_mode], "resources": {"requests": {"storage": "1Gi"}}}
     if bound_to:
         metadata["annotations"] = {"pv.kubernetes.io/bind-completed": "yes"}
         spec["volumeName"] = bound_to
@@ -107,6 +109,19 @@ class VolumeSchedulingTest(SchedulingTest):
             with self.subTest(name):
                 message = self.create_unschedulable(pod_with_claims(name, claim_name))
                 self.assertIn(expected, message)
+
+    def test_a_read_write_once_pod_claim_serves_one_pod(self):
+        self.start([zoned_node("n-a1", "a"), zoned_node("n-a2", "a"), volume("pv-solo"),
+                    claim("solo", bound_to="pv-solo", access_mode="ReadWriteOncePod")])
+        self.place_one(pod_with_claims("first", "solo"))
+        message = self.create_unschedulable(pod_with_claims("second", "solo"))
+        self.assertEqual(message, "0/2 nodes are available: 2 node has pod using PersistentVolumeClaim with the "
+                                  "same name and ReadWriteOncePod access mode. preemption: 0/2 nodes are available: "
+                                  "2 No preemption victims found for incoming pod..")  # upstream's double stop
+        # The first pod goes: its deletion requeues the second, which now gets the claim.
+        self.client.delete_pod("first")
+        self.cluster.wait(lambda: (self.client.pod("second") or {}).get("spec", {}).get("nodeName"), 30,
+                          "second placed once first is gone")
 
 
 if __name__ == "__main__":

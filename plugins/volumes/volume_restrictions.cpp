@@ -1,0 +1,78 @@
+#include "plugins/volumes/volume_restrictions.hpp"
+
+#include "plugins/volumes/claim_users.hpp"
+#include "plugins/volumes/volume_catalog.hpp"
+
+namespace troupe::plugins::volumes {
+
+namespace {
+
+const VolumeCatalog& catalog_of(const CycleState& state) {
+  static const VolumeCatalog empty;
+  const VolumeCatalog* catalog = state.input<VolumeCatalog>();
+  return catalog != nullptr ? *catalog : empty;
+}
+
+const ClaimUsers& users_of(const CycleState& state) {
+  static const ClaimUsers none;
+  const ClaimUsers* users = state.input<ClaimUsers>();
+  return users != nullptr ? *users : none;
+}
+
+}  // namespace
+
+PluginStatus VolumeRestrictions::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
+  const VolumeCatalog& catalog = catalog_of(state);
+  ReadWriteOncePodClaims rwop;
+  for (const PodVolumeClaim& volume : pod.spec().volume_claims) {
+    if (volume.ephemeral) continue;
+    const PersistentVolumeClaim* claim = catalog.claim(pod.meta().namespace_name, volume.claim_name);
+    if (claim == nullptr)
+      return PluginStatus::unresolvable("persistentvolumeclaim \"" + volume.claim_name + "\" not found");
+    if (claim->has_access_mode(kReadWriteOncePod)) rwop.claims.insert(claim_key(*pod.pod, volume));
+  }
+  if (rwop.claims.empty()) return PluginStatus(Code::skip);
+  const ClaimUsers& users = users_of(state);
+  for (const std::string& key : rwop.claims)
+    if (users.of(key) > 0) ++rwop.in_use;
+  state.write(state_slot(), std::move(rwop));
+  return {};
+}
+
+// Preemption's dry run: every persistentVolumeClaim volume of the pod taken
+// off or put back that names one of the claims counts, as upstream.
+PluginStatus VolumeRestrictions::adjust(CycleState& state, const PodInfo& other, int64_t delta) const {
+  const ReadWriteOncePodClaims* rwop = state.read<ReadWriteOncePodClaims>(state_slot());
+  if (rwop == nullptr) return {};
+  ReadWriteOncePodClaims next = *rwop;
+  for (const PodVolumeClaim& volume : other.spec().volume_claims)
+    if (!volume.ephemeral && next.claims.count(claim_key(*other.pod, volume)) > 0) next.in_use += delta;
+  state.write(state_slot(), std::move(next));
+  return {};
+}
+
+PluginStatus VolumeRestrictions::add_pod(CycleState& state, const PodInfo&, const PodInfo& added,
+                                         const NodeInfo&) const {
+  return adjust(state, added, +1);
+}
+
+PluginStatus VolumeRestrictions::remove_pod(CycleState& state, const PodInfo&, const PodInfo& removed,
+                                            const NodeInfo&) const {
+  return adjust(state, removed, -1);
+}
+
+PluginStatus VolumeRestrictions::filter(const CycleState& state, const PodInfo&, const NodeInfo&) const {
+  const ReadWriteOncePodClaims* rwop = state.read<ReadWriteOncePodClaims>(state_slot());
+  if (rwop == nullptr)
+    return PluginStatus::internal_error("cannot read \"PreFilterVolumeRestrictions\" from cycleState");
+  if (rwop->in_use > 0) return PluginStatus::unschedulable(kReadWriteOncePodConflict);
+  return {};
+}
+
+std::vector<ClusterEvent> VolumeRestrictions::events_to_register() const {
+  return {{EventResource::pod, kDelete, "AssignedPodDelete"},
+          {EventResource::node, kAdd | kUpdateNodeLabel | kUpdateNodeTaint, "NodeChange"},
+          {EventResource::storage, kAdd | kUpdate, "StorageChange"}};
+}
+
+}  // namespace troupe::plugins::volumes
