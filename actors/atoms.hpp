@@ -68,4 +68,5 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, namespace_labels, "nslabels")
   // Informer -> cycle: how many nodes there are (for fit errors before any Filter round).
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, node_count, "nodecount")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, load_summary, "loadsummar")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

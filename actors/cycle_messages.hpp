@@ -48,6 +48,9 @@ using NodeJsonPtr = std::shared_ptr<const std::map<std::string, std::string>>;
 
 using EvaluationPtr = std::shared_ptr<const Evaluation>;
 
+/// A profile's plugins (for a debug view that needs a plugin's settings).
+using FrameworkPtr = std::shared_ptr<const plugins::Framework>;
+
 /// The Reserve verdict of the partition that owns the chosen node.
 struct ReserveOutcome {
   bool ok = false;
@@ -68,6 +71,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodInfoPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeNamesPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeJsonPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::FrameworkPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::DevicePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::TopologyPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NodeMetricPtr)

@@ -80,6 +80,10 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
         MessageTimer timer(self->state.actor_metrics, self);
         return self->state.partition.reservation_summary(name);
       },
+      [=](atom::load_summary, const std::string& name, FrameworkPtr framework) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        return self->state.partition.load_summary(name, *framework);
+      },
       [=](atom::filter, CycleRequestPtr req) {
         MessageTimer timer(self->state.actor_metrics, self);
         auto& partition = self->state.partition;

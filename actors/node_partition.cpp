@@ -10,6 +10,8 @@
 #include "plugins/deviceshare/gpushare_inspect.hpp"
 #include "plugins/deviceshare/node_devices.hpp"
 #include "plugins/gpushare/gpushare_node_state.hpp"
+#include "plugins/load_aware/load_aware_plugin.hpp"
+#include "plugins/load_aware/node_assign_info.hpp"
 #include "plugins/node_extensions.hpp"
 #include "plugins/node_numa_resource/node_cpus.hpp"
 #include "plugins/node_numa_resource/node_cpus_summary.hpp"
@@ -168,6 +170,13 @@ std::string NodePartition::reservation_summary(const std::string& node_name) con
   auto it = nodes_.find(node_name);
   if (it == nodes_.end()) return "";
   return plugins::reservation::node_reservations_json(node_name, it->second);
+}
+
+std::string NodePartition::load_summary(const std::string& node_name, const plugins::Framework& framework) const {
+  auto it = nodes_.find(node_name);
+  const auto* plugin = plugins::load_aware::LoadAwareScheduling::of(framework);
+  if (it == nodes_.end() || plugin == nullptr) return "";
+  return plugins::load_aware::node_assign_info_json(it->second, plugin->estimator(), plugin->args());
 }
 
 FilterOutcome NodePartition::run_round(const plugins::Framework& framework, const plugins::CycleState& state,

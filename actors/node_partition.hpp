@@ -99,6 +99,9 @@ class NodePartition {
   std::string cpu_summary(const std::string& node_name, bool available) const;
   /// The Reservation plugin's debug view of the node; "" when the node is not ours.
   std::string reservation_summary(const std::string& node_name) const;
+  /// LoadAwareScheduling's debug view (plugins/load_aware/node_assign_info.hpp)
+  /// with `framework`'s plugin; "" when the node is not ours.
+  std::string load_summary(const std::string& node_name, const plugins::Framework& framework) const;
   /// The gpushare extender's inspect view (plugins/deviceshare/gpushare_inspect.hpp):
   /// node elements, comma-separated, of the node `name` (even one without
   /// GPU-share capacity), or of every GPU-share node when `name` is empty;

@@ -141,6 +141,7 @@ struct SchedulerRuntime::Impl {
   std::unique_ptr<MigrationController> migration;
   std::unique_ptr<ReservationController> reservations;
   std::unique_ptr<PodGroupController> pod_groups;
+  FrameworkPtr load_aware_profile;  // the first profile running LoadAwareScheduling (its debug service)
   bool stopped = false;
 
   Status start();
@@ -151,7 +152,6 @@ struct SchedulerRuntime::Impl {
   Status inform(const std::string& resource, const std::string& path, const std::string& field_selector,
                 bool optional = false);
   HttpReply device_summaries(const std::string& node_name);
-  HttpReply cpu_summary(const std::string& node_name, bool available);
   HttpReply learned_task_classes();
   /// A debug question to the scheduling cycle; nullopt when it does not answer.
   template <class... Args>
@@ -162,7 +162,21 @@ struct SchedulerRuntime::Impl {
         .receive([&](const std::string& text) { answer = text; }, [&](caf::error&) {});
     return answer;
   }
-  HttpReply reservation_summary(const std::string& node_name);
+  /// A debug question about one node to the partition that owns it: its
+  /// answer, 404 when the partition does not know the node ("").
+  template <class... Args>
+  HttpReply ask_node_owner(const std::string& node_name, Args... args) {
+    if (!system) return {503, "text/plain", "scheduler is stopping\n"};
+    caf::scoped_actor self{*system};
+    std::string summary;
+    bool failed = false;
+    self->request(nodes[partition_of(node_name, nodes.size())], std::chrono::seconds(10), args...)
+        .receive([&](const std::string& answer) { summary = answer; }, [&](caf::error&) { failed = true; });
+    if (failed) return {503, "text/plain", "a node partition did not answer\n"};
+    if (summary.empty()) return {404, "text/plain", "node " + node_name + " is not known\n"};
+    return {200, "application/json", summary};
+  }
+  HttpReply load_summary(const std::string& node_name);
   HttpReply gang_summary(const std::string& gang_id);
   void run_election();
   HttpReply serve(const HttpRequest& request);
@@ -236,9 +250,10 @@ Status SchedulerRuntime::Impl::start() {
   });
   if (spreads_by_default)
     for (const auto& workload : kWorkloadCollections) informer_deps.resources.insert(workload.resource);
-  const bool load_aware = std::any_of(by_name.begin(), by_name.end(), [](const auto& profile) {
-    return plugins::load_aware::LoadAwareScheduling::of(*profile.second) != nullptr;
-  });
+  for (const auto& [name, framework] : by_name)
+    if (!load_aware_profile && plugins::load_aware::LoadAwareScheduling::of(*framework) != nullptr)
+      load_aware_profile = framework;
+  const bool load_aware = load_aware_profile != nullptr;
   if (load_aware) informer_deps.resources.insert(kNodeMetricsResource);
   if (volumes)
     for (const auto& collection : kVolumeCollections) informer_deps.resources.insert(collection.resource);
@@ -386,10 +401,18 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
   // NodeNUMAResource: our full per-node view, and Koordinator's availableCPUs.
   const std::string cpu_nodes = "/apis/v1/plugins/NodeNUMAResource/nodes/";
   const std::string available_cpus = "/apis/v1/plugins/NodeNUMAResource/availableCPUs/";
-  if (path.rfind(cpu_nodes, 0) == 0) return cpu_summary(path.substr(cpu_nodes.size()), false);
-  if (path.rfind(available_cpus, 0) == 0) return cpu_summary(path.substr(available_cpus.size()), true);
+  for (const auto& [prefix, available] : {std::pair{cpu_nodes, false}, std::pair{available_cpus, true}})
+    if (path.rfind(prefix, 0) == 0) {
+      const std::string node = path.substr(prefix.size());
+      return ask_node_owner(node, atom::cpu_summary_v, node, available);
+    }
   const std::string reservation_nodes = "/apis/v1/plugins/Reservation/nodes/";
-  if (path.rfind(reservation_nodes, 0) == 0) return reservation_summary(path.substr(reservation_nodes.size()));
+  if (path.rfind(reservation_nodes, 0) == 0) {
+    const std::string node = path.substr(reservation_nodes.size());
+    return ask_node_owner(node, atom::reservation_summary_v, node);
+  }
+  const std::string load_nodes = "/apis/v1/plugins/LoadAwareScheduling/node/";
+  if (path.rfind(load_nodes, 0) == 0) return load_summary(path.substr(load_nodes.size()));
   // Coscheduling: every gang, or one by namespace and name.
   if (path == "/apis/v1/plugins/Coscheduling/gangs") return gang_summary("");
   const std::string gang = "/apis/v1/plugins/Coscheduling/gang/";
@@ -431,34 +454,11 @@ HttpReply SchedulerRuntime::Impl::learned_task_classes() {
   return {200, "application/json", *summary};
 }
 
-// NodeNUMAResource's debug service: one node's CPU state, from the
-// partition that owns it.
-HttpReply SchedulerRuntime::Impl::cpu_summary(const std::string& node_name, bool available) {
-  if (!system) return {503, "text/plain", "scheduler is stopping\n"};
-  caf::scoped_actor self{*system};
-  std::string summary;
-  bool failed = false;
-  self->request(nodes[partition_of(node_name, nodes.size())], std::chrono::seconds(10), atom::cpu_summary_v, node_name,
-                available)
-      .receive([&](const std::string& answer) { summary = answer; }, [&](caf::error&) { failed = true; });
-  if (failed) return {503, "text/plain", "a node partition did not answer\n"};
-  if (summary.empty()) return {404, "text/plain", "node " + node_name + " is not known\n"};
-  return {200, "application/json", summary};
-}
-
-// The Reservation plugin's debug service: the reservations one node holds,
-// their allocations and owners, from the partition that owns the node.
-HttpReply SchedulerRuntime::Impl::reservation_summary(const std::string& node_name) {
-  if (!system) return {503, "text/plain", "scheduler is stopping\n"};
-  caf::scoped_actor self{*system};
-  std::string summary;
-  bool failed = false;
-  self->request(nodes[partition_of(node_name, nodes.size())], std::chrono::seconds(10), atom::reservation_summary_v,
-                node_name)
-      .receive([&](const std::string& answer) { summary = answer; }, [&](caf::error&) { failed = true; });
-  if (failed) return {503, "text/plain", "a node partition did not answer\n"};
-  if (summary.empty()) return {404, "text/plain", "node " + node_name + " is not known\n"};
-  return {200, "application/json", summary};
+// LoadAwareScheduling's debug service: what the plugin holds of one node
+// (Koordinator's NodeAssignInfoData), with the first profile that runs it.
+HttpReply SchedulerRuntime::Impl::load_summary(const std::string& node_name) {
+  if (!load_aware_profile) return {404, "text/plain", "404 page not found\n"};
+  return ask_node_owner(node_name, atom::load_summary_v, node_name, load_aware_profile);
 }
 
 // Coscheduling's debug service: what the scheduling cycle's GangBook knows of

@@ -51,6 +51,7 @@ class LoadAwareScheduling final : public PreFilterPlugin,
 
   std::string_view name() const override { return kName; }
   const LoadAwareSchedulingArgs& args() const { return args_; }
+  const LoadEstimator& estimator() const { return estimator_; }
 
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
   PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;

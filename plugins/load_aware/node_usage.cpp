@@ -38,7 +38,7 @@ void add_excess(LoadVector& into, const LoadVector& estimate, const LoadVector& 
 }  // namespace
 
 UsageEstimates estimate_usage(const Node& node_object, const NodeLoadState& node, const LoadEstimator& estimator,
-                              const LoadAwareSchedulingArgs& args) {
+                              const LoadAwareSchedulingArgs& args, UsagePods* pods) {
   UsageEstimates out;
   const NodeMetric& metric = *node.metric();
   const LoadAxes& axes = estimator.axes();
@@ -62,10 +62,16 @@ UsageEstimates estimate_usage(const Node& node_object, const NodeLoadState& node
     out.node_estimated.add(estimate);
     const bool uncovered = not_covered_yet(pod, measured != nullptr, args, updated, interval);
     if (uncovered) add_excess(out.node_delta, estimate, usage, axes.size());
+    const bool prod_delta = pod.prod && (!reported_prod || uncovered);
     if (pod.prod && !reported_prod)
       out.prod_delta.add(estimate);
-    else if (pod.prod && uncovered)
+    else if (prod_delta)
       add_excess(out.prod_delta, estimate, usage, axes.size());
+    if (pods != nullptr) {
+      pods->node_estimated.push_back(pod.key);
+      if (uncovered) pods->node_delta.push_back(pod.key);
+      if (prod_delta) pods->prod_delta.push_back(pod.key);
+    }
   }
   return out;
 }

@@ -17,6 +17,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "model/node.hpp"
 #include "model/node_metric.hpp"
@@ -38,10 +40,16 @@ struct UsageEstimates {
   LoadVector allocatable;  // allocatable_of
 };
 
+/// The pods ("ns/name") each sum counted, for the debug service.
+struct UsagePods {
+  std::vector<std::string> node_delta, prod_delta, node_estimated;
+};
+
 /// Sums over the node's pods, its measured usage and its allocatable (`node`
-/// is the node object; `state` holds a NodeMetric with status.nodeMetric).
+/// is the node object; `state` holds a NodeMetric with status.nodeMetric);
+/// `pods`, when given, gets the pods each sum counted.
 UsageEstimates estimate_usage(const Node& node, const NodeLoadState& state, const LoadEstimator& estimator,
-                              const LoadAwareSchedulingArgs& args);
+                              const LoadAwareSchedulingArgs& args, UsagePods* pods = nullptr);
 
 /// estimate_usage, computed once per change of the node (`generation`:
 /// NodeInfo::generation) and estimator, then read from the node's memo.

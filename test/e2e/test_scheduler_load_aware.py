@@ -6,8 +6,10 @@ node, keeps pods off a node whose cpu usage is over the threshold (the pod's
 condition says so, in Koordinator's words), lets the pod in once the node's
 NodeMetric reports less load, and refuses a node whose NodeMetric is stale.
 The default profile, which does not run the plugin, ignores the load.
+The plugin's debug service shows what it holds of a node.
 """
 import datetime
+import json
 import os
 import sys
 import unittest
@@ -85,6 +87,14 @@ class LoadAwareTest(SchedulingTest):
         self.assertEqual({p["spec"]["nodeName"] for p in placed.values()}, {"cool"})
         message = self.create_unschedulable(self.pinned("c2", "cool", cpu="2"))
         self.assertIn("node(s) cpu usage exceed threshold", message)
+        # The debug service shows the two estimates the node carries (Koordinator's NodeAssignInfoData).
+        status, body = self.scheduler.get("/apis/v1/plugins/LoadAwareScheduling/node/cool")
+        self.assertEqual(status, 200, body)
+        info = json.loads(body)
+        self.assertEqual(info["nodeDeltaPods"], ["default/c0", "default/c1"])
+        self.assertEqual(info["nodeDelta"]["cpu"], "3400m")
+        self.assertEqual(sorted(p["pod"]["metadata"]["name"] for p in info["pods"]), ["c0", "c1"])
+        self.assertEqual(self.scheduler.get("/apis/v1/plugins/LoadAwareScheduling/node/nope")[0], 404)
 
     def test_a_stale_node_metric_keeps_pods_off(self):
         self.report("warm", "1", seconds_ago=600)

@@ -13,6 +13,7 @@
 
 #include "plugins/framework/node_extension.hpp"
 #include "plugins/load_aware/load_aware_plugin.hpp"
+#include "plugins/load_aware/node_assign_info.hpp"
 #include "plugins/load_aware/node_load_state.hpp"
 #include "test/plugins/builders.hpp"
 
@@ -414,6 +415,41 @@ TEST_CASE("LoadAwareScheduling Score: an aggregated score window", "[load_aware]
   // No such window: every pod's estimate, here only the pod's own: (91 + 93) / 2.
   CHECK(score(plugin_from("{aggregated: {scoreAggregationType: p99, scoreAggregatedDuration: 5m}}"), *pod,
               node_with(&metric)) == 92);
+}
+
+}  // namespace troupe::plugins::load_aware
+
+namespace troupe::plugins::load_aware {
+
+TEST_CASE("LoadAwareScheduling debug service: what the plugin holds of a node", "[load_aware]") {
+  const auto plugin = plugin_from("{}");
+  SECTION("a node without a NodeMetric: nothing") {
+    CHECK(node_assign_info_json(NodeBuilder("n").info(), plugin.estimator(), plugin.args()) == "{}");
+  }
+  SECTION("the sums and the pods each counted") {
+    MetricBuilder metric(Amounts{{"cpu", "5"}, {"memory", "10Gi"}});
+    metric.pod("old", {{"cpu", "0.1"}, {"memory", "1Gi"}});
+    // "old" was measured for a whole interval; "new" is not in the metric yet.
+    const NodeInfo node = node_with(&metric, {placed("old", {{"cpu", "1"}, {"memory", "1Gi"}}, seconds(3600), "koord-prod"),
+                                              placed("new", {{"cpu", "2"}, {"memory", "2Gi"}}, seconds(5))});
+    auto doc = parse_json(node_assign_info_json(node, plugin.estimator(), plugin.args()));
+    REQUIRE(doc);
+    const auto& json = **doc;
+    REQUIRE(json["pods"].IsArray());
+    CHECK(json["pods"].Size() == 2);
+    CHECK(std::string(json["pods"][0]["pod"]["metadata"]["name"].GetString()) == "old");
+    CHECK(json["pods"][0]["timestamp"].IsString());
+    // new: cpu 2 × 85 % = 1.7 cores, memory 2 GiB × 70 %.
+    CHECK(std::string(json["nodeDelta"]["cpu"].GetString()) == "1700m");
+    CHECK(std::string(json["nodeEstimated"]["cpu"].GetString()) == "2550m");
+    CHECK(to_json(json["nodeDeltaPods"]) == R"(["default/new"])");
+    CHECK(to_json(json["nodeEstimatedPods"]) == R"(["default/new","default/old"])");
+    // old is prod and reported as koord-prod: its usage is the prod usage; new
+    // (Burstable, so prod by default) is not reported: its whole estimate is prod delta.
+    CHECK(std::string(json["prodUsage"]["cpu"].GetString()) == "100m");
+    CHECK(std::string(json["prodDelta"]["cpu"].GetString()) == "1700m");
+    CHECK(to_json(json["prodDeltaPods"]) == R"(["default/new"])");
+  }
 }
 
 }  // namespace troupe::plugins::load_aware
