@@ -20,7 +20,7 @@
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
-#include "plugins/volumes/claim_users.hpp"
+#include "plugins/volumes/claims_in_use.hpp"
 
 namespace troupe::actors {
 
@@ -168,6 +168,11 @@ node_actor& owner(Self self, const std::string& node) {
 void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
   self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
+  // What it held is free again (its room, a ReadWriteOncePod claim): the
+  // pods that saw it placed get another try, as upstream moves them after a
+  // failed binding cycle (AssignedPodDelete).
+  self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(plugins::EventResource::pod),
+             static_cast<uint32_t>(plugins::ActionType::kDelete));
 }
 
 /// A namespace's labels change or it goes: a new snapshot, so that attempts
@@ -695,17 +700,19 @@ void share_cycle_clock(Self self, const Attempt& a) {
 
 /// The claims, volumes and storage classes, for a pod that uses claims
 /// (plugins/volumes/): an immutable snapshot, versioned by its changes; and
-/// how many placed pods use each of its claims.
+/// which of its ReadWriteOncePod claims placed pods use.
 void share_volumes(Self self, const Attempt& a) {
   if (!self->state.deps.volumes || a.pod().spec().volume_claims.empty()) return;
   auto catalog = self->state.deps.volumes->snapshot();
   const uint64_t version = catalog->generation + 1;
+  // Which of its ReadWriteOncePod claims placed pods use already (VolumeRestrictions).
+  auto in_use = std::make_shared<const plugins::volumes::ClaimsInUse>(
+      plugins::volumes::claims_in_use(*a.pod().pod, self->state.cluster_pods, *catalog));
+  if (!in_use->in_use.empty()) {
+    const uint64_t in_use_version = in_use->version();
+    a.request->state->share_input(std::move(in_use), in_use_version);
+  }
   a.request->state->share_input(std::move(catalog), version);
-  // How many placed pods use its claims already (VolumeRestrictions' ReadWriteOncePod check).
-  auto users = std::make_shared<const plugins::volumes::ClaimUsers>(
-      plugins::volumes::claim_users_of(*a.pod().pod, self->state.cluster_pods));
-  const uint64_t users_version = users->version();
-  a.request->state->share_input(std::move(users), users_version);
 }
 
 /// The cycle's inputs, PreFilter, and PreScore when PreFilter passed (into

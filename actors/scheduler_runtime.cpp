@@ -301,15 +301,17 @@ Status SchedulerRuntime::Impl::start() {
     for (const auto& workload : kWorkloadCollections)
       if (auto followed = inform(workload.resource, workload.path, "", /*optional=*/true); !followed) return followed;
   // Volume scheduling's claims, volumes and storage classes: the store takes
-  // each change before the informer turns it into a cluster event.
+  // each change before the informer turns it into a cluster event. Not
+  // optional (kube-scheduler needs them too): without them every claim would
+  // read as missing, so the scheduler waits for the list (RBAC in deploy/).
   if (volumes)
     for (const auto& collection : kVolumeCollections) {
       const std::string resource = collection.resource;
       auto followed = shared_reflectors->subscribe(
-          CollectionSpec{resource, collection.path, "", /*optional=*/true},
+          CollectionSpec{resource, collection.path, ""},
           [volumes, resource](const watch::Change& change) { volumes->apply(resource, change.type, change.object); });
       if (!followed) return followed;
-      if (auto informed = inform(resource, collection.path, "", /*optional=*/true); !informed) return informed;
+      if (auto informed = inform(resource, collection.path, ""); !informed) return informed;
     }
   // Preemption's PodDisruptionBudgets (read only when a pod fits nowhere),
   // from the list and watch the descheduler's view follows too.

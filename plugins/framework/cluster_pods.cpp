@@ -71,7 +71,7 @@ void ClusterPods::place(std::shared_ptr<const PodInfo> pod, const std::string& n
   }
   by_label_.add(*pod, entry);
   terms_by_label_.add(*pod, entry);
-  count_claims(*pod, true);
+  if (!is_nominated(*pod)) count_claims(*pod, true);
   entry.pods.push_back(std::move(pod));
   ++generation_;
 }
@@ -115,7 +115,7 @@ bool ClusterPods::remove_pod(std::string_view uid) {
   if (auto it = std::find_if(entry.pods.begin(), entry.pods.end(), same); it != entry.pods.end()) {
     by_label_.remove(**it);
     terms_by_label_.remove(**it);
-    count_claims(**it, false);
+    if (!is_nominated(**it)) count_claims(**it, false);
     nominated_.erase(it->get());
     entry.pods.erase(it);
   }

@@ -86,8 +86,9 @@ class ClusterPods {
   bool has_pod_on(std::string_view uid, const std::string& node) const;
   size_t pod_count() const { return placed_.size(); }
   /// How many placed pods use the claim "<namespace>/<name>" through a
-  /// persistentVolumeClaim volume (upstream's PVCRefCounts, cluster-wide):
-  /// what VolumeRestrictions' ReadWriteOncePod check reads.
+  /// persistentVolumeClaim volume (upstream's PVCRefCounts, cluster-wide;
+  /// nominations' placeholders are not counted): what VolumeRestrictions'
+  /// ReadWriteOncePod check reads.
   size_t claim_users(const std::string& claim_key) const;
   /// Whether the pod is a nomination's placeholder (assume_nominated).
   bool is_nominated(const PodInfo& pod) const { return !nominated_.empty() && nominated_.count(&pod) > 0; }

@@ -28,7 +28,8 @@ Pod class_view(const Pod& pod) {
 // (volume plugins read them): pods with other claims are of other classes.
 std::string claims_of(const Pod& pod) {
   std::string out;
-  for (const PodVolumeClaim& claim : pod.spec.volume_claims) out += "\nclaim " + claim.claim_of(pod.meta.name);
+  for (const PodVolumeClaim& claim : pod.spec.volume_claims)
+    out += (claim.ephemeral ? "\nephemeral " : "\nclaim ") + claim.claim_of(pod.meta.name);
   return out;
 }
 

@@ -92,16 +92,19 @@ std::vector<LabelRequirement> read_requirements(const YAML::Node& list, const st
 
 namespace {
 
-bool term_matches_on(const NodeSelectorTerm& term, const Labels& labels, const std::string& name) {
+/// `name` null: a node known by its labels alone, whose field requirements
+/// are not checked (component-helpers' nodeSelectorTerm.match with no fields).
+bool term_matches_on(const NodeSelectorTerm& term, const Labels& labels, const std::string* name) {
   if (term.match_expressions.empty() && term.match_fields.empty()) return false;
   for (const auto& r : term.match_expressions)
     if (!r.matches(labels)) return false;
+  if (name == nullptr) return true;
   for (const auto& r : term.match_fields)
-    if (!field_matches(r, name)) return false;
+    if (!field_matches(r, *name)) return false;
   return true;
 }
 
-bool selector_matches_on(const NodeSelector& selector, const Labels& labels, const std::string& name) {
+bool selector_matches_on(const NodeSelector& selector, const Labels& labels, const std::string* name) {
   for (const auto& term : selector.terms)
     if (term_matches_on(term, labels, name)) return true;
   return false;
@@ -110,15 +113,15 @@ bool selector_matches_on(const NodeSelector& selector, const Labels& labels, con
 }  // namespace
 
 bool term_matches(const NodeSelectorTerm& term, const Node& node) {
-  return term_matches_on(term, node.meta.labels, node.meta.name);
+  return term_matches_on(term, node.meta.labels, &node.meta.name);
 }
 
 bool selector_matches(const NodeSelector& selector, const Node& node) {
-  return selector_matches_on(selector, node.meta.labels, node.meta.name);
+  return selector_matches_on(selector, node.meta.labels, &node.meta.name);
 }
 
 bool selector_matches_labels(const NodeSelector& selector, const Labels& labels) {
-  return selector_matches_on(selector, labels, "");
+  return selector_matches_on(selector, labels, nullptr);
 }
 
 bool node_selector_labels_match(const std::map<std::string, std::string>& selector, const Node& node) {

@@ -19,9 +19,10 @@ inline constexpr const char* kNodeNameField = "metadata.name";
 bool term_matches(const NodeSelectorTerm& term, const Node& node);
 /// True when any term matches (an empty selector matches no node).
 bool selector_matches(const NodeSelector& selector, const Node& node);
-/// As selector_matches on a node that has only these labels (no name): how
-/// a PersistentVolume's node affinity is checked (component-helpers'
-/// volume.CheckNodeAffinity matches the node's labels alone).
+/// As selector_matches on a node known by these labels alone: how a
+/// PersistentVolume's node affinity is checked (component-helpers'
+/// volume.CheckNodeAffinity passes no fields, so matchFields requirements
+/// are not checked; a term with none of either still matches nothing).
 bool selector_matches_labels(const NodeSelector& selector, const Labels& labels);
 /// `pod.spec.nodeSelector`: every label present with the same value.
 bool node_selector_labels_match(const std::map<std::string, std::string>& selector, const Node& node);

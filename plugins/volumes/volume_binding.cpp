@@ -31,7 +31,10 @@ Result<std::shared_ptr<const Plugin>> VolumeBinding::make(const YAML::Node& args
     if (timeout < 0)
       throw config::FieldError("bindTimeoutSeconds", "Invalid value: " + std::to_string(timeout) +
                                                          ": invalid BindTimeoutSeconds, should not be a negative value");
-    if (!config::is_absent(args["shape"])) config::expect_sequence(args["shape"], "shape");
+    // Capacity scoring sits behind a feature gate troupe does not turn on: upstream's error.
+    if (!config::is_absent(args["shape"]))
+      throw config::FieldError(
+          "shape", "Invalid value: unexpected field `shape`, remove it or turn on the feature gate VolumeCapacityPriority");
   });
   if (!status) return Error{status.message()};
   return std::shared_ptr<const Plugin>(std::make_shared<const VolumeBinding>());

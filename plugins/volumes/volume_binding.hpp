@@ -32,8 +32,9 @@ class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public 
   static constexpr const char* kVolumeMissing =
       "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
 
-  /// VolumeBindingArgs: bindTimeoutSeconds (not negative) and shape are
-  /// accepted; neither changes anything without binding and capacity scoring.
+  /// VolumeBindingArgs: bindTimeoutSeconds (not negative) is accepted and
+  /// changes nothing without binding; shape is refused, as upstream refuses it
+  /// while its feature gate is off.
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
 
   std::string_view name() const override { return kName; }

@@ -1,6 +1,6 @@
 #include "plugins/volumes/volume_restrictions.hpp"
 
-#include "plugins/volumes/claim_users.hpp"
+#include "plugins/volumes/claims_in_use.hpp"
 #include "plugins/volumes/volume_catalog.hpp"
 
 namespace troupe::plugins::volumes {
@@ -13,10 +13,10 @@ const VolumeCatalog& catalog_of(const CycleState& state) {
   return catalog != nullptr ? *catalog : empty;
 }
 
-const ClaimUsers& users_of(const CycleState& state) {
-  static const ClaimUsers none;
-  const ClaimUsers* users = state.input<ClaimUsers>();
-  return users != nullptr ? *users : none;
+const ClaimsInUse& in_use_of(const CycleState& state) {
+  static const ClaimsInUse none;
+  const ClaimsInUse* in_use = state.input<ClaimsInUse>();
+  return in_use != nullptr ? *in_use : none;
 }
 
 }  // namespace
@@ -31,16 +31,20 @@ PluginStatus VolumeRestrictions::pre_filter(CycleState& state, const PodInfo& po
       return PluginStatus::unresolvable("persistentvolumeclaim \"" + volume.claim_name + "\" not found");
     if (claim->has_access_mode(kReadWriteOncePod)) rwop.claims.insert(claim_key(*pod.pod, volume));
   }
-  if (rwop.claims.empty()) return PluginStatus(Code::skip);
-  const ClaimUsers& users = users_of(state);
-  for (const std::string& key : rwop.claims)
-    if (users.of(key) > 0) ++rwop.in_use;
+  const ClaimsInUse& in_use = in_use_of(state);
+  for (const std::string& key : rwop.claims) {
+    auto it = in_use.in_use.find(key);
+    if (it != in_use.in_use.end() && it->second) ++rwop.in_use;
+  }
+  // As upstream: nothing to check when no placed pod holds one of them.
+  if (rwop.in_use == 0) return PluginStatus(Code::skip);
   state.write(state_slot(), std::move(rwop));
   return {};
 }
 
 // Preemption's dry run: every persistentVolumeClaim volume of the pod taken
-// off or put back that names one of the claims counts, as upstream.
+// off or put back that names one of the claims counts (in the pod's own
+// namespace; upstream compares the claim name alone).
 PluginStatus VolumeRestrictions::adjust(CycleState& state, const PodInfo& other, int64_t delta) const {
   const ReadWriteOncePodClaims* rwop = state.read<ReadWriteOncePodClaims>(state_slot());
   if (rwop == nullptr) return {};

@@ -28,7 +28,7 @@ class VolumeRestrictions final : public PreFilterPlugin, public FilterPlugin, pu
       "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode";
 
   std::string_view name() const override { return kName; }
-  /// Skip for a pod without ReadWriteOncePod claims.
+  /// Skip for a pod none of whose ReadWriteOncePod claims a placed pod uses.
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
   PluginStatus add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
                        const NodeInfo& node) const override;
@@ -38,7 +38,7 @@ class VolumeRestrictions final : public PreFilterPlugin, public FilterPlugin, pu
   std::vector<ClusterEvent> events_to_register() const override;
 
   /// What PreFilter leaves: the pod's ReadWriteOncePod claims ("ns/claim")
-  /// and how many of them placed pods use.
+  /// and how many of them placed pods use (ClaimsInUse, shared by the cycle).
   struct ReadWriteOncePodClaims {
     std::set<std::string> claims;
     int64_t in_use = 0;

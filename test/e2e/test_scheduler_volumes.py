@@ -10,7 +10,7 @@ VolumeBinding and VolumeZone, for claims that are already bound).
   unbound WaitForFirstConsumer claim (troupe does not bind volumes) are
   reported on the pod.
 - A ReadWriteOncePod claim serves one pod: a second pod using it waits until
-  the first is gone (VolumeRestrictions).
+  the first is gone, or preempts it when more important (VolumeRestrictions).
 """
 import os
 import sys
@@ -122,6 +122,19 @@ class VolumeSchedulingTest(SchedulingTest):
         self.client.delete_pod("first")
         self.cluster.wait(lambda: (self.client.pod("second") or {}).get("spec", {}).get("nodeName"), 30,
                           "second placed once first is gone")
+
+    def test_a_more_important_pod_preempts_the_holder_of_a_read_write_once_pod_claim(self):
+        self.start([zoned_node("n-a1", "a"), zoned_node("n-a2", "a"), volume("pv-solo"),
+                    claim("solo", bound_to="pv-solo", access_mode="ReadWriteOncePod")])
+        holder = self.place_one(pod_with_claims("holder", "solo"))
+        important = pod_with_claims("important", "solo")
+        important["spec"]["priority"] = 1000
+        self.client.create(important)
+        # Only the node holding the claim's user can make room: the holder is the victim there.
+        self.cluster.wait(lambda: (self.client.pod("important") or {}).get("spec", {}).get("nodeName"), 30,
+                          "important placed after preempting the holder")
+        self.assertIsNone(self.client.pod("holder"))
+        self.assertEqual(self.client.pod("important")["spec"]["nodeName"], holder["spec"]["nodeName"])
 
 
 if __name__ == "__main__":

@@ -117,9 +117,9 @@ TEST_CASE("VolumeBinding Filter: bound volumes must exist and reach the node", "
       {"every volume must reach the node", {"zone-a", "host-1"}, "", conflict},
       {"a missing volume fits nowhere", {"orphan"}, missing, missing},
       {"the first problem decides", {"zone-a", "orphan"}, missing, conflict},
-      // Matched against the node's labels alone, as upstream: the node has no name there.
-      {"metadata.name NotIn matches every node", {"not-n2"}, "", ""},
-      {"metadata.name In matches none", {"named-n1"}, conflict, conflict},
+      // Matched against the node's labels alone, as upstream: field requirements are not checked.
+      {"metadata.name NotIn is not checked", {"not-n2"}, "", ""},
+      {"metadata.name In is not checked", {"named-n1"}, "", ""},
   };
   VolumeBinding plugin;
   for (const auto& c : cases) {
@@ -136,7 +136,11 @@ TEST_CASE("VolumeBinding Filter: bound volumes must exist and reach the node", "
 }
 
 TEST_CASE("VolumeBindingArgs", "[volumes]") {
-  CHECK(VolumeBinding::make(YAML::Load("{bindTimeoutSeconds: 30, shape: [{utilization: 0, score: 0}]}")));
+  CHECK(VolumeBinding::make(YAML::Load("{bindTimeoutSeconds: 30}")));
+  auto shape = VolumeBinding::make(YAML::Load("{shape: [{utilization: 0, score: 0}]}"));
+  REQUIRE_FALSE(shape);
+  CHECK(shape.message() ==
+        "shape: Invalid value: unexpected field `shape`, remove it or turn on the feature gate VolumeCapacityPriority");
   CHECK(VolumeBinding::make(YAML::Node()));
   auto negative = VolumeBinding::make(YAML::Load("{bindTimeoutSeconds: -1}"));
   REQUIRE_FALSE(negative);

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "../builders.hpp"
-#include "plugins/volumes/claim_users.hpp"
+#include "plugins/volumes/claims_in_use.hpp"
 #include "plugins/volumes/volume_restrictions.hpp"
 #include "volume_fixtures.hpp"
 
@@ -34,10 +34,12 @@ struct Run {
 Run pre_filter(const VolumeRestrictions& plugin, const Pod& pod, std::shared_ptr<const VolumeCatalog> catalog,
                const ClusterPods& cluster) {
   Run run{{}, CycleState(4)};
+  auto in_use = std::make_shared<const ClaimsInUse>(claims_in_use(pod, cluster, *catalog));
+  if (!in_use->in_use.empty()) {
+    const uint64_t version = in_use->version();
+    run.state.share_input(std::move(in_use), version);
+  }
   run.state.share_input(std::move(catalog), 1);
-  auto users = std::make_shared<const ClaimUsers>(claim_users_of(pod, cluster));
-  const uint64_t version = users->version();
-  run.state.share_input(std::move(users), version);
   PreFilterResult result;
   run.pre_filter = plugin.pre_filter(run.state, *PodInfo::make(pod), result);
   return run;
@@ -49,6 +51,9 @@ TEST_CASE("ClusterPods counts the placed pods using each claim", "[volumes]") {
   ClusterPods cluster;
   cluster.add_pod(user("a", {"data", "logs"}), "n-1");
   cluster.assume_pod(user("b", {"data"}), "n-2");
+  cluster.assume_nominated(user("nominee", {"data", "other"}), "n-3");  // counted at Filter upstream, not here
+  CHECK(cluster.claim_users("default/other") == 0);
+  cluster.forget_assumed("uid-nominee");
   CHECK(cluster.claim_users("default/data") == 2);
   CHECK(cluster.claim_users("default/logs") == 1);
   CHECK(cluster.claim_users("other/data") == 0);
@@ -58,6 +63,25 @@ TEST_CASE("ClusterPods counts the placed pods using each claim", "[volumes]") {
   CHECK(cluster.claim_users("default/data") == 1);
   cluster.remove_pod("uid-a");
   CHECK(cluster.claim_users("default/data") == 0);
+}
+
+TEST_CASE("ClaimsInUse: only the ReadWriteOncePod claims, and only whether each is used", "[volumes]") {
+  const auto catalog = CatalogBuilder()
+                           .add(once_pod(claim("solo", "pv-1")))
+                           .add(once_pod(claim("spare", "pv-2")))
+                           .add(claim("shared", "pv-3"))
+                           .build();
+  ClusterPods cluster;
+  cluster.add_pod(user("a", {"solo", "shared"}), "n-1");
+  const Pod pod = pod_with_claims({"solo", "spare", "shared", "missing"});
+  const ClaimsInUse first = claims_in_use(pod, cluster, *catalog);
+  CHECK(first.in_use == std::map<std::string, bool>{{"default/solo", true}, {"default/spare", false}});
+  // Another user of the shared claim changes nothing the pod's class depends on.
+  cluster.add_pod(user("b", {"shared"}), "n-2");
+  CHECK(claims_in_use(pod, cluster, *catalog).version() == first.version());
+  cluster.remove_pod("uid-a");
+  CHECK(claims_in_use(pod, cluster, *catalog).version() != first.version());
+  CHECK(claims_in_use(pod_with_claims({"shared"}), cluster, *catalog).in_use.empty());
 }
 
 TEST_CASE("VolumeRestrictions: a ReadWriteOncePod claim serves one pod in the cluster", "[volumes]") {
@@ -79,7 +103,7 @@ TEST_CASE("VolumeRestrictions: a ReadWriteOncePod claim serves one pod in the cl
   const std::vector<Case> cases = {
       {"no claims: skip", {}, Code::skip, ""},
       {"an ordinary claim in use: skip", {"shared"}, Code::skip, ""},
-      {"a ReadWriteOncePod claim nobody uses", {"spare"}, Code::success, ""},
+      {"a ReadWriteOncePod claim nobody uses: skip, as upstream", {"spare"}, Code::skip, ""},
       {"a ReadWriteOncePod claim in use", {"solo"}, Code::success, conflict},
       {"one of several", {"spare", "solo", "shared"}, Code::success, conflict},
   };
