@@ -4,8 +4,6 @@ namespace troupe::plugins::volumes {
 
 namespace {
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
 /// An ephemeral volume's claim must be the one the ephemeral volume
 /// controller made for this pod: controlled by it.
 bool created_for(const PersistentVolumeClaim& claim, const Pod& pod) {

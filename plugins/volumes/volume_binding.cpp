@@ -8,15 +8,9 @@ namespace troupe::plugins::volumes {
 
 namespace {
 
-const VolumeCatalog& catalog_of(const CycleState& state) {
-  static const VolumeCatalog empty;
-  const VolumeCatalog* catalog = state.input<VolumeCatalog>();
-  return catalog != nullptr ? *catalog : empty;
-}
-
 std::string waits_for_binding(const PodClaim& claim) {
-  return "persistentvolumeclaim \"" + claim.name + "\" waits for its first consumer (storage class \"" +
-         storage_class_of(*claim.claim) + "\"): troupe does not bind volumes";
+  return "persistentvolumeclaim " + quoted(claim.name) + " waits for its first consumer (storage class " +
+         quoted(storage_class_of(*claim.claim)) + "): troupe does not bind volumes";
 }
 
 }  // namespace

@@ -17,6 +17,14 @@ const StorageClass* VolumeCatalog::storage_class(const std::string& name) const 
   return it == classes.end() ? nullptr : it->second.get();
 }
 
+const VolumeCatalog& catalog_of(const CycleState& state) {
+  static const VolumeCatalog empty;
+  const VolumeCatalog* catalog = state.input<VolumeCatalog>();
+  return catalog != nullptr ? *catalog : empty;
+}
+
+std::string quoted(const std::string& name) { return "\"" + name + "\""; }
+
 std::string storage_class_of(const PersistentVolumeClaim& claim) {
   if (const std::string* beta = claim.meta.annotation(kAnnotationBetaStorageClass)) return *beta;
   return claim.storage_class_name.value_or("");

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "model/storage_objects.hpp"
+#include "plugins/framework/cycle_state.hpp"
 
 namespace troupe::plugins::volumes {
 
@@ -24,6 +25,13 @@ struct VolumeCatalog {
   std::shared_ptr<const PersistentVolume> volume(const std::string& name) const;
   const StorageClass* storage_class(const std::string& name) const;
 };
+
+/// The snapshot the cycle shared with this attempt; an empty catalog when
+/// none was (every claim then reads as missing).
+const VolumeCatalog& catalog_of(const CycleState& state);
+
+/// `"name"`, as upstream's messages quote object names.
+std::string quoted(const std::string& name);
 
 /// The annotation the PV controller sets once a claim's binding is complete.
 inline constexpr const char* kAnnotationBindCompleted = "pv.kubernetes.io/bind-completed";

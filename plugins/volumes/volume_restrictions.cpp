@@ -7,12 +7,6 @@ namespace troupe::plugins::volumes {
 
 namespace {
 
-const VolumeCatalog& catalog_of(const CycleState& state) {
-  static const VolumeCatalog empty;
-  const VolumeCatalog* catalog = state.input<VolumeCatalog>();
-  return catalog != nullptr ? *catalog : empty;
-}
-
 const ClaimsInUse& in_use_of(const CycleState& state) {
   static const ClaimsInUse none;
   const ClaimsInUse* in_use = state.input<ClaimsInUse>();
@@ -28,7 +22,7 @@ PluginStatus VolumeRestrictions::pre_filter(CycleState& state, const PodInfo& po
     if (volume.ephemeral) continue;
     const PersistentVolumeClaim* claim = catalog.claim(pod.meta().namespace_name, volume.claim_name);
     if (claim == nullptr)
-      return PluginStatus::unresolvable("persistentvolumeclaim \"" + volume.claim_name + "\" not found");
+      return PluginStatus::unresolvable("persistentvolumeclaim " + quoted(volume.claim_name) + " not found");
     if (claim->has_access_mode(kReadWriteOncePod)) rwop.claims.insert(claim_key(*pod.pod, volume));
   }
   const ClaimsInUse& in_use = in_use_of(state);

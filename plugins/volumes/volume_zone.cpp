@@ -12,14 +12,6 @@ constexpr const char* kZone = "topology.kubernetes.io/zone";
 constexpr const char* kRegion = "topology.kubernetes.io/region";
 constexpr std::array<const char*, 4> kTopologyKeys = {kBetaZone, kBetaRegion, kZone, kRegion};
 
-const VolumeCatalog& catalog_of(const CycleState& state) {
-  static const VolumeCatalog empty;
-  const VolumeCatalog* catalog = state.input<VolumeCatalog>();
-  return catalog != nullptr ? *catalog : empty;
-}
-
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
 std::string trimmed(const std::string& s) {
   const char* space = " \t\n\r\f\v";
   const size_t begin = s.find_first_not_of(space);
