@@ -130,11 +130,15 @@ class VolumeSchedulingTest(SchedulingTest):
         important = pod_with_claims("important", "solo")
         important["spec"]["priority"] = 1000
         self.client.create(important)
-        # Only the node holding the claim's user can make room: the holder is the victim there.
+        # Only the node holding the claim's user can make room: the holder is the victim there,
+        # and the important pod is nominated to that node.
+        nominated = self.cluster.wait(
+            lambda: (self.client.pod("important") or {}).get("status", {}).get("nominatedNodeName"), 30,
+            "important nominated")
+        self.assertEqual(nominated, holder["spec"]["nodeName"])
         self.cluster.wait(lambda: (self.client.pod("important") or {}).get("spec", {}).get("nodeName"), 30,
                           "important placed after preempting the holder")
         self.assertIsNone(self.client.pod("holder"))
-        self.assertEqual(self.client.pod("important")["spec"]["nodeName"], holder["spec"]["nodeName"])
 
 
 if __name__ == "__main__":
