@@ -39,11 +39,12 @@ PluginStatus VolumeBinding::pre_filter(CycleState& state, const PodInfo& pod, Pr
   const VolumeCatalog& catalog = catalog_of(state);
   PodClaims claims = resolve_pod_claims(*pod.pod, catalog);
   if (!claims.failure.ok()) return claims.failure;
+  // Upstream rejects unbound immediate claims here, before any delayed claim
+  // is looked at (those would fail at its Filter): whichever volume comes first.
+  for (const PodClaim& claim : claims.claims)
+    if (claim.binding == ClaimBinding::unbound_immediate) return PluginStatus::unresolvable(kUnboundImmediate);
   BoundVolumes bound;
   bool reads_node = false;
-  for (const PodClaim& claim : claims.claims) {
-    if (claim.binding == ClaimBinding::unbound_immediate) return PluginStatus::unresolvable(kUnboundImmediate);
-  }
   for (const PodClaim& claim : claims.claims) {
     if (claim.binding == ClaimBinding::delayed) return PluginStatus::unresolvable(waits_for_binding(claim));
     auto volume = catalog.volume(claim.claim->volume_name);
