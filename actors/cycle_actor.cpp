@@ -598,9 +598,21 @@ void no_fit(Self self, const AttemptPtr& a) {
 
 /// After every filter (plugins, then extenders): nothing fits, one node
 /// fits (nothing to compare), or score.
+/// The node the pod was nominated to after preempting, when it passed every
+/// filter: upstream's PreferNominatedNode takes it without scoring the others.
+std::optional<std::string> feasible_nomination(Self self, const Attempt& a) {
+  const auto& released = self->state.released;
+  if (!released || released->first != plugins::pod_identity(a.pod())) return std::nullopt;
+  const std::string& node = released->second.node;
+  for (const auto& candidate : a.feasible)
+    if (candidate.node_name == node) return node;
+  return std::nullopt;
+}
+
 void after_filters(Self self, const AttemptPtr& a) {
   if (a->feasible.empty()) return no_fit(self, a);
   if (a->feasible.size() == 1) return reserve(self, a, a->feasible.front().node_name);
+  if (auto nominated = feasible_nomination(self, *a)) return reserve(self, a, *nominated);
   score(self, a);
 }
 

@@ -139,6 +139,8 @@ class VolumeSchedulingTest(SchedulingTest):
         self.cluster.wait(lambda: (self.client.pod("important") or {}).get("spec", {}).get("nodeName"), 30,
                           "important placed after preempting the holder")
         self.assertIsNone(self.client.pod("holder"))
+        # The nominated node fits once the holder is gone: it is taken, as upstream's PreferNominatedNode.
+        self.assertEqual(self.client.pod("important")["spec"]["nodeName"], nominated)
 
 
 if __name__ == "__main__":
