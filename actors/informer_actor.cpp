@@ -130,8 +130,7 @@ void on_device(Self self, watch::EventType type, const watch::ObjectPtr& object)
   }
   auto ptr = std::make_shared<const Device>(std::move(*device));
   self->send(owner(self, ptr->meta.name), atom::upsert_device_v, DevicePtr(ptr));
-  cluster_event(self, plugins::EventResource::other,
-                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+  cluster_event(self, plugins::EventResource::other, action_of(type));
 }
 
 // A NodeResourceTopology is named after its node too; a change can make pods
@@ -150,8 +149,7 @@ void on_topology(Self self, watch::EventType type, const watch::ObjectPtr& objec
   }
   auto ptr = std::make_shared<const NodeResourceTopology>(std::move(*nrt));
   self->send(owner(self, ptr->meta.name), atom::upsert_topology_v, TopologyPtr(ptr));
-  cluster_event(self, plugins::EventResource::other,
-                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+  cluster_event(self, plugins::EventResource::other, action_of(type));
 }
 
 // A NodeMetric (koordlet's measured load) is named after its node too; it
@@ -179,8 +177,7 @@ void on_node_metric(Self self, watch::EventType type, const watch::ObjectPtr& ob
   before = ptr;
   self->send(owner(self, ptr->meta.name), atom::upsert_node_metric_v, NodeMetricPtr(ptr));
   if (may_make_room)
-    cluster_event(self, plugins::EventResource::other,
-                  type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+    cluster_event(self, plugins::EventResource::other, action_of(type));
 }
 
 // gpushare-scheduler-extender's kube-system/unhealthy-gpu-<node> lists GPUs
@@ -198,8 +195,7 @@ void on_configmap(Self self, watch::EventType type, const watch::ObjectPtr& obje
   if (!health) return;  // any other ConfigMap of the namespace
   auto ptr = std::make_shared<const plugins::gpushare::UnhealthyGpus>(std::move(*health));
   self->send(owner(self, ptr->node_name), atom::upsert_gpu_health_v, UnhealthyGpusPtr(ptr));
-  cluster_event(self, plugins::EventResource::other,
-                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+  cluster_event(self, plugins::EventResource::other, action_of(type));
 }
 
 // A PodGroup sets the rules of its gang (Coscheduling): the cycle keeps them
@@ -226,8 +222,7 @@ void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& obje
   else self->state.pod_group_groups.erase(gang_id);
   self->send(self->state.deps.cycle, atom::upsert_podgroup_v,
              PodGroupRulesPtr(std::make_shared<const PodGroupRules>(PodGroupRules{gang_id, std::move(rules)})));
-  cluster_event(self, plugins::EventResource::other,
-                type == watch::EventType::added ? ActionType::kAdd : ActionType::kUpdate);
+  cluster_event(self, plugins::EventResource::other, action_of(type));
 }
 
 // A Service's, ReplicationController's, ReplicaSet's or StatefulSet's pod
