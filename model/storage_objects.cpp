@@ -19,6 +19,9 @@ void claim_fields(Io& io, T& x) {
     io.field("volumeName", x.volume_name);
     io.field("storageClassName", x.storage_class_name);
     io.field("accessModes", x.access_modes);
+    io.nested("resources", [&] { io.nested("requests", [&] { io.field("storage", x.requested_storage); }); });
+    io.field("volumeMode", x.volume_mode);
+    io.field("selector", x.selector);
   });
   io.nested("status", [&] { io.field("phase", x.phase); });
 }
@@ -31,6 +34,8 @@ void volume_fields(Io& io, T& x) {
     io.field("storageClassName", x.storage_class_name);
     io.field("accessModes", x.access_modes);
     io.optional_object("claimRef", x.claim_ref);
+    io.nested("capacity", [&] { io.field("storage", x.capacity_storage); });
+    io.field("volumeMode", x.volume_mode);
   });
   io.nested("status", [&] { io.field("phase", x.phase); });
 }
@@ -40,10 +45,24 @@ void storage_class_fields(Io& io, T& x) {
   io.object("metadata", x.meta);
   io.field("provisioner", x.provisioner);
   io.field("volumeBindingMode", x.volume_binding_mode);
+  io.array("allowedTopologies", x.allowed_topologies);
+}
+
+template <class Io, class T>
+void topology_requirement_fields(Io& io, T& x) {
+  io.field("key", x.key);
+  io.field("values", x.values);
+}
+
+template <class Io, class T>
+void topology_term_fields(Io& io, T& x) {
+  io.array("matchLabelExpressions", x.match_label_expressions);
 }
 
 }  // namespace
 
+TROUPE_JSON_FIELDS(TopologyLabelRequirement, topology_requirement_fields)
+TROUPE_JSON_FIELDS(TopologySelectorTerm, topology_term_fields)
 TROUPE_JSON_FIELDS(PersistentVolumeClaim, claim_fields)
 TROUPE_JSON_FIELDS(PersistentVolume, volume_fields)
 TROUPE_JSON_FIELDS(StorageClass, storage_class_fields)

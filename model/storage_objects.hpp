@@ -11,7 +11,9 @@
 
 #include "model/json.hpp"
 #include "model/json_fields.hpp"
+#include "model/label_selector.hpp"
 #include "model/object_meta.hpp"
+#include "model/quantity.hpp"
 #include "model/result.hpp"
 #include "model/scheduling_types.hpp"
 
@@ -26,6 +28,9 @@ struct PersistentVolumeClaim {
   std::optional<std::string> storage_class_name;  // spec.storageClassName; nullopt = not set
   std::vector<std::string> access_modes;          // spec.accessModes
   std::string phase;                              // status.phase: Pending, Bound, Lost
+  Quantity requested_storage;                     // spec.resources.requests.storage; 0 = not set
+  std::string volume_mode;                        // spec.volumeMode; "" reads as Filesystem
+  std::optional<LabelSelector> selector;          // spec.selector: the volumes it may bind to
   JsonPtr raw;
 
   bool has_access_mode(std::string_view mode) const;
@@ -38,8 +43,20 @@ struct PersistentVolume {
   std::string storage_class_name;
   std::vector<std::string> access_modes;
   std::optional<ObjectReference> claim_ref;
-  std::string phase;  // status.phase: Available, Bound, Released, Failed
+  Quantity capacity_storage;  // spec.capacity.storage
+  std::string volume_mode;    // spec.volumeMode; "" reads as Filesystem
+  std::string phase;          // status.phase: Available, Bound, Released, Failed
   JsonPtr raw;
+};
+
+/// One term of a StorageClass's allowedTopologies: every requirement
+/// (a label key and the values it may take) must hold.
+struct TopologyLabelRequirement {
+  std::string key;
+  std::vector<std::string> values;
+};
+struct TopologySelectorTerm {
+  std::vector<TopologyLabelRequirement> match_label_expressions;
 };
 
 struct StorageClass {
@@ -47,6 +64,8 @@ struct StorageClass {
   std::string provisioner;
   /// volumeBindingMode: Immediate (the API server's default) or WaitForFirstConsumer.
   std::string volume_binding_mode;
+  /// allowedTopologies: where volumes it provisions can be reached; empty = anywhere.
+  std::vector<TopologySelectorTerm> allowed_topologies;
   JsonPtr raw;
 
   bool waits_for_first_consumer() const { return volume_binding_mode == "WaitForFirstConsumer"; }
@@ -59,6 +78,8 @@ Result<PersistentVolume> decode_persistent_volume_json(std::string_view text);
 Result<StorageClass> decode_storage_class(JsonPtr doc);
 Result<StorageClass> decode_storage_class_json(std::string_view text);
 
+TROUPE_DECLARE_JSON_FIELDS(TopologyLabelRequirement)
+TROUPE_DECLARE_JSON_FIELDS(TopologySelectorTerm)
 TROUPE_DECLARE_JSON_FIELDS(PersistentVolumeClaim)
 TROUPE_DECLARE_JSON_FIELDS(PersistentVolume)
 TROUPE_DECLARE_JSON_FIELDS(StorageClass)

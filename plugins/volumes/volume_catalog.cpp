@@ -30,6 +30,11 @@ std::string storage_class_of(const PersistentVolumeClaim& claim) {
   return claim.storage_class_name.value_or("");
 }
 
+std::string storage_class_of(const PersistentVolume& volume) {
+  if (const std::string* beta = volume.meta.annotation(kAnnotationBetaStorageClass)) return *beta;
+  return volume.storage_class_name;
+}
+
 BindingMode binding_mode_of(const PersistentVolumeClaim& claim, const VolumeCatalog& catalog) {
   const std::string name = storage_class_of(claim);
   if (name.empty()) return BindingMode::immediate;

@@ -40,6 +40,16 @@ inline constexpr const char* kAnnotationBetaStorageClass = "volume.beta.kubernet
 
 /// A claim's storage class: the beta annotation, else spec.storageClassName, else "".
 std::string storage_class_of(const PersistentVolumeClaim& claim);
+/// A volume's storage class, read the same way.
+std::string storage_class_of(const PersistentVolume& volume);
+
+/// Set on a claim of a WaitForFirstConsumer class by the scheduler that
+/// placed its pod: the node its volume is to be provisioned for.
+inline constexpr const char* kAnnotationSelectedNode = "volume.kubernetes.io/selected-node";
+/// Set on a volume bound to a claim by a binder rather than by its creator.
+inline constexpr const char* kAnnotationBoundByController = "pv.kubernetes.io/bound-by-controller";
+/// The provisioner of a class whose volumes are made by hand only.
+inline constexpr const char* kNoProvisioner = "kubernetes.io/no-provisioner";
 
 /// volume.IsDelayBindingMode: whether the claim's binding waits for its
 /// first consumer. No class, or a class that does not exist: no (Immediate).

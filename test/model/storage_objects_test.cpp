@@ -58,6 +58,37 @@ TEST_CASE("PersistentVolume and StorageClass: the fields volume scheduling reads
   CHECK_FALSE(immediate->waits_for_first_consumer());
 }
 
+TEST_CASE("Storage objects: the fields volume binding reads", "[model]") {
+  auto claim = decode_persistent_volume_claim_json(R"({
+    "metadata": {"name": "data", "namespace": "db", "uid": "u-1"},
+    "spec": {"storageClassName": "local", "volumeMode": "Block", "resources": {"requests": {"storage": "1Gi"}},
+             "selector": {"matchLabels": {"tier": "fast"}}}})");
+  REQUIRE(claim);
+  CHECK(claim->requested_storage == Quantity::from_value(1024 * 1024 * 1024));
+  CHECK(claim->volume_mode == "Block");
+  REQUIRE(claim->selector.has_value());
+  CHECK(claim->selector->matches({{"tier", "fast"}}));
+  CHECK_FALSE(claim->selector->matches({{"tier", "slow"}}));
+  auto bare = decode_persistent_volume_claim_json(R"({"metadata": {"name": "c"}, "spec": {}})");
+  REQUIRE(bare);
+  CHECK(bare->requested_storage.is_zero());
+  CHECK_FALSE(bare->selector.has_value());
+
+  auto volume = decode_persistent_volume_json(
+      R"({"metadata": {"name": "pv-1"}, "spec": {"capacity": {"storage": "10Gi"}, "volumeMode": "Filesystem"}})");
+  REQUIRE(volume);
+  CHECK(volume->capacity_storage == Quantity::from_value(10LL * 1024 * 1024 * 1024));
+  CHECK(volume->volume_mode == "Filesystem");
+
+  auto storage_class = decode_storage_class_json(R"({"metadata": {"name": "zoned"}, "provisioner": "csi.x",
+      "allowedTopologies": [{"matchLabelExpressions": [{"key": "topology.kubernetes.io/zone", "values": ["a", "b"]}]}]})");
+  REQUIRE(storage_class);
+  REQUIRE(storage_class->allowed_topologies.size() == 1);
+  const auto& requirement = storage_class->allowed_topologies[0].match_label_expressions.at(0);
+  CHECK(requirement.key == "topology.kubernetes.io/zone");
+  CHECK(requirement.values == std::vector<std::string>{"a", "b"});
+}
+
 TEST_CASE("storage objects that do not decode say where", "[model]") {
   struct Case {
     const char* text;
@@ -66,6 +97,9 @@ TEST_CASE("storage objects that do not decode say where", "[model]") {
   const std::vector<Case> cases = {
       {R"({"metadata": {"name": "c"}, "spec": {"accessModes": "ReadWriteOnce"}})", "spec.accessModes"},
       {R"({"metadata": {"name": "c"}, "spec": {"volumeName": 3}})", "spec.volumeName"},
+      {R"({"metadata": {"name": "c"}, "spec": {"resources": {"requests": {"storage": "lots"}}}})",
+       "spec.resources.requests.storage"},
+      {R"({"metadata": {"name": "c"}, "spec": {"selector": {"matchLabels": {"tier": 1}}}})", "spec.selector"},
   };
   for (const auto& c : cases) {
     INFO(c.text);
@@ -76,6 +110,12 @@ TEST_CASE("storage objects that do not decode say where", "[model]") {
   auto volume = decode_persistent_volume_json(R"({"metadata": {"name": "v"}, "spec": {"nodeAffinity": {"required": 1}}})");
   REQUIRE_FALSE(volume);
   CHECK_THAT(volume.message(), Catch::Contains("spec.nodeAffinity.required"));
+  auto capacity = decode_persistent_volume_json(R"({"metadata": {"name": "v"}, "spec": {"capacity": {"storage": "1Qi"}}})");
+  REQUIRE_FALSE(capacity);
+  CHECK_THAT(capacity.message(), Catch::Contains("spec.capacity.storage"));
+  auto topologies = decode_storage_class_json(R"({"metadata": {"name": "s"}, "allowedTopologies": [{"matchLabelExpressions": "zone"}]})");
+  REQUIRE_FALSE(topologies);
+  CHECK_THAT(topologies.message(), Catch::Contains("allowedTopologies"));
 }
 
 TEST_CASE("a pod's volume claims: persistentVolumeClaim and ephemeral volumes, in order", "[model]") {
