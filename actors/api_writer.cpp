@@ -5,7 +5,9 @@
 #include "actors/reservation_writes.hpp"
 #include "actors/preemption_actions.hpp"
 #include "watch/object_writes.hpp"
+#include "plugins/volumes/binding_progress.hpp"
 #include "watch/pod_writes.hpp"
+#include "watch/volume_writes.hpp"
 
 namespace troupe::actors {
 
@@ -84,13 +86,27 @@ watch::ApiResult bind_through_extender(watch::ApiClient& api, const BindJob& job
   return out;
 }
 
-/// Runs `bind` on an I/O thread; the reply goes out when it reports back.
-caf::result<WriteOutcome> start_binding(Self self, const BindJobPtr& job,
-                                        std::function<watch::ApiResult(watch::ApiClient&)> bind) {
+/// A reply promise for the Binding, under a new id.
+uint64_t await_binding(Self self) {
   auto& st = self->state;
   uint64_t id = st.next_id++;
-  auto promise = self->make_response_promise<WriteOutcome>();
-  st.pending.emplace(id, promise);
+  st.pending.emplace(id, self->make_response_promise<WriteOutcome>());
+  return id;
+}
+
+/// Answers the Binding with this id.
+void deliver_binding(Self self, uint64_t id, WriteOutcome outcome) {
+  auto& st = self->state;
+  auto it = st.pending.find(id);
+  if (it == st.pending.end()) return;
+  if (st.deps.metrics) st.deps.metrics->add("troupe_bindings_total", {outcome.ok ? "ok" : "error"});
+  it->second.deliver(std::move(outcome));
+  st.pending.erase(it);
+}
+
+/// Runs `bind` on an I/O thread for the Binding with this id; the reply goes out when it reports back.
+void post_binding(Self self, uint64_t id, const BindJobPtr& job, BindCall bind) {
+  auto& st = self->state;
   auto api = st.deps.api;
   auto writer = st.events_for(job->profile);
   auto lane = st.events;
@@ -105,9 +121,79 @@ caf::result<WriteOutcome> start_binding(Self self, const BindJobPtr& job,
       lane->record(writer, {pod_reference(job->ns, job->name, job->uid), "Normal", "Scheduled", "Binding",
                             "Successfully assigned " + job->ns + "/" + job->name + " to " + job->node});
   });
+  if (!queued) deliver_binding(self, id, WriteOutcome{false, 0, "the scheduler is shutting down"});
+}
+
+/// binder.go bindAPIUpdate: each claim's write, in order; the first failure
+/// stops them (what was written stays: the PV controller finishes it or the
+/// next attempt's plan sees it). `written` gets each write's resourceVersion.
+watch::ApiResult write_claim_bindings(watch::ApiClient& api, const BindJob& job, std::vector<std::string>& written) {
+  watch::ApiResult result;
+  result.ok = true;
+  for (const auto& claim : job.claim_bindings.claims) {
+    const watch::ClaimIdentity identity{claim.namespace_name, claim.name, claim.uid, claim.resource_version};
+    result = claim.provisions() ? watch::select_node_for_claim(api, identity, job.node)
+                                : watch::bind_volume_to_claim(api, claim.volume, claim.volume_resource_version,
+                                                              claim.volume_prebound, identity);
+    if (!result.ok) return result;
+    written.push_back(watch::written_resource_version(result));
+  }
+  return result;
+}
+
+/// The Binding of a pod whose claims are bound first: writes them on an I/O
+/// thread, then follows them (check_claims) before binding the pod.
+void bind_after_claims(Self self, uint64_t id, const BindJobPtr& job, BindCall bind) {
+  auto& st = self->state;
+  if (!st.deps.volumes) {
+    deliver_binding(self, id, WriteOutcome{false, 0, "binding volumes: the scheduler does not follow volumes"});
+    return;
+  }
+  auto run = std::make_shared<ClaimBindingRun>();
+  run->job = job;
+  run->bind = std::move(bind);
+  st.claim_runs.emplace(id, run);
+  auto api = st.deps.api;
+  auto me = caf::actor_cast<api_writer_actor>(self);
+  bool queued = st.deps.io->post([api, run, me, id] {
+    auto result = write_claim_bindings(*api, *run->job, run->written);
+    caf::anon_send(me, atom::claims_written_v, id, outcome_of(result));
+  });
   if (!queued) {
-    st.pending.erase(id);
-    return WriteOutcome{false, 0, "the scheduler is shutting down"};
+    st.claim_runs.erase(id);
+    deliver_binding(self, id, WriteOutcome{false, 0, "the scheduler is shutting down"});
+  }
+}
+
+/// binder.go checkBindings, once a second until the claims are bound (then
+/// the pod is), one fails, or bindTimeoutSeconds have passed.
+void check_claims(Self self, uint64_t id) {
+  auto& st = self->state;
+  auto it = st.claim_runs.find(id);
+  if (it == st.claim_runs.end()) return;
+  auto run = it->second;
+  auto progress = plugins::volumes::check_claim_bindings(*st.deps.volumes->observed(), run->job->claim_bindings.claims,
+                                                          run->written, run->job->node);
+  if (progress.progress == plugins::volumes::Progress::waiting &&
+      std::chrono::steady_clock::now() < run->deadline) {
+    self->delayed_send(self, std::chrono::seconds(1), atom::check_claims_v, id);
+    return;
+  }
+  st.claim_runs.erase(it);
+  if (progress.progress == plugins::volumes::Progress::bound) return post_binding(self, id, run->job, run->bind);
+  const std::string why =
+      progress.progress == plugins::volumes::Progress::failed ? progress.message : "timed out waiting for the condition";
+  deliver_binding(self, id, WriteOutcome{false, 0, "binding volumes: " + why});
+}
+
+/// Binds the pod, after its claims when it has claims to bind.
+caf::result<WriteOutcome> start_binding(Self self, const BindJobPtr& job, BindCall bind) {
+  const uint64_t id = await_binding(self);
+  auto promise = self->state.pending.at(id);
+  if (!job->claim_bindings.claims.empty()) {
+    bind_after_claims(self, id, job, std::move(bind));
+  } else {
+    post_binding(self, id, job, std::move(bind));
   }
   return promise;
 }
@@ -173,12 +259,24 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
       },
       [=](atom::bind_result, uint64_t id, WriteOutcome& outcome) {
         MessageTimer timer(self->state.actor_metrics, self);
+        deliver_binding(self, id, std::move(outcome));
+      },
+      [=](atom::claims_written, uint64_t id, WriteOutcome& outcome) {
+        MessageTimer timer(self->state.actor_metrics, self);
         auto& st = self->state;
-        auto it = st.pending.find(id);
-        if (it == st.pending.end()) return;
-        if (st.deps.metrics) st.deps.metrics->add("troupe_bindings_total", {outcome.ok ? "ok" : "error"});
-        it->second.deliver(std::move(outcome));
-        st.pending.erase(it);
+        auto it = st.claim_runs.find(id);
+        if (it == st.claim_runs.end()) return;
+        if (!outcome.ok) {
+          st.claim_runs.erase(it);
+          outcome.message = "binding volumes: " + outcome.message;
+          return deliver_binding(self, id, std::move(outcome));
+        }
+        it->second->deadline = std::chrono::steady_clock::now() + it->second->job->claim_bindings.timeout;
+        check_claims(self, id);
+      },
+      [=](atom::check_claims, uint64_t id) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        check_claims(self, id);
       },
   };
 }

@@ -5,6 +5,11 @@
 // watch layer's TaskPool threads, whose size bounds the writes in flight; the
 // actor itself never blocks — the I/O thread reports back by message.
 //
+// A Binding with claims to bind (VolumeBinding's PreBind) writes them first,
+// then looks once a second, in the VolumeStore's observed objects, whether
+// the PV controller has bound them; only then is the pod bound. The wait
+// holds no thread: it is a self-message per second.
+//
 // Events ride the pool's background lane (watch/lane_queue.hpp): they are
 // written when no Binding or status patch waits, so that a burst of bindings
 // gets the API server to itself and its events follow right after. The lane
@@ -13,10 +18,13 @@
 // recorder drops under pressure.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <caf/all.hpp>
 
@@ -26,6 +34,7 @@
 #include "actors/messages.hpp"
 #include "actors/metrics_registry.hpp"
 #include "actors/preemption_messages.hpp"
+#include "actors/volume_store.hpp"
 #include "watch/api_client.hpp"
 #include "watch/event_writer.hpp"
 #include "watch/task_pool.hpp"
@@ -42,7 +51,11 @@ using api_writer_actor = caf::typed_actor<
     // Preemption: nominate, mark and delete the victims (actors/preemption_actions.hpp).
     caf::reacts_to<atom::report, PreemptionPlanPtr>,
     // INTERNAL: an I/O thread finished the Binding with this id.
-    caf::reacts_to<atom::bind_result, uint64_t, WriteOutcome>>;
+    caf::reacts_to<atom::bind_result, uint64_t, WriteOutcome>,
+    // INTERNAL: an I/O thread wrote the claim bindings of the Binding with this id.
+    caf::reacts_to<atom::claims_written, uint64_t, WriteOutcome>,
+    // INTERNAL: time to look whether those claims are bound.
+    caf::reacts_to<atom::check_claims, uint64_t>>;
 
 /// What the writer needs from the process: the client, the I/O threads, the
 /// metrics, and who this replica is (for events' reportingInstance).
@@ -51,6 +64,9 @@ struct ApiWriterDeps {
   std::shared_ptr<watch::TaskPool> io;
   std::shared_ptr<MetricsRegistry> metrics;
   std::string instance;  // "<hostname>"
+  /// The claims and volumes as observed, to follow the claim bindings a
+  /// Binding waits for; null when no profile schedules volumes.
+  std::shared_ptr<const VolumeStore> volumes;
 };
 
 /// The event lane: queues events on the I/O pool's background lane and
@@ -70,11 +86,24 @@ class EventLane {
   std::atomic<uint64_t> dropped_{0};
 };
 
+/// How a Binding is made once its claims are bound (API or extender).
+using BindCall = std::function<watch::ApiResult(watch::ApiClient&)>;
+
+/// A Binding waiting for its claims to be bound (VolumeBinding's PreBind):
+/// written first, then checked every second until bound or the deadline.
+struct ClaimBindingRun {
+  BindJobPtr job;
+  BindCall bind;
+  std::vector<std::string> written;  // the resourceVersion each claim's write answered with
+  std::chrono::steady_clock::time_point deadline;
+};
+
 struct api_writer_state {
   ApiWriterDeps deps;
   std::shared_ptr<EventLane> events;
   uint64_t next_id = 1;
   std::map<uint64_t, caf::typed_response_promise<WriteOutcome>> pending;
+  std::map<uint64_t, std::shared_ptr<ClaimBindingRun>> claim_runs;  // by the Binding's id
   std::map<std::string, std::shared_ptr<watch::EventWriter>> event_writers;  // by profile
   ActorMetricsHandle actor_metrics;
 

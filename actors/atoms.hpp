@@ -48,6 +48,8 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   // Cycle -> binder; I/O threads -> binder.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, bind, "bind")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, bind_result, "bindresult")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, claims_written, "claimswrit")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, check_claims, "chkclaims")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, report, "report")
   // Watch threads -> informer.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, watch_event, "watchevt")

@@ -184,7 +184,10 @@ api_writer_actor::behavior_type bench_binder(BenchBinder self, std::shared_ptr<O
       [=](atom::report, PreemptionPlanPtr plan) {
         spdlog::warn("bench: preemption of {} ignored (no API server)", plan->preemptor.name);
       },
+      // The bench binds at once: no I/O threads report back, no claims are bound.
       [=](atom::bind_result, uint64_t, WriteOutcome) {},
+      [=](atom::claims_written, uint64_t, WriteOutcome) {},
+      [=](atom::check_claims, uint64_t) {},
   };
 }
 

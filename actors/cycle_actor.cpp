@@ -21,6 +21,7 @@
 #include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 #include "plugins/volumes/claims_in_use.hpp"
+#include "plugins/volumes/volume_binding.hpp"
 
 namespace troupe::actors {
 
@@ -165,8 +166,15 @@ node_actor& owner(Self self, const std::string& node) {
   return nodes[partition_of(node, nodes.size())];
 }
 
+/// The pod's volume bindings, assumed at Reserve, are no longer pending.
+void forget_volumes(Self self, const Attempt& a) {
+  if (self->state.deps.volumes && !a.pod().spec().volume_claims.empty())
+    self->state.deps.volumes->forget(a.pod().meta().uid);
+}
+
 void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
   self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
+  forget_volumes(self, *a);
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
   // What it held is free again (its room, a ReadWriteOncePod claim): the
   // pods that saw it placed get another try, as upstream moves them after a
@@ -287,21 +295,25 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
   job->profile = a->profile();
   job->annotations = std::move(changes.annotations);
   job->pod_patches = std::move(changes.pod_patches);
+  job->claim_bindings = std::move(changes.claim_bindings);
   // A reserve pod is bound by writing its Reservation's status (the plugin's Bind).
   if (plugins::reservation::is_reserve_pod(meta)) job->reservation = plugins::reservation::reservation_name_of(meta);
   const auto bind_started = Clock::now();
   // kube-scheduler's extendersBinding: an interested binder extender binds instead of the API.
   const Extenders::Entry* binder =
       extenders_of(self) && job->reservation.empty() ? extenders_of(self)->binder(*a->pod().pod) : nullptr;
-  auto pending = binder ? self->request(self->state.deps.writer, kBindTimeout, atom::bind_v, BindJobPtr(job),
+  // The wait for claims to be bound comes on top of the binding's own time.
+  const auto timeout = job->claim_bindings.claims.empty() ? kBindTimeout : kBindTimeout + job->claim_bindings.timeout;
+  auto pending = binder ? self->request(self->state.deps.writer, timeout, atom::bind_v, BindJobPtr(job),
                                         ExtenderBinderPtr(self->state.deps.extenders, binder))
-                        : self->request(self->state.deps.writer, kBindTimeout, atom::bind_v, BindJobPtr(job));
+                        : self->request(self->state.deps.writer, timeout, atom::bind_v, BindJobPtr(job));
   pending.then(
           [=](WriteOutcome& outcome) {
             a->framework().record_extension_point(plugins::MetricPoint::bind,
                                                   outcome.ok ? plugins::Code::success : plugins::Code::error,
                                                   seconds_since(bind_started));
             if (outcome.ok) {
+              forget_volumes(self, *a);
               record_attempt(self, *a, "scheduled");
               self->state.gangs.mark_bound(a->pod().meta().uid);
               a->framework().run_post_bind(*a->request->state, a->pod(), node);
@@ -511,6 +523,27 @@ void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
   pre_bind_and_bind(self, a, node);
 }
 
+/// VolumeBinding's plan for the chosen node (binder.go AssumePodVolumes):
+/// assumed from now on, so that the next pods see its volumes taken. False
+/// when there is none to be had there after all: the attempt has failed.
+bool assume_volumes(Self self, const AttemptPtr& a, const std::string& node) {
+  if (!self->state.deps.volumes || a->pod().spec().volume_claims.empty()) return true;
+  const auto* binding = plugins::volumes::VolumeBinding::of(a->framework());
+  if (binding == nullptr) return true;
+  static const Labels kNoLabels;
+  auto entry = self->state.cluster_pods.nodes().find(node);
+  const bool known = entry != self->state.cluster_pods.nodes().end() && entry->second.node;
+  auto outcome = binding->decide_plan(*a->request->state, node, known ? entry->second.node->meta.labels : kNoLabels);
+  if (!outcome) return true;
+  if (!outcome->status.ok()) {
+    fail_and_next(self, a, outcome->status.message(), {plugins::volumes::VolumeBinding::kName},
+                  outcome->status.code == plugins::Code::error);
+    return false;
+  }
+  self->state.deps.volumes->assume(a->pod().meta().uid, node, outcome->plan.claims);
+  return true;
+}
+
 /// Reserve on the owning NODE actor, and at once the next pod: its round
 /// reaches that actor after this Reserve (messages from one sender arrive in
 /// order), so it sees the node with this pod on it, exactly as if the cycle
@@ -519,6 +552,7 @@ void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
 /// Reserve fails (the node changed since the round), the next pod saw the
 /// node without this one, which is what the node then holds.
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
+  if (!assume_volumes(self, a, node)) return;
   // Assumed on the node from now on, for the next pods' domain counts.
   self->state.cluster_pods.assume_pod(a->request->pod, node);
   self->request(owner(self, node), kNodeReply, atom::reserve_v, CycleRequestPtr(a->request), node)
@@ -526,11 +560,13 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
             self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
+            forget_volumes(self, *a);
             gang_member_unreserved(self, a);
             fail(self, a, outcome.message, {outcome.plugin}, true);
           },
           [=](caf::error& err) {
             self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
+            forget_volumes(self, *a);
             gang_member_unreserved(self, a);
             fail(self, a, "reserve failed: " + to_string(err), {}, true);
           });

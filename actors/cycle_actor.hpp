@@ -134,7 +134,7 @@ struct CycleDeps {
   std::shared_ptr<watch::TaskPool> io;         // where extender calls run (needed with extenders)
   std::shared_ptr<const PdbStore> pdbs;        // what preemption honours; null = none
   bool evaluation_cache = true;                // partitions reuse unchanged nodes' results per pod class
-  std::shared_ptr<const VolumeStore> volumes;  // claims and volumes for volume scheduling; null = none
+  std::shared_ptr<VolumeStore> volumes;  // claims and volumes for volume scheduling; null = none
 };
 
 struct Attempt;  // one scheduling attempt (cycle_actor.cpp)

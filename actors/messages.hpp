@@ -14,6 +14,7 @@
 
 #include "model/pod.hpp"
 #include "model/result.hpp"
+#include "plugins/framework/claim_binding.hpp"
 #include "watch/object_store.hpp"
 #include "watch/watch_event.hpp"
 
@@ -31,6 +32,8 @@ struct BindJob {
   /// Strategic-merge patches to the pod (labels such as hami.io/vgpu-node),
   /// applied before the Binding is posted.
   std::vector<std::string> pod_patches;
+  /// Claims to bind first, then wait for (VolumeBinding's PreBind).
+  plugins::ClaimBindings claim_bindings;
   /// Set for a Reservation's reserve pod: the Reservation's name. Binding it
   /// writes the Reservation's status instead of posting a Binding.
   std::string reservation;

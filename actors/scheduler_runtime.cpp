@@ -226,15 +226,15 @@ Status SchedulerRuntime::Impl::start() {
   queue_settings.queue.max_backoff = std::chrono::seconds(cfg.pod_max_backoff_seconds);
   queue_settings.metrics = metrics;
   queue = system->spawn(queue_actor_fn, queue_settings);
-  writer = system->spawn(api_writer, ApiWriterDeps{api, io, metrics, options.identity});
-  auto extenders = Extenders::create(cfg.extenders);
-  if (!extenders) return Error{extenders.message()};
-  auto pdbs = std::make_shared<PdbStore>(metrics);
   // Volume scheduling's claims and volumes, followed only when a profile runs one of its plugins.
   const bool schedules_volumes = std::any_of(by_name.begin(), by_name.end(), [](const auto& profile) {
     return plugins::volumes::reads_volumes(*profile.second);
   });
   auto volumes = schedules_volumes ? std::make_shared<VolumeStore>() : nullptr;
+  writer = system->spawn(api_writer, ApiWriterDeps{api, io, metrics, options.identity, volumes});
+  auto extenders = Extenders::create(cfg.extenders);
+  if (!extenders) return Error{extenders.message()};
+  auto pdbs = std::make_shared<PdbStore>(metrics);
   cycle = system->spawn(cycle_actor_fn, CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score,
                                                   std::random_device{}(), *extenders, io, pdbs,
                                                   cfg.troupe.evaluation_cache, volumes});

@@ -25,6 +25,28 @@ void apply_to(std::unordered_map<std::string, std::shared_ptr<const T>>& map, co
   map[key] = std::make_shared<const T>(std::move(*decoded));
 }
 
+/// The catalog with one pod's assumed bindings applied: copies of the
+/// objects it changes, as binder.go AssumePodVolumes makes them.
+void apply_assumed(plugins::volumes::VolumeCatalog& catalog, const std::string& node,
+                   const std::vector<plugins::ClaimToBind>& claims) {
+  for (const auto& claim : claims) {
+    if (claim.provisions()) {
+      auto it = catalog.claims.find(claim.namespace_name + "/" + claim.name);
+      if (it == catalog.claims.end()) continue;
+      auto copy = std::make_shared<PersistentVolumeClaim>(*it->second);
+      copy->meta.annotations[plugins::volumes::kAnnotationSelectedNode] = node;
+      it->second = std::move(copy);
+      continue;
+    }
+    auto it = catalog.volumes.find(claim.volume);
+    if (it == catalog.volumes.end()) continue;
+    auto copy = std::make_shared<PersistentVolume>(*it->second);
+    copy->claim_ref = ObjectReference{"PersistentVolumeClaim", claim.namespace_name, claim.name, claim.uid, "v1", "", ""};
+    copy->meta.annotations.emplace(plugins::volumes::kAnnotationBoundByController, "yes");
+    it->second = std::move(copy);
+  }
+}
+
 }  // namespace
 
 bool is_volume_collection(const std::string& resource) {
@@ -44,14 +66,40 @@ void VolumeStore::apply(const std::string& collection, watch::EventType type, co
     apply_to(live_.classes, key, type, object, decode_storage_class, "StorageClass");
   else
     return;
-  ++live_.generation;
+  changed();
+}
+
+void VolumeStore::changed() {
+  live_.generation = ++generation_;
   snapshot_.reset();
+  observed_.reset();
 }
 
 std::shared_ptr<const plugins::volumes::VolumeCatalog> VolumeStore::snapshot() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!snapshot_) snapshot_ = std::make_shared<const plugins::volumes::VolumeCatalog>(live_);
+  if (snapshot_) return snapshot_;
+  auto catalog = std::make_shared<plugins::volumes::VolumeCatalog>(live_);
+  for (const auto& [uid, assumed] : assumed_) apply_assumed(*catalog, assumed.node, assumed.claims);
+  snapshot_ = std::move(catalog);
   return snapshot_;
+}
+
+std::shared_ptr<const plugins::volumes::VolumeCatalog> VolumeStore::observed() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!observed_) observed_ = std::make_shared<const plugins::volumes::VolumeCatalog>(live_);
+  return observed_;
+}
+
+void VolumeStore::assume(const std::string& pod_uid, const std::string& node,
+                         std::vector<plugins::ClaimToBind> claims) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  assumed_[pod_uid] = Assumed{node, std::move(claims)};
+  changed();
+}
+
+void VolumeStore::forget(const std::string& pod_uid) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (assumed_.erase(pod_uid) > 0) changed();
 }
 
 }  // namespace troupe::actors

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "plugins/framework/claim_binding.hpp"
 #include "plugins/framework/cluster_event.hpp"
 #include "plugins/framework/cycle_state.hpp"
 #include "plugins/framework/node_info.hpp"
@@ -167,6 +168,8 @@ struct BindingChanges {
   /// Strategic-merge patches to apply to the pod before binding, for plugins
   /// that must write elsewhere than annotations.
   std::vector<std::string> pod_patches;
+  /// Claims to bind before the pod (VolumeBinding); none = nothing to wait for.
+  ClaimBindings claim_bindings;
 };
 
 class PreBindPlugin : public virtual Plugin {

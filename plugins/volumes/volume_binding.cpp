@@ -2,25 +2,17 @@
 
 #include "config/yaml_fields.hpp"
 #include "plugins/node_affinity/node_selector.hpp"
+#include "plugins/framework/framework.hpp"
 #include "plugins/volumes/pod_claims.hpp"
 
 namespace troupe::plugins::volumes {
 
-namespace {
-
-std::string waits_for_binding(const PodClaim& claim) {
-  return "persistentvolumeclaim " + quoted(claim.name) + " waits for its first consumer (storage class " +
-         quoted(storage_class_of(*claim.claim)) + "): troupe does not bind volumes";
-}
-
-}  // namespace
-
 Result<std::shared_ptr<const Plugin>> VolumeBinding::make(const YAML::Node& args) {
+  int64_t timeout = 600;
   Status status = config::catch_field_errors([&] {
     if (config::is_absent(args)) return;
     config::expect_map(args, "");
     config::reject_unknown_fields(args, "", {"bindTimeoutSeconds", "shape"});
-    int64_t timeout = 600;
     config::read_optional(args, "", "bindTimeoutSeconds", timeout);
     if (timeout < 0)
       throw config::FieldError("bindTimeoutSeconds", "Invalid value: " + std::to_string(timeout) +
@@ -31,7 +23,13 @@ Result<std::shared_ptr<const Plugin>> VolumeBinding::make(const YAML::Node& args
           "shape", "Invalid value: unexpected field `shape`, remove it or turn on the feature gate VolumeCapacityPriority");
   });
   if (!status) return Error{status.message()};
-  return std::shared_ptr<const Plugin>(std::make_shared<const VolumeBinding>());
+  return std::shared_ptr<const Plugin>(std::make_shared<const VolumeBinding>(std::chrono::seconds(timeout)));
+}
+
+const VolumeBinding* VolumeBinding::of(const Framework& framework) {
+  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
+    if (const auto* plugin = dynamic_cast<const VolumeBinding*>(framework.plugin_at(slot))) return plugin;
+  return nullptr;
 }
 
 PluginStatus VolumeBinding::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
@@ -39,32 +37,62 @@ PluginStatus VolumeBinding::pre_filter(CycleState& state, const PodInfo& pod, Pr
   const VolumeCatalog& catalog = catalog_of(state);
   PodClaims claims = resolve_pod_claims(*pod.pod, catalog);
   if (!claims.failure.ok()) return claims.failure;
-  // Upstream rejects unbound immediate claims here, before any delayed claim
-  // is looked at (those would fail at its Filter): whichever volume comes first.
+  // Upstream rejects unbound immediate claims here, before any other claim is looked at.
   for (const PodClaim& claim : claims.claims)
     if (claim.binding == ClaimBinding::unbound_immediate) return PluginStatus::unresolvable(kUnboundImmediate);
-  BoundVolumes bound;
+  PodVolumes volumes;
   bool reads_node = false;
   for (const PodClaim& claim : claims.claims) {
-    if (claim.binding == ClaimBinding::delayed) return PluginStatus::unresolvable(waits_for_binding(claim));
+    if (claim.binding == ClaimBinding::delayed) {
+      volumes.delayed.push_back(claim.claim);
+      reads_node = true;
+      continue;
+    }
     auto volume = catalog.volume(claim.claim->volume_name);
     reads_node = reads_node || volume == nullptr || volume->node_affinity.has_value();
-    bound.volumes.push_back(std::move(volume));
+    volumes.volumes.push_back(std::move(volume));
   }
   if (!reads_node) return PluginStatus(Code::skip);
-  state.write(state_slot(), std::move(bound));
+  state.write(state_slot(), std::move(volumes));
   return {};
 }
 
-// binder.go checkBoundClaims: the first missing volume or affinity conflict decides.
+// binder.go FindPodVolumes: the bound claims first (the first missing volume
+// or affinity conflict decides), then the claims to bind.
 PluginStatus VolumeBinding::filter(const CycleState& state, const PodInfo&, const NodeInfo& node) const {
-  const BoundVolumes* bound = state.read<BoundVolumes>(state_slot());
-  if (bound == nullptr) return PluginStatus::internal_error("VolumeBinding: no PreFilter state");
-  for (const auto& volume : bound->volumes) {
+  const PodVolumes* volumes = state.read<PodVolumes>(state_slot());
+  if (volumes == nullptr) return PluginStatus::internal_error("VolumeBinding: no PreFilter state");
+  const Labels& labels = node.node()->meta.labels;
+  for (const auto& volume : volumes->volumes) {
     if (volume == nullptr) return PluginStatus::unresolvable(kVolumeMissing);
-    if (volume->node_affinity && !selector_matches_labels(*volume->node_affinity, node.node()->meta.labels))
+    if (volume->node_affinity && !selector_matches_labels(*volume->node_affinity, labels))
       return PluginStatus::unresolvable(kNodeConflict);
   }
+  if (volumes->delayed.empty()) return {};
+  return plan_delayed_claims(volumes->delayed, catalog_of(state), node.node()->meta.name, labels).status;
+}
+
+std::optional<PlanOutcome> VolumeBinding::decide_plan(CycleState& state, const std::string& node_name,
+                                                      const Labels& node_labels) const {
+  const PodVolumes* volumes = state.read<PodVolumes>(state_slot());
+  if (volumes == nullptr || volumes->delayed.empty()) return std::nullopt;
+  PlanOutcome outcome = plan_delayed_claims(volumes->delayed, catalog_of(state), node_name, node_labels);
+  if (outcome.status.ok()) {
+    PodVolumes decided = *volumes;
+    decided.decided = outcome.plan;
+    state.write(state_slot(), std::move(decided));
+  }
+  return outcome;
+}
+
+// volume_binding.go PreBind: nothing to do when every claim was bound.
+PluginStatus VolumeBinding::pre_bind(CycleState& state, const PodInfo&, const std::string&,
+                                     BindingChanges& changes) const {
+  const PodVolumes* volumes = state.read<PodVolumes>(state_slot());
+  if (volumes == nullptr || volumes->delayed.empty()) return {};
+  if (!volumes->decided) return PluginStatus::internal_error("VolumeBinding: no volume plan decided at Reserve");
+  changes.claim_bindings.claims = volumes->decided->claims;
+  changes.claim_bindings.timeout = bind_timeout_;
   return {};
 }
 

@@ -1,18 +1,21 @@
 #pragma once
-// VolumeBinding (kube-scheduler's volumebinding plugin), for claims that are
-// already bound: a pod whose claims are missing, Lost, being deleted or
-// unbound with Immediate binding is rejected at PreFilter with upstream's
-// messages; on each node, every bound claim's PersistentVolume must exist and
-// its node affinity must match the node's labels.
+// VolumeBinding (kube-scheduler's volumebinding plugin): a pod whose claims
+// are missing, Lost, being deleted or unbound with Immediate binding is
+// rejected at PreFilter with upstream's messages. On each node, every bound
+// claim's PersistentVolume must exist and its node affinity must match the
+// node's labels, and every unbound claim of a WaitForFirstConsumer class must
+// find a volume the node can reach or a class that provisions for it
+// (volume_plan.hpp). Once a node is chosen, the scheduling cycle decides the
+// plan for it (decide_plan) and assumes it, so that the next pods do not take
+// the same volumes; PreBind hands the binding's writes and the wait for the
+// claims to be bound to the API writer (BindingChanges::volumes).
 //
-// Not implemented: binding. A claim of a WaitForFirstConsumer storage class
-// that is not bound yet waits for a scheduler that binds volumes (matching a
-// PersistentVolume or asking for one to be provisioned, then writing the
-// binding at PreBind); troupe rejects such a pod at PreFilter saying so,
-// rather than placing it where its volume may never follow. Nor the
-// VolumeCapacityPriority score (an alpha feature gate upstream).
+// Not implemented: the VolumeCapacityPriority score (an alpha feature gate
+// upstream) and the storage capacity check (CSIStorageCapacity).
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -21,10 +24,18 @@
 #include "plugins/framework/plugin.hpp"
 #include "plugins/names.hpp"
 #include "plugins/volumes/volume_catalog.hpp"
+#include "plugins/volumes/volume_plan.hpp"
+
+namespace troupe::plugins {
+class Framework;
+}
 
 namespace troupe::plugins::volumes {
 
-class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
+class VolumeBinding final : public PreFilterPlugin,
+                            public FilterPlugin,
+                            public PreBindPlugin,
+                            public EnqueueExtensions {
  public:
   static constexpr const char* kName = names::kVolumeBinding;
   static constexpr const char* kUnboundImmediate = "pod has unbound immediate PersistentVolumeClaims";
@@ -32,22 +43,41 @@ class VolumeBinding final : public PreFilterPlugin, public FilterPlugin, public 
   static constexpr const char* kVolumeMissing =
       "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
 
-  /// VolumeBindingArgs: bindTimeoutSeconds (not negative) is accepted and
-  /// changes nothing without binding; shape is refused, as upstream refuses it
-  /// while its feature gate is off.
+  /// VolumeBindingArgs: bindTimeoutSeconds (not negative; 0 = do not wait)
+  /// bounds PreBind's wait for the claims to be bound; shape is refused, as
+  /// upstream refuses it while its feature gate is off.
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
+  explicit VolumeBinding(std::chrono::seconds bind_timeout) : bind_timeout_(bind_timeout) {}
+
+  /// The profile's VolumeBinding, or null.
+  static const VolumeBinding* of(const Framework& framework);
 
   std::string_view name() const override { return kName; }
-  /// Skip for a pod without claims, or whose bound volumes have no node affinity.
+  /// Skip for a pod without claims, or whose claims are all bound to volumes without node affinity.
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
   PluginStatus filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const override;
+  /// The decided plan's writes and waits, or nothing when every claim was bound.
+  PluginStatus pre_bind(CycleState& state, const PodInfo& pod, const std::string& node_name,
+                        BindingChanges& changes) const override;
   std::vector<ClusterEvent> events_to_register() const override;
 
+  /// The plan for the chosen node, kept for PreBind: nullopt when the pod has
+  /// no claim to bind (nothing to assume). The node passed Filter on the same
+  /// catalog, so a failure here means the node changed in between.
+  std::optional<PlanOutcome> decide_plan(CycleState& state, const std::string& node_name, const Labels& node_labels) const;
+
   /// What PreFilter leaves for Filter: the PersistentVolume of each bound
-  /// claim, in the pod's order (null: the claim names a volume that does not exist).
-  struct BoundVolumes {
+  /// claim, in the pod's order (null: the claim names a volume that does not
+  /// exist), and the unbound claims of WaitForFirstConsumer classes; then the
+  /// plan decided for the chosen node.
+  struct PodVolumes {
     std::vector<std::shared_ptr<const PersistentVolume>> volumes;
+    std::vector<const PersistentVolumeClaim*> delayed;  // in the cycle's catalog
+    std::optional<VolumePlan> decided;
   };
+
+ private:
+  std::chrono::seconds bind_timeout_;
 };
 
 }  // namespace troupe::plugins::volumes

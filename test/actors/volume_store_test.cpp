@@ -56,3 +56,52 @@ TEST_CASE("VolumeStore: claims, volumes and storage classes from watch events", 
   CHECK(is_volume_collection("persistentvolumeclaims"));
   CHECK_FALSE(is_volume_collection("pods"));
 }
+
+TEST_CASE("VolumeStore: assumed bindings show in snapshots until forgotten", "[volumes]") {
+  VolumeStore store;
+  store.apply("persistentvolumeclaims", watch::EventType::added,
+              object(R"({"metadata": {"name": "data", "namespace": "db", "resourceVersion": "4"}, "spec": {}})"));
+  store.apply("persistentvolumeclaims", watch::EventType::added,
+              object(R"({"metadata": {"name": "logs", "namespace": "db"}, "spec": {}})"));
+  store.apply("persistentvolumes", watch::EventType::added, object(R"({"metadata": {"name": "pv-1"}, "spec": {}})"));
+  const auto before = store.snapshot();
+
+  plugins::ClaimToBind to_volume;
+  to_volume.namespace_name = "db";
+  to_volume.name = "data";
+  to_volume.uid = "u-data";
+  to_volume.volume = "pv-1";
+  plugins::ClaimToBind to_provision;
+  to_provision.namespace_name = "db";
+  to_provision.name = "logs";
+  store.assume("pod-1", "n-1", {to_volume, to_provision});
+
+  const auto assumed = store.snapshot();
+  CHECK(assumed->generation > before->generation);  // verdicts cached under the old catalog do not hold
+  REQUIRE(assumed->volume("pv-1")->claim_ref.has_value());
+  CHECK(assumed->volume("pv-1")->claim_ref->name == "data");
+  CHECK(assumed->volume("pv-1")->claim_ref->uid == "u-data");
+  CHECK(*assumed->volume("pv-1")->meta.annotation("pv.kubernetes.io/bound-by-controller") == "yes");
+  CHECK(*assumed->claim("db", "logs")->meta.annotation("volume.kubernetes.io/selected-node") == "n-1");
+  CHECK(assumed->claim("db", "data")->meta.resource_version == "4");
+  // What the API server showed stays apart, for the writer to follow.
+  CHECK_FALSE(store.observed()->volume("pv-1")->claim_ref.has_value());
+  CHECK(store.observed()->claim("db", "logs")->meta.annotation("volume.kubernetes.io/selected-node") == nullptr);
+  CHECK_FALSE(before->volume("pv-1")->claim_ref.has_value());
+
+  SECTION("an event keeps the assumption on top") {
+    store.apply("persistentvolumes", watch::EventType::modified,
+                object(R"({"metadata": {"name": "pv-1", "labels": {"a": "b"}}, "spec": {}})"));
+    CHECK(store.snapshot()->volume("pv-1")->claim_ref.has_value());
+    CHECK(store.snapshot()->volume("pv-1")->meta.labels.count("a") == 1);
+  }
+  SECTION("forgetting restores the observed objects") {
+    store.forget("pod-1");
+    const auto forgotten = store.snapshot();
+    CHECK(forgotten->generation > assumed->generation);
+    CHECK_FALSE(forgotten->volume("pv-1")->claim_ref.has_value());
+    CHECK(forgotten->claim("db", "logs")->meta.annotation("volume.kubernetes.io/selected-node") == nullptr);
+    store.forget("pod-1");  // twice: nothing changes
+    CHECK(store.snapshot() == forgotten);
+  }
+}

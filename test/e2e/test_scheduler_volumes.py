@@ -6,18 +6,27 @@ VolumeBinding and VolumeZone, for claims that are already bound).
 - A pod whose claim does not exist yet is reported with kube-scheduler's
   message, and placed once the claim and its volume appear (a storage event
   requeues it).
-- An unbound claim of an Immediate class, a volume no node reaches, and an
-  unbound WaitForFirstConsumer claim (troupe does not bind volumes) are
+- An unbound claim of an Immediate class and a volume no node reaches are
   reported on the pod.
+- Unbound claims of WaitForFirstConsumer classes are bound by the scheduler:
+  to a local volume the chosen node reaches (its claimRef written), or
+  provisioned for the chosen node (volume.kubernetes.io/selected-node
+  written, allowedTopologies honoured); the pod is bound once the PV
+  controller has bound its claims. This test plays the PV controller and the
+  provisioner (VolumeController below). A provisioner that gives up sends
+  the pod back to be scheduled again; a claim nobody binds fails the binding
+  after bindTimeoutSeconds.
 - A ReadWriteOncePod claim serves one pod: a second pod using it waits until
   the first is gone, or preempts it when more important (VolumeRestrictions).
 """
 import os
 import sys
+import threading
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scheduler_helpers import SchedulingTest, make_node, make_pod  # noqa: E402
+from scheduler_helpers import (SchedulingTest, make_node, make_pod, profile,  # noqa: E402
+                               scheduler_config)
 
 ZONE = "topology.kubernetes.io/zone"
 HOSTNAME = "kubernetes.io/hostname"
@@ -51,9 +60,91 @@ def claim(name, bound_to=None, storage_class=None, access_mode="ReadWriteOnce"):
     return {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": metadata, "spec": spec}
 
 
-def storage_class(name, mode):
-    return {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": name},
-            "provisioner": "csi.example.com", "volumeBindingMode": mode}
+def storage_class(name, mode, provisioner="csi.example.com", zones=None):
+    sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": name},
+          "provisioner": provisioner, "volumeBindingMode": mode}
+    if zones:
+        sc["allowedTopologies"] = [{"matchLabelExpressions": [{"key": ZONE, "values": zones}]}]
+    return sc
+
+
+def local_volume(name, node, storage_class_name="local"):
+    """An Available local volume of 1Gi on `node` (the PV controller made it Available)."""
+    pv = volume(name, node_in=(HOSTNAME, [node]))
+    pv["spec"]["storageClassName"] = storage_class_name
+    pv["status"] = {"phase": "Available"}
+    return pv
+
+
+MERGE = "application/merge-patch+json"
+SELECTED_NODE = "volume.kubernetes.io/selected-node"
+
+
+class VolumeController:
+    """What kube-controller-manager's PV controller and a CSI provisioner do,
+    enough for these tests: a claim whose volume got a claimRef is bound to
+    it; a claim with a selected node, of a class this provisioner serves, gets
+    a new volume on that node and is bound to it. `fail_once`: classes whose
+    first provisioning fails (the annotation is taken off, as a provisioner
+    does to have the pod scheduled again)."""
+
+    def __init__(self, client, provisioner="csi.example.com", fail_once=()):
+        self.client = client
+        self.provisioner = provisioner
+        self.fail_once = set(fail_once)
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopped.set()
+        self.thread.join(10)
+
+    def run(self):
+        while not self.stopped.wait(0.2):
+            self.step()
+
+    def step(self):
+        classes = {sc["metadata"]["name"]: sc for sc in self.list("/apis/storage.k8s.io/v1/storageclasses")}
+        claims = {(c["metadata"]["namespace"], c["metadata"]["name"]): c
+                  for c in self.list("/api/v1/persistentvolumeclaims")}
+        for pv in self.list("/api/v1/persistentvolumes"):
+            ref = pv["spec"].get("claimRef")
+            claim_obj = claims.get((ref["namespace"], ref["name"])) if ref else None
+            if claim_obj and not claim_obj["spec"].get("volumeName"):
+                self.bind(claim_obj, pv["metadata"]["name"])
+        for claim_obj in claims.values():
+            node = claim_obj["metadata"].get("annotations", {}).get(SELECTED_NODE)
+            class_name = claim_obj["spec"].get("storageClassName")
+            sc = classes.get(class_name)
+            if node and not claim_obj["spec"].get("volumeName") and sc and sc["provisioner"] == self.provisioner:
+                self.provision(claim_obj, node, class_name)
+
+    def list(self, path):
+        return self.client.ok("GET", path)["items"]
+
+    def provision(self, claim_obj, node, class_name):
+        meta = claim_obj["metadata"]
+        path = "/api/v1/namespaces/%s/persistentvolumeclaims/%s" % (meta["namespace"], meta["name"])
+        if class_name in self.fail_once:
+            self.fail_once.discard(class_name)
+            self.client.ok("PATCH", path, {"metadata": {"annotations": {SELECTED_NODE: None}}}, MERGE)
+            return
+        pv = local_volume("pvc-" + meta["uid"], node, class_name)
+        pv["spec"]["claimRef"] = {"kind": "PersistentVolumeClaim", "namespace": meta["namespace"],
+                                  "name": meta["name"], "uid": meta["uid"]}
+        pv["status"] = {"phase": "Bound"}
+        self.client.create(pv)
+        self.bind(claim_obj, pv["metadata"]["name"])
+
+    def bind(self, claim_obj, volume_name):
+        meta = claim_obj["metadata"]
+        path = "/api/v1/namespaces/%s/persistentvolumeclaims/%s" % (meta["namespace"], meta["name"])
+        self.client.ok("PATCH", path, {"metadata": {"annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+                                       "spec": {"volumeName": volume_name}}, MERGE)
 
 
 def pod_with_claims(name, *claims):
@@ -94,13 +185,14 @@ class VolumeSchedulingTest(SchedulingTest):
     def test_claims_troupe_cannot_place_are_reported(self):
         self.start([zoned_node("n-a1", "a"),
                     storage_class("fast", "Immediate"), storage_class("local", "WaitForFirstConsumer"),
-                    claim("pending-fast", storage_class="fast"), claim("pending-local", storage_class="local"),
+                    storage_class("by-hand", "WaitForFirstConsumer", provisioner="kubernetes.io/no-provisioner"),
+                    claim("pending-fast", storage_class="fast"), claim("pending-by-hand", storage_class="by-hand"),
                     volume("pv-nowhere", node_in=(ZONE, ["z"])), claim("data-nowhere", bound_to="pv-nowhere"),
                     claim("data-gone", bound_to="pv-gone")])
         cases = {
             "immediate": ("pending-fast", "pod has unbound immediate PersistentVolumeClaims"),
-            "wffc": ("pending-local", 'persistentvolumeclaim "pending-local" waits for its first consumer (storage '
-                                      'class "local"): troupe does not bind volumes'),
+            "no-volume": ("pending-by-hand",
+                          "1 node(s) didn't find available persistent volumes to bind"),
             "nowhere": ("data-nowhere", "1 node(s) had volume node affinity conflict"),
             # VolumeZone's PreFilter looks the volume up before VolumeBinding's Filter would, as upstream.
             "gone": ("data-gone", 'persistentvolume "pv-gone" not found'),
@@ -145,3 +237,70 @@ class VolumeSchedulingTest(SchedulingTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class VolumeBindingTest(SchedulingTest):
+    def claim_of(self, name):
+        return self.client.ok("GET", "/api/v1/namespaces/default/persistentvolumeclaims/" + name)
+
+    def volume_of(self, name):
+        return self.client.ok("GET", "/api/v1/persistentvolumes/" + name)
+
+    def test_a_local_volume_takes_its_pod_to_its_node_and_is_bound_to_its_claim(self):
+        self.start([zoned_node("n-a1", "a"), zoned_node("n-a2", "a"),
+                    storage_class("local", "WaitForFirstConsumer", provisioner="kubernetes.io/no-provisioner"),
+                    local_volume("local-a2", "n-a2"),
+                    claim("data", storage_class="local"), claim("more-data", storage_class="local")])
+        with VolumeController(self.client):
+            # Two pods want the one volume at once: the first placed takes it,
+            # the other is told no node has a volume left.
+            self.client.create_all([pod_with_claims("first", "data"), pod_with_claims("second", "more-data")])
+            self.settle(["first", "second"])
+            pods = {name: self.client.pod(name) for name in ("first", "second")}
+            placed = [name for name, pod in pods.items() if pod["spec"].get("nodeName")]
+            self.assertEqual(len(placed), 1, pods)
+            winner, loser = placed[0], ({"first", "second"} - set(placed)).pop()
+            self.assertEqual(pods[winner]["spec"]["nodeName"], "n-a2")
+            claim_name = "data" if winner == "first" else "more-data"
+            pv = self.volume_of("local-a2")
+            self.assertEqual(pv["spec"]["claimRef"]["name"], claim_name)
+            self.assertEqual(pv["spec"]["claimRef"]["uid"], self.claim_of(claim_name)["metadata"]["uid"])
+            self.assertEqual(pv["metadata"]["annotations"]["pv.kubernetes.io/bound-by-controller"], "yes")
+            self.assertEqual(self.claim_of(claim_name)["spec"]["volumeName"], "local-a2")
+            self.assertEqual(self.unschedulable_message(loser),
+                             "0/2 nodes are available: 2 node(s) didn't find available persistent volumes to bind. "
+                             "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..")
+            # Another local volume appears: the storage event requeues the loser, which takes it.
+            self.client.create(local_volume("local-a1", "n-a1"))
+            self.cluster.wait(lambda: (self.client.pod(loser) or {}).get("spec", {}).get("nodeName") == "n-a1", 30,
+                              loser + " placed on n-a1 with the new volume")
+
+    def test_a_claim_is_provisioned_for_the_chosen_node_in_the_allowed_zones(self):
+        self.start([zoned_node("n-a1", "a"), zoned_node("n-b1", "b"),
+                    storage_class("csi", "WaitForFirstConsumer", zones=["b"]),
+                    claim("scratch", storage_class="csi")])
+        with VolumeController(self.client):
+            placed = self.place_one(pod_with_claims("worker", "scratch"))
+        self.assertEqual(placed["spec"]["nodeName"], "n-b1")
+        claim_obj = self.claim_of("scratch")
+        self.assertEqual(claim_obj["metadata"]["annotations"][SELECTED_NODE], "n-b1")
+        self.assertEqual(claim_obj["spec"]["volumeName"], "pvc-" + claim_obj["metadata"]["uid"])
+
+    def test_a_pod_whose_provisioning_failed_is_scheduled_again(self):
+        self.start([zoned_node("n-a1", "a"), storage_class("flaky", "WaitForFirstConsumer"),
+                    claim("scratch", storage_class="flaky")])
+        with VolumeController(self.client, fail_once=["flaky"]):
+            placed = self.place_one(pod_with_claims("worker", "scratch"), timeout=90)
+        self.assertEqual(placed["spec"]["nodeName"], "n-a1")
+        messages = [e.get("note") or e.get("message") for e in self.client.events_about("worker")]
+        self.assertIn('binding rejected: binding volumes: selectedNode annotation reset for PVC "scratch"', messages)
+
+    def test_a_claim_nobody_binds_fails_the_binding_after_bind_timeout_seconds(self):
+        config = scheduler_config(profiles=[profile(plugin_config=[
+            {"name": "VolumeBinding", "args": {"bindTimeoutSeconds": 1}}])])
+        self.start([zoned_node("n-a1", "a"), storage_class("unserved", "WaitForFirstConsumer"),
+                    claim("scratch", storage_class="unserved")], config=config)
+        # No provisioner runs: the claim is annotated for n-a1 and stays unbound.
+        message = self.create_unschedulable(pod_with_claims("worker", "scratch"))
+        self.assertEqual(message, "binding rejected: binding volumes: timed out waiting for the condition")
+        self.assertEqual(self.claim_of("scratch")["metadata"]["annotations"][SELECTED_NODE], "n-a1")

@@ -36,7 +36,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"NodePorts", {P::pre_filter, P::filter}, 0},
       {"NodeResourcesFit", {P::pre_filter, P::filter, P::score}, 1},
       {"VolumeRestrictions", {P::pre_filter, P::filter}, 0},
-      {"VolumeBinding", {P::pre_filter, P::filter}, 0},
+      {"VolumeBinding", {P::pre_filter, P::filter, P::pre_bind}, 0},
       {"VolumeZone", {P::pre_filter, P::filter}, 0},
       {"PodTopologySpread", {P::pre_filter, P::filter, P::pre_score, P::score}, 2},
       {"InterPodAffinity", {P::pre_filter, P::filter, P::pre_score, P::score}, 2},

@@ -73,11 +73,9 @@ TEST_CASE("VolumeBinding PreFilter: skip, reject or go on to the nodes", "[volum
        "pod has unbound immediate PersistentVolumeClaims"},
       {"unbound immediate is reported before a delayed one", pod_with_claims({"later", "immediate"}), uu,
        "pod has unbound immediate PersistentVolumeClaims"},
-      {"a WaitForFirstConsumer claim troupe would have to bind", pod_with_claims({"later"}), uu,
-       "persistentvolumeclaim \"later\" waits for its first consumer (storage class \"wffc\"): troupe does not bind "
-       "volumes"},
+      {"a WaitForFirstConsumer claim to bind: Filter runs", pod_with_claims({"later"}), Code::success, ""},
   };
-  VolumeBinding plugin;
+  const VolumeBinding plugin{std::chrono::seconds(600)};
   for (const auto& c : cases) {
     INFO(c.name);
     Run run = pre_filter(plugin, c.pod, catalog);
@@ -121,7 +119,7 @@ TEST_CASE("VolumeBinding Filter: bound volumes must exist and reach the node", "
       {"metadata.name NotIn is not checked", {"not-n2"}, "", ""},
       {"metadata.name In is not checked", {"named-n1"}, "", ""},
   };
-  VolumeBinding plugin;
+  const VolumeBinding plugin{std::chrono::seconds(600)};
   for (const auto& c : cases) {
     INFO(c.name);
     Run run = pre_filter(plugin, pod_with_claims(c.claims), catalog);
@@ -132,6 +130,68 @@ TEST_CASE("VolumeBinding Filter: bound volumes must exist and reach the node", "
     CHECK(on_n1.message() == c.on_n1);
     CHECK(on_n2.message() == c.on_n2);
     if (!c.on_n2.empty()) CHECK(on_n2.code == uu);
+  }
+}
+
+TEST_CASE("VolumeBinding: claims to bind are planned per node, decided at Reserve and written at PreBind",
+          "[volumes]") {
+  PersistentVolume local = volume("pv-local-1", {}, node_in("kubernetes.io/hostname", {"n-1"}));
+  local.storage_class_name = "local";
+  local.phase = "Available";
+  local.capacity_storage = Quantity::from_value(10);
+  StorageClass by_hand = storage_class("local", "WaitForFirstConsumer");
+  by_hand.provisioner = kNoProvisioner;
+  const auto catalog = CatalogBuilder()
+                           .add(claim("data", "", std::string("local")))
+                           .add(claim("scratch", "", std::string("csi")))
+                           .add(claim("zone-a", "pv-a"))
+                           .add(volume("pv-a", {}, node_in("zone", {"a"})))
+                           .add(local)
+                           .add(by_hand)
+                           .add(storage_class("csi", "WaitForFirstConsumer"))
+                           .build();
+  const NodeInfo n1 = NodeBuilder("n-1").label("zone", "b").label("kubernetes.io/hostname", "n-1").info();
+  const NodeInfo n2 = NodeBuilder("n-2").label("zone", "a").label("kubernetes.io/hostname", "n-2").info();
+  const std::string bind_conflict = "node(s) didn't find available persistent volumes to bind";
+  const VolumeBinding plugin{std::chrono::seconds(42)};
+
+  SECTION("a local volume: only its node fits") {
+    Run run = pre_filter(plugin, pod_with_claims({"data"}), catalog);
+    REQUIRE(run.pre_filter.ok());
+    auto pod = PodInfo::make(pod_with_claims({"data"}));
+    CHECK(plugin.filter(run.state, *pod, n1).ok());
+    CHECK(plugin.filter(run.state, *pod, n2).message() == bind_conflict);
+    CHECK(plugin.filter(run.state, *pod, n2).code == uu);
+    auto decided = plugin.decide_plan(run.state, "n-1", n1.node()->meta.labels);
+    REQUIRE(decided);
+    REQUIRE(decided->status.ok());
+    BindingChanges changes;
+    REQUIRE(plugin.pre_bind(run.state, *pod, "n-1", changes).ok());
+    REQUIRE(changes.claim_bindings.claims.size() == 1);
+    CHECK(changes.claim_bindings.claims[0].name == "data");
+    CHECK(changes.claim_bindings.claims[0].volume == "pv-local-1");
+    CHECK(changes.claim_bindings.timeout == std::chrono::seconds(42));
+  }
+  SECTION("a bound volume's conflict is reported before the claims to bind") {
+    Run run = pre_filter(plugin, pod_with_claims({"zone-a", "scratch"}), catalog);
+    auto pod = PodInfo::make(pod_with_claims({"zone-a", "scratch"}));
+    CHECK(plugin.filter(run.state, *pod, n1).message() == "node(s) had volume node affinity conflict");
+    CHECK(plugin.filter(run.state, *pod, n2).ok());
+  }
+  SECTION("no plan on a node the claims cannot use") {
+    Run run = pre_filter(plugin, pod_with_claims({"data"}), catalog);
+    auto decided = plugin.decide_plan(run.state, "n-2", n2.node()->meta.labels);
+    REQUIRE(decided);
+    CHECK(decided->status.message() == bind_conflict);
+    BindingChanges changes;
+    CHECK(plugin.pre_bind(run.state, *PodInfo::make(pod_with_claims({"data"})), "n-2", changes).code == Code::error);
+  }
+  SECTION("bound claims: nothing to decide or write") {
+    Run run = pre_filter(plugin, pod_with_claims({"zone-a"}), catalog);
+    CHECK_FALSE(plugin.decide_plan(run.state, "n-2", n2.node()->meta.labels));
+    BindingChanges changes;
+    CHECK(plugin.pre_bind(run.state, *PodInfo::make(pod_with_claims({"zone-a"})), "n-2", changes).ok());
+    CHECK(changes.claim_bindings.claims.empty());
   }
 }
 
