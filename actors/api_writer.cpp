@@ -141,17 +141,23 @@ watch::ApiResult write_claim_bindings(watch::ApiClient& api, const BindJob& job,
   return result;
 }
 
+/// The claims' part failed: VolumeBinding's PreBind error, as the framework words one.
+WriteOutcome volume_binding_failed(int code, const std::string& message) {
+  WriteOutcome out{false, code, "running PreBind plugin \"VolumeBinding\": " + message, "VolumeBinding"};
+  return out;
+}
+
 /// The Binding of a pod whose claims are bound first: writes them on an I/O
-/// thread, then follows them (check_claims) before binding the pod.
+/// thread, then follows them (check_claims) before binding the pod. The
+/// wait's deadline counts from now, so that the cycle, which waits for the
+/// answer bindTimeoutSeconds longer than for a plain Binding, always gets it.
 void bind_after_claims(Self self, uint64_t id, const BindJobPtr& job, BindCall bind) {
   auto& st = self->state;
-  if (!st.deps.volumes) {
-    deliver_binding(self, id, WriteOutcome{false, 0, "binding volumes: the scheduler does not follow volumes"});
-    return;
-  }
+  if (!st.deps.volumes) return deliver_binding(self, id, volume_binding_failed(0, "the scheduler does not follow volumes"));
   auto run = std::make_shared<ClaimBindingRun>();
   run->job = job;
   run->bind = std::move(bind);
+  run->deadline = std::chrono::steady_clock::now() + job->claim_bindings.timeout;
   st.claim_runs.emplace(id, run);
   auto api = st.deps.api;
   auto me = caf::actor_cast<api_writer_actor>(self);
@@ -165,25 +171,28 @@ void bind_after_claims(Self self, uint64_t id, const BindJobPtr& job, BindCall b
   }
 }
 
-/// binder.go checkBindings, once a second until the claims are bound (then
-/// the pod is), one fails, or bindTimeoutSeconds have passed.
+/// binder.go checkBindings, once a second (the first a second after the
+/// writes, as upstream's poll) until the claims are bound (then the pod is),
+/// one fails, or bindTimeoutSeconds have passed.
 void check_claims(Self self, uint64_t id) {
   auto& st = self->state;
   auto it = st.claim_runs.find(id);
   if (it == st.claim_runs.end()) return;
   auto run = it->second;
-  auto progress = plugins::volumes::check_claim_bindings(*st.deps.volumes->observed(), run->job->claim_bindings.claims,
-                                                          run->written, run->job->node);
-  if (progress.progress == plugins::volumes::Progress::waiting &&
-      std::chrono::steady_clock::now() < run->deadline) {
+  const bool expired = std::chrono::steady_clock::now() >= run->deadline;
+  auto progress = expired ? plugins::volumes::BindingProgress{}
+                          : plugins::volumes::check_claim_bindings(*st.deps.volumes->observed(),
+                                                                   run->job->claim_bindings.claims, run->written,
+                                                                   run->job->node);
+  if (progress.progress == plugins::volumes::Progress::waiting && !expired) {
     self->delayed_send(self, std::chrono::seconds(1), atom::check_claims_v, id);
     return;
   }
   st.claim_runs.erase(it);
   if (progress.progress == plugins::volumes::Progress::bound) return post_binding(self, id, run->job, run->bind);
   const std::string why =
-      progress.progress == plugins::volumes::Progress::failed ? progress.message : "timed out waiting for the condition";
-  deliver_binding(self, id, WriteOutcome{false, 0, "binding volumes: " + why});
+      progress.progress == plugins::volumes::Progress::failed ? progress.message : "context deadline exceeded";
+  deliver_binding(self, id, volume_binding_failed(0, "binding volumes: " + why));
 }
 
 /// Binds the pod, after its claims when it has claims to bind.
@@ -268,11 +277,9 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
         if (it == st.claim_runs.end()) return;
         if (!outcome.ok) {
           st.claim_runs.erase(it);
-          outcome.message = "binding volumes: " + outcome.message;
-          return deliver_binding(self, id, std::move(outcome));
+          return deliver_binding(self, id, volume_binding_failed(outcome.code, outcome.message));
         }
-        it->second->deadline = std::chrono::steady_clock::now() + it->second->job->claim_bindings.timeout;
-        check_claims(self, id);
+        self->delayed_send(self, std::chrono::seconds(1), atom::check_claims_v, id);
       },
       [=](atom::check_claims, uint64_t id) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -328,6 +328,9 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
             }
             unreserve(self, a, node);
             gang_member_unreserved(self, a);
+            // A PreBind plugin's write (VolumeBinding's claims) failed: its error, as PreBind's are.
+            if (!outcome.pre_bind_plugin.empty())
+              return fail(self, a, outcome.message, {outcome.pre_bind_plugin}, true);
             fail(self, a, "binding rejected: " + outcome.message, {}, true);
           },
           [=](caf::error& err) {
@@ -530,12 +533,19 @@ bool assume_volumes(Self self, const AttemptPtr& a, const std::string& node) {
   if (!self->state.deps.volumes || a->pod().spec().volume_claims.empty()) return true;
   const auto* binding = plugins::volumes::VolumeBinding::of(a->framework());
   if (binding == nullptr) return true;
-  static const Labels kNoLabels;
+  // The node's labels as the cycle knows them: those Filter saw, or newer.
   auto entry = self->state.cluster_pods.nodes().find(node);
-  const bool known = entry != self->state.cluster_pods.nodes().end() && entry->second.node;
-  auto outcome = binding->decide_plan(*a->request->state, node, known ? entry->second.node->meta.labels : kNoLabels);
+  if (entry == self->state.cluster_pods.nodes().end() || !entry->second.node) {
+    gang_member_unreserved(self, a);
+    fail_and_next(self, a, "running Reserve plugin \"VolumeBinding\": node " + plugins::volumes::quoted(node) + " not found",
+                  {plugins::volumes::VolumeBinding::kName}, true);
+    return false;
+  }
+  auto outcome = binding->decide_plan(*a->request->state, node, entry->second.node->meta.labels);
   if (!outcome) return true;
   if (!outcome->status.ok()) {
+    // The node changed since Filter: upstream's Reserve fails the same way, and Unreserve follows.
+    gang_member_unreserved(self, a);
     fail_and_next(self, a, outcome->status.message(), {plugins::volumes::VolumeBinding::kName},
                   outcome->status.code == plugins::Code::error);
     return false;

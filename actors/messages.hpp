@@ -45,11 +45,14 @@ struct WriteOutcome {
   bool ok = false;
   int code = 0;          // HTTP status, 0 = no answer
   std::string message;   // the Status message or transport error
+  /// Set when the write a PreBind plugin asked for failed, before the
+  /// Binding: that plugin, and `message` is already its PreBind error.
+  std::string pre_bind_plugin;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, WriteOutcome& x) {
-  return f(caf::meta::type_name("WriteOutcome"), x.ok, x.code, x.message);
+  return f(caf::meta::type_name("WriteOutcome"), x.ok, x.code, x.message, x.pre_bind_plugin);
 }
 
 /// A pod that could not be placed: its PodScheduled=False condition and the

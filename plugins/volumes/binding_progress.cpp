@@ -20,11 +20,11 @@ BindingProgress failed(std::string message) { return {Progress::failed, std::mov
 
 BindingProgress check_static(const VolumeCatalog& observed, const ClaimToBind& claim, const std::string& written) {
   auto volume = observed.volume(claim.volume);
-  if (!volume) return failed("failed to check binding: persistentvolume " + quoted(claim.volume) + " not found");
+  if (!volume) return failed("failed to check binding: could not find v1.PersistentVolume " + quoted(claim.volume));
   const PersistentVolumeClaim* pvc = observed.claim(claim.namespace_name, claim.name);
   if (pvc == nullptr)
-    return failed("failed to check binding: persistentvolumeclaim " + quoted(claim.namespace_name + "/" + claim.name) +
-                  " not found");
+    return failed("failed to check binding: could not find v1.PersistentVolumeClaim " +
+                  quoted(claim.namespace_name + "/" + claim.name));
   if (older_than(volume->meta.resource_version, written)) return {};
   if (!volume->claim_ref || volume->claim_ref->uid.empty())
     return failed("ClaimRef got reset for pv " + quoted(claim.volume));
@@ -35,13 +35,13 @@ BindingProgress check_provisioned(const VolumeCatalog& observed, const ClaimToBi
                                   const std::string& node) {
   const PersistentVolumeClaim* pvc = observed.claim(claim.namespace_name, claim.name);
   if (pvc == nullptr)
-    return failed("failed to check provisioning pvc: persistentvolumeclaim " +
-                  quoted(claim.namespace_name + "/" + claim.name) + " not found");
+    return failed("failed to check provisioning pvc: could not find v1.PersistentVolumeClaim " +
+                  quoted(claim.namespace_name + "/" + claim.name));
   if (older_than(pvc->meta.resource_version, written)) return {};
-  const std::string* selected = pvc->meta.annotation(kAnnotationSelectedNode);
+  if (pvc->meta.annotations.empty()) return failed("selectedNode annotation reset for PVC " + quoted(claim.name));
   // A provisioner that fails takes the annotation off, to have the pod scheduled again.
-  if (selected == nullptr) return failed("selectedNode annotation reset for PVC " + quoted(claim.name));
-  if (*selected != node) return failed("provisioning failed for PVC " + quoted(claim.name));
+  const std::string* selected = pvc->meta.annotation(kAnnotationSelectedNode);
+  if (selected == nullptr || *selected != node) return failed("provisioning failed for PVC " + quoted(claim.name));
   return fully_bound(*pvc) ? BindingProgress{Progress::bound, ""} : BindingProgress{};
 }
 

@@ -57,19 +57,37 @@ PluginStatus VolumeBinding::pre_filter(CycleState& state, const PodInfo& pod, Pr
   return {};
 }
 
-// binder.go FindPodVolumes: the bound claims first (the first missing volume
-// or affinity conflict decides), then the claims to bind.
+// binder.go FindPodVolumes: the bound claims (the first missing volume or
+// affinity conflict stops that check), then the claims to bind; every
+// reason found, in upstream's order.
 PluginStatus VolumeBinding::filter(const CycleState& state, const PodInfo&, const NodeInfo& node) const {
   const PodVolumes* volumes = state.read<PodVolumes>(state_slot());
   if (volumes == nullptr) return PluginStatus::internal_error("VolumeBinding: no PreFilter state");
   const Labels& labels = node.node()->meta.labels;
+  bool bound_reach_node = true;
+  bool bound_exist = true;
   for (const auto& volume : volumes->volumes) {
-    if (volume == nullptr) return PluginStatus::unresolvable(kVolumeMissing);
-    if (volume->node_affinity && !selector_matches_labels(*volume->node_affinity, labels))
-      return PluginStatus::unresolvable(kNodeConflict);
+    if (volume == nullptr) {
+      bound_exist = false;
+      break;
+    }
+    if (volume->node_affinity && !selector_matches_labels(*volume->node_affinity, labels)) {
+      bound_reach_node = false;
+      break;
+    }
   }
-  if (volumes->delayed.empty()) return {};
-  return plan_delayed_claims(volumes->delayed, catalog_of(state), node.node()->meta.name, labels).status;
+  bool to_bind_fit = true;
+  if (!volumes->delayed.empty()) {
+    PlanOutcome planned = plan_delayed_claims(volumes->delayed, catalog_of(state), node.node()->meta.name, labels);
+    if (planned.status.code == Code::error) return planned.status;
+    to_bind_fit = planned.status.ok();
+  }
+  std::vector<std::string> reasons;
+  if (!bound_reach_node) reasons.push_back(kNodeConflict);
+  if (!to_bind_fit) reasons.push_back(kBindConflict);
+  if (!bound_exist) reasons.push_back(kVolumeMissing);
+  if (reasons.empty()) return {};
+  return PluginStatus(Code::unschedulable_and_unresolvable, std::move(reasons));
 }
 
 std::optional<PlanOutcome> VolumeBinding::decide_plan(CycleState& state, const std::string& node_name,

@@ -43,9 +43,10 @@ class VolumeBinding final : public PreFilterPlugin,
   static constexpr const char* kVolumeMissing =
       "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
 
-  /// VolumeBindingArgs: bindTimeoutSeconds (not negative; 0 = do not wait)
-  /// bounds PreBind's wait for the claims to be bound; shape is refused, as
-  /// upstream refuses it while its feature gate is off.
+  /// VolumeBindingArgs: bindTimeoutSeconds (not negative; with 0 a binding
+  /// that has claims to bind always fails, as upstream's) bounds PreBind's
+  /// wait for the claims to be bound; shape is refused, as upstream refuses
+  /// it while its feature gate is off.
   static Result<std::shared_ptr<const Plugin>> make(const YAML::Node& args);
   explicit VolumeBinding(std::chrono::seconds bind_timeout) : bind_timeout_(bind_timeout) {}
 

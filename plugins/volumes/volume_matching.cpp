@@ -31,14 +31,15 @@ bool offers_access_modes(const PersistentVolume& volume, const PersistentVolumeC
 }
 
 // The order of the checks is upstream's: a volume pre-bound to the claim is
-// the answer whatever its phase, class or selector; only its node matters.
+// the answer whatever its phase or selector; only its node matters.
 std::shared_ptr<const PersistentVolume> find_matching_volume(const PersistentVolumeClaim& claim,
                                                              const VolumeCatalog& catalog, const Labels& node_labels,
                                                              const std::unordered_set<std::string>& excluded) {
   const std::string claim_class = storage_class_of(claim);
   std::shared_ptr<const PersistentVolume> smallest;
   for (const auto& [name, volume] : catalog.volumes) {
-    if (excluded.count(name) > 0) continue;
+    // Upstream lists the volumes of the claim's class only, pre-bound ones included.
+    if (excluded.count(name) > 0 || storage_class_of(*volume) != claim_class) continue;
     const bool bound_here = volume_bound_to_claim(*volume, claim);
     if (volume->claim_ref && !bound_here) continue;
     if (volume->capacity_storage < claim.requested_storage) continue;
@@ -48,7 +49,7 @@ std::shared_ptr<const PersistentVolume> find_matching_volume(const PersistentVol
     if (bound_here) return reachable ? volume : nullptr;
     if (volume->phase != "Available") continue;
     if (claim.selector && !claim.selector->matches(volume->meta.labels)) continue;
-    if (storage_class_of(*volume) != claim_class || !reachable || !offers_access_modes(*volume, claim)) continue;
+    if (!reachable || !offers_access_modes(*volume, claim)) continue;
     // Ties go to the first name, so that every node and every run agree.
     if (!smallest || volume->capacity_storage < smallest->capacity_storage ||
         (volume->capacity_storage == smallest->capacity_storage && name < smallest->meta.name))

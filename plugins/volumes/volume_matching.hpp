@@ -21,10 +21,10 @@ bool volume_bound_to_claim(const PersistentVolume& volume, const PersistentVolum
 /// volume.CheckAccessModes: the volume offers every access mode the claim asks for.
 bool offers_access_modes(const PersistentVolume& volume, const PersistentVolumeClaim& claim);
 
-/// The volume for `claim` on a node with these labels, or null: a volume
-/// pre-bound to the claim if there is one (null when its node affinity
-/// rejects the node); else the smallest Available volume of the claim's class
-/// that is not bound elsewhere, not being deleted, not in `excluded`, is
+/// The volume for `claim` on a node with these labels, or null. Among the
+/// volumes of the claim's class: one pre-bound to the claim if there is one
+/// (null when its node affinity rejects the node); else the smallest
+/// Available one that is not bound elsewhere, not being deleted, not in `excluded`, is
 /// large enough, has the claim's volume mode and access modes, matches its
 /// selector and can be reached from the node.
 std::shared_ptr<const PersistentVolume> find_matching_volume(const PersistentVolumeClaim& claim,

@@ -15,6 +15,7 @@
 #include "watch/pod_group_writes.hpp"
 #include "watch/pod_writes.hpp"
 #include "watch/task_pool.hpp"
+#include "watch/volume_writes.hpp"
 
 using namespace troupe::watch;
 using troupe::test::FakeApiServer;
@@ -491,4 +492,46 @@ TEST_CASE("write_pod_group_status: a PodGroup that is gone is a 404", "[writers]
   CHECK_FALSE(result.ok);
   CHECK(result.code == 404);
   CHECK_FALSE(decided);
+}
+
+TEST_CASE("volume writes: a claimRef or a selected node, under the resourceVersion the decision saw", "[writers]") {
+  FakeApiServer server([](const RecordedRequest& request, ResponseWriter& out) {
+    if (request.path.find("conflict") != std::string::npos) return out.respond(409, R"({"kind":"Status","apiVersion":"v1",
+      "status":"Failure","message":"the object has been modified","reason":"Conflict","code":409})");
+    out.respond(200, R"({"metadata":{"name":"x","resourceVersion":"77"}})");
+  });
+  auto api = api_for(server);
+  const ClaimIdentity claim{"db", "data", "uid-data", "12"};
+
+  const ApiResult bound = bind_volume_to_claim(*api, "pv-1", "40", false, claim);
+  REQUIRE(bound.ok);
+  CHECK(written_resource_version(bound) == "77");
+  RecordedRequest sent = server.requests().at(0);
+  CHECK(sent.method == "PATCH");
+  CHECK(sent.path == "/api/v1/persistentvolumes/pv-1");
+  CHECK(sent.headers.at("content-type") == "application/merge-patch+json");
+  CHECK(sent.body ==
+        R"({"metadata":{"resourceVersion":"40","annotations":{"pv.kubernetes.io/bound-by-controller":"yes"}},)"
+        R"("spec":{"claimRef":{"kind":"PersistentVolumeClaim","apiVersion":"v1","namespace":"db","name":"data",)"
+        R"("uid":"uid-data","resourceVersion":"12"}}})");
+
+  SECTION("a volume the user pre-bound keeps its own binding mark") {
+    REQUIRE(bind_volume_to_claim(*api, "pv-1", "40", true, claim).ok);
+    CHECK(server.requests().at(1).body.find("bound-by-controller") == std::string::npos);
+  }
+  SECTION("a claim to provision gets its node") {
+    const ApiResult selected = select_node_for_claim(*api, claim, "n-7");
+    REQUIRE(selected.ok);
+    sent = server.requests().at(1);
+    CHECK(sent.path == "/api/v1/namespaces/db/persistentvolumeclaims/data");
+    CHECK(sent.body ==
+          R"({"metadata":{"resourceVersion":"12","annotations":{"volume.kubernetes.io/selected-node":"n-7"}}})");
+  }
+  SECTION("a changed object is a conflict, not resent") {
+    const ApiResult conflict = bind_volume_to_claim(*api, "pv-conflict", "40", false, claim);
+    CHECK_FALSE(conflict.ok);
+    CHECK(conflict.code == 409);
+    CHECK(written_resource_version(conflict).empty());
+    CHECK(server.request_count() == 2);
+  }
 }

@@ -30,9 +30,11 @@ PersistentVolume volume_at(std::string name, std::string version, bool claimed) 
   return v;
 }
 
-PersistentVolumeClaim claim_at(std::string version, std::string bound_to, std::string selected_node) {
+PersistentVolumeClaim claim_at(std::string version, std::string bound_to, std::string selected_node,
+                               bool provisioner_annotated = false) {
   PersistentVolumeClaim c = claim("data", std::move(bound_to), std::string("csi"));
   c.meta.resource_version = std::move(version);
+  if (provisioner_annotated) c.meta.annotations["volume.kubernetes.io/storage-provisioner"] = "csi.example.com";
   if (!selected_node.empty()) c.meta.annotations[kAnnotationSelectedNode] = std::move(selected_node);
   return c;
 }
@@ -63,13 +65,18 @@ TEST_CASE("check_claim_bindings: a static binding", "[volumes]") {
     CHECK(progress.progress == c.progress);
     CHECK(progress.message == c.message);
   }
+  SECTION("a provisioned claim gone") {
+    auto none = CatalogBuilder().build();
+    CHECK(check_claim_bindings(*none, {to_volume("data", "")}, {"12"}, "n-1").message ==
+          "failed to check provisioning pvc: could not find v1.PersistentVolumeClaim \"default/data\"");
+  }
   SECTION("the volume or the claim gone") {
     auto no_volume = CatalogBuilder().add(claim_at("5", "", "")).build();
     CHECK(check_claim_bindings(*no_volume, {to_volume("data", "pv")}, {"12"}, "n-1").message ==
-          "failed to check binding: persistentvolume \"pv\" not found");
+          "failed to check binding: could not find v1.PersistentVolume \"pv\"");
     auto no_claim = CatalogBuilder().add(volume_at("pv", "12", true)).build();
     CHECK(check_claim_bindings(*no_claim, {to_volume("data", "pv")}, {"12"}, "n-1").message ==
-          "failed to check binding: persistentvolumeclaim \"default/data\" not found");
+          "failed to check binding: could not find v1.PersistentVolumeClaim \"default/data\"");
   }
 }
 
@@ -84,8 +91,10 @@ TEST_CASE("check_claim_bindings: a provisioned claim", "[volumes]") {
       {"annotated, not provisioned yet", claim_at("20", "", "n-1"), Progress::waiting, ""},
       {"provisioned and bound", claim_at("23", "pvc-1234", "n-1"), Progress::bound, ""},
       {"the watch has not shown the write yet", claim_at("19", "", ""), Progress::waiting, ""},
-      {"the provisioner gave up", claim_at("21", "", ""), Progress::failed,
+      {"every annotation gone", claim_at("21", "", ""), Progress::failed,
        "selectedNode annotation reset for PVC \"data\""},
+      {"the provisioner gave up: its other annotations stay", claim_at("21", "", "", true), Progress::failed,
+       "provisioning failed for PVC \"data\""},
       {"headed to another node now", claim_at("21", "", "n-2"), Progress::failed,
        "provisioning failed for PVC \"data\""},
   };

@@ -172,11 +172,17 @@ TEST_CASE("VolumeBinding: claims to bind are planned per node, decided at Reserv
     CHECK(changes.claim_bindings.claims[0].volume == "pv-local-1");
     CHECK(changes.claim_bindings.timeout == std::chrono::seconds(42));
   }
-  SECTION("a bound volume's conflict is reported before the claims to bind") {
+  SECTION("every reason, in upstream's order") {
     Run run = pre_filter(plugin, pod_with_claims({"zone-a", "scratch"}), catalog);
     auto pod = PodInfo::make(pod_with_claims({"zone-a", "scratch"}));
     CHECK(plugin.filter(run.state, *pod, n1).message() == "node(s) had volume node affinity conflict");
     CHECK(plugin.filter(run.state, *pod, n2).ok());
+    Run both = pre_filter(plugin, pod_with_claims({"data", "zone-a"}), catalog);
+    auto pod_both = PodInfo::make(pod_with_claims({"data", "zone-a"}));
+    const NodeInfo n3 = NodeBuilder("n-3").label("zone", "b").label("kubernetes.io/hostname", "n-3").info();
+    PluginStatus on_n3 = plugin.filter(both.state, *pod_both, n3);
+    CHECK(on_n3.reasons == std::vector<std::string>{"node(s) had volume node affinity conflict", bind_conflict});
+    CHECK(on_n3.code == uu);
   }
   SECTION("no plan on a node the claims cannot use") {
     Run run = pre_filter(plugin, pod_with_claims({"data"}), catalog);

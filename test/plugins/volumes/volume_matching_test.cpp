@@ -71,13 +71,18 @@ TEST_CASE("find_matching_volume: which volume an unbound claim would take on a n
       {"selector does not match", none, [](auto& c) { c.selector = *parse_label_selector("tier=slow"); },
        false},
       {"access mode not offered", none, [](auto& c) { c.access_modes = {"ReadWriteMany"}; }, false},
-      {"pre-bound to the claim: taken whatever its phase, class or selector",
+      {"pre-bound to the claim: taken whatever its phase or selector",
        [](auto& v) {
          v.claim_ref = ref_to("data", "");
          v.phase = "Pending";
-         v.storage_class_name = "other";
        },
        [](auto& c) { c.selector = *parse_label_selector("tier=slow"); }, true},
+      {"pre-bound to the claim but of another class: not a candidate",
+       [](auto& v) {
+         v.claim_ref = ref_to("data", "uid-data");
+         v.storage_class_name = "other";
+       },
+       none, false},
       {"pre-bound to an older claim of the same name", [](auto& v) { v.claim_ref = ref_to("data", "uid-old"); }, none,
        false},
   };
