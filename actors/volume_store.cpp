@@ -64,15 +64,17 @@ void VolumeStore::apply(const std::string& collection, watch::EventType type, co
     apply_to(live_.volumes, key, type, object, decode_persistent_volume, "PersistentVolume");
   else if (collection == "storageclasses")
     apply_to(live_.classes, key, type, object, decode_storage_class, "StorageClass");
+  else if (collection == "csinodes")
+    apply_to(live_.csi_nodes, key, type, object, decode_csi_node, "CSINode");
   else
     return;
+  observed_.reset();
   changed();
 }
 
 void VolumeStore::changed() {
   live_.generation = ++generation_;
   snapshot_.reset();
-  observed_.reset();
 }
 
 std::shared_ptr<const plugins::volumes::VolumeCatalog> VolumeStore::snapshot() const {

@@ -63,6 +63,7 @@ inline constexpr VolumeCollection kVolumeCollections[] = {
     {"persistentvolumeclaims", "/api/v1/persistentvolumeclaims"},
     {"persistentvolumes", "/api/v1/persistentvolumes"},
     {"storageclasses", "/apis/storage.k8s.io/v1/storageclasses"},
+    {"csinodes", "/apis/storage.k8s.io/v1/csinodes"},
 };
 
 /// Whether `resource` is one of kVolumeCollections.

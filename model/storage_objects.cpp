@@ -11,6 +11,7 @@ namespace {
 constexpr KindInfo kClaimKind{"v1", "PersistentVolumeClaim"};
 constexpr KindInfo kVolumeKind{"v1", "PersistentVolume"};
 constexpr KindInfo kStorageClassKind{"storage.k8s.io/v1", "StorageClass"};
+constexpr KindInfo kCsiNodeKind{"storage.k8s.io/v1", "CSINode"};
 
 template <class Io, class T>
 void claim_fields(Io& io, T& x) {
@@ -36,6 +37,10 @@ void volume_fields(Io& io, T& x) {
     io.optional_object("claimRef", x.claim_ref);
     io.nested("capacity", [&] { io.field("storage", x.capacity_storage); });
     io.field("volumeMode", x.volume_mode);
+    io.nested("csi", [&] {
+      io.field("driver", x.csi_driver);
+      io.field("volumeHandle", x.csi_volume_handle);
+    });
   });
   io.nested("status", [&] { io.field("phase", x.phase); });
 }
@@ -46,6 +51,18 @@ void storage_class_fields(Io& io, T& x) {
   io.field("provisioner", x.provisioner);
   io.field("volumeBindingMode", x.volume_binding_mode);
   io.array("allowedTopologies", x.allowed_topologies);
+}
+
+template <class Io, class T>
+void csi_node_driver_fields(Io& io, T& x) {
+  io.field("name", x.name);
+  io.nested("allocatable", [&] { io.field("count", x.allocatable_count); });
+}
+
+template <class Io, class T>
+void csi_node_fields(Io& io, T& x) {
+  io.object("metadata", x.meta);
+  io.nested("spec", [&] { io.array("drivers", x.drivers); });
 }
 
 template <class Io, class T>
@@ -61,6 +78,8 @@ void topology_term_fields(Io& io, T& x) {
 
 }  // namespace
 
+TROUPE_JSON_FIELDS(CsiNodeDriver, csi_node_driver_fields)
+TROUPE_JSON_FIELDS(CsiNode, csi_node_fields)
 TROUPE_JSON_FIELDS(TopologyLabelRequirement, topology_requirement_fields)
 TROUPE_JSON_FIELDS(TopologySelectorTerm, topology_term_fields)
 TROUPE_JSON_FIELDS(PersistentVolumeClaim, claim_fields)
@@ -81,6 +100,8 @@ Result<PersistentVolume> decode_persistent_volume(JsonPtr doc) { return decode_o
 Result<PersistentVolume> decode_persistent_volume_json(std::string_view text) {
   return decode_object_text<PersistentVolume>(text, kVolumeKind);
 }
+Result<CsiNode> decode_csi_node(JsonPtr doc) { return decode_object<CsiNode>(doc, kCsiNodeKind); }
+Result<CsiNode> decode_csi_node_json(std::string_view text) { return decode_object_text<CsiNode>(text, kCsiNodeKind); }
 Result<StorageClass> decode_storage_class(JsonPtr doc) { return decode_object<StorageClass>(doc, kStorageClassKind); }
 Result<StorageClass> decode_storage_class_json(std::string_view text) {
   return decode_object_text<StorageClass>(text, kStorageClassKind);

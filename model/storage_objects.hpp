@@ -45,6 +45,8 @@ struct PersistentVolume {
   std::optional<ObjectReference> claim_ref;
   Quantity capacity_storage;  // spec.capacity.storage
   std::string volume_mode;    // spec.volumeMode; "" reads as Filesystem
+  std::string csi_driver;     // spec.csi.driver; "" = not a CSI volume
+  std::string csi_volume_handle;  // spec.csi.volumeHandle
   std::string phase;          // status.phase: Available, Bound, Released, Failed
   JsonPtr raw;
 };
@@ -78,6 +80,23 @@ Result<PersistentVolume> decode_persistent_volume_json(std::string_view text);
 Result<StorageClass> decode_storage_class(JsonPtr doc);
 Result<StorageClass> decode_storage_class_json(std::string_view text);
 
+/// storage.k8s.io/v1 CSINode: the CSI drivers on a node (named as the node)
+/// and how many of each driver's volumes the node can attach.
+struct CsiNodeDriver {
+  std::string name;
+  std::optional<int64_t> allocatable_count;  // allocatable.count; nullopt = no limit
+};
+struct CsiNode {
+  ObjectMeta meta;
+  std::vector<CsiNodeDriver> drivers;
+  JsonPtr raw;
+};
+
+Result<CsiNode> decode_csi_node(JsonPtr doc);
+Result<CsiNode> decode_csi_node_json(std::string_view text);
+
+TROUPE_DECLARE_JSON_FIELDS(CsiNodeDriver)
+TROUPE_DECLARE_JSON_FIELDS(CsiNode)
 TROUPE_DECLARE_JSON_FIELDS(TopologyLabelRequirement)
 TROUPE_DECLARE_JSON_FIELDS(TopologySelectorTerm)
 TROUPE_DECLARE_JSON_FIELDS(PersistentVolumeClaim)

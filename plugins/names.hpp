@@ -10,6 +10,7 @@ inline constexpr const char* kNodeName = "NodeName";
 inline constexpr const char* kNodeUnschedulable = "NodeUnschedulable";
 inline constexpr const char* kNodePorts = "NodePorts";
 inline constexpr const char* kVolumeBinding = "VolumeBinding";
+inline constexpr const char* kNodeVolumeLimits = "NodeVolumeLimits";
 inline constexpr const char* kVolumeZone = "VolumeZone";
 inline constexpr const char* kVolumeRestrictions = "VolumeRestrictions";
 inline constexpr const char* kNodeAffinity = "NodeAffinity";

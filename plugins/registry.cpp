@@ -29,6 +29,7 @@
 #include "plugins/scarce_resource_avoidance/scarce_resource_avoidance.hpp"
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
+#include "plugins/volumes/node_volume_limits.hpp"
 #include "plugins/volumes/volume_binding.hpp"
 #include "plugins/volumes/volume_restrictions.hpp"
 #include "plugins/volumes/volume_zone.hpp"
@@ -110,6 +111,7 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {names::kNodePorts, build_without_args<NodePorts>, 0},
       {names::kNodeResourcesFit, fit_factory(reserved), 1},
       {volumes::VolumeRestrictions::kName, build_without_args<volumes::VolumeRestrictions>, 0},
+      {volumes::NodeVolumeLimits::kName, build_without_args<volumes::NodeVolumeLimits>, 0},
       {volumes::VolumeBinding::kName, volumes::VolumeBinding::make, 0},
       {volumes::VolumeZone::kName, build_without_args<volumes::VolumeZone>, 0},
       {spread::PodTopologySpread::kName, spread::PodTopologySpread::make, 2},
@@ -149,7 +151,7 @@ const Registry& in_tree_registry() {
 const std::vector<std::string>& plugins_implemented_elsewhere() {
   static const std::vector<std::string> names = {
       // kube-scheduler in-tree plugins.
-      "NodeVolumeLimits", "EBSLimits", "GCEPDLimits",
+      "EBSLimits", "GCEPDLimits",
       "AzureDiskLimits", "CinderLimits", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
       "ElasticQuota",

@@ -87,6 +87,7 @@ std::vector<ResourceInfo> standard_resources() {
   volumes.subresources.push_back(status_of("PersistentVolume"));
   rs.push_back(volumes);
   rs.push_back(in_group("storage.k8s.io", "v1", core("storageclasses", "storageclass", "StorageClass", false, {"sc"})));
+  rs.push_back(in_group("storage.k8s.io", "v1", core("csinodes", "csinode", "CSINode", false, {})));
 
   ResourceInfo services = core("services", "service", "Service", true, {"svc"});
   services.subresources.push_back(status_of("Service"));

@@ -4,14 +4,6 @@ namespace troupe::plugins::volumes {
 
 namespace {
 
-/// An ephemeral volume's claim must be the one the ephemeral volume
-/// controller made for this pod: controlled by it.
-bool created_for(const PersistentVolumeClaim& claim, const Pod& pod) {
-  if (claim.meta.namespace_name != pod.meta.namespace_name) return false;
-  const OwnerReference* owner = claim.meta.controller_ref();
-  return owner != nullptr && owner->uid == pod.meta.uid;
-}
-
 /// Why the claim cannot be used at all, or "" when it can.
 std::string unusable(const PodVolumeClaim& volume, const std::string& name, const PersistentVolumeClaim* claim,
                      const Pod& pod) {
@@ -24,13 +16,22 @@ std::string unusable(const PodVolumeClaim& volume, const std::string& name, cons
     return "persistentvolumeclaim " + quoted(name) + " bound to non-existent persistentvolume " +
            quoted(claim->volume_name);
   if (claim->meta.is_terminating()) return "persistentvolumeclaim " + quoted(name) + " is being deleted";
-  if (volume.ephemeral && !created_for(*claim, pod))
-    return "PVC " + claim->meta.namespace_name + "/" + claim->meta.name + " was not created for pod " +
-           pod.meta.namespace_name + "/" + pod.meta.name + " (pod is not owner)";
+  if (volume.ephemeral && !created_for(*claim, pod)) return not_created_for(*claim, pod);
   return "";
 }
 
 }  // namespace
+
+bool created_for(const PersistentVolumeClaim& claim, const Pod& pod) {
+  if (claim.meta.namespace_name != pod.meta.namespace_name) return false;
+  const OwnerReference* owner = claim.meta.controller_ref();
+  return owner != nullptr && owner->uid == pod.meta.uid;
+}
+
+std::string not_created_for(const PersistentVolumeClaim& claim, const Pod& pod) {
+  return "PVC " + claim.meta.namespace_name + "/" + claim.meta.name + " was not created for pod " +
+         pod.meta.namespace_name + "/" + pod.meta.name + " (pod is not owner)";
+}
 
 bool fully_bound(const PersistentVolumeClaim& claim) {
   return !claim.volume_name.empty() && claim.meta.annotation(kAnnotationBindCompleted) != nullptr;

@@ -37,6 +37,12 @@ struct PodClaims {
 
 PodClaims resolve_pod_claims(const Pod& pod, const VolumeCatalog& catalog);
 
+/// ephemeral.VolumeIsForPod: an ephemeral volume's claim must be the one the
+/// ephemeral volume controller made for this pod (controlled by it); the
+/// message says when it is not.
+bool created_for(const PersistentVolumeClaim& claim, const Pod& pod);
+std::string not_created_for(const PersistentVolumeClaim& claim, const Pod& pod);
+
 /// Whether the PV controller completed the claim's binding.
 bool fully_bound(const PersistentVolumeClaim& claim);
 

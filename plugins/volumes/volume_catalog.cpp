@@ -17,6 +17,11 @@ const StorageClass* VolumeCatalog::storage_class(const std::string& name) const 
   return it == classes.end() ? nullptr : it->second.get();
 }
 
+const CsiNode* VolumeCatalog::csi_node(const std::string& node_name) const {
+  auto it = csi_nodes.find(node_name);
+  return it == csi_nodes.end() ? nullptr : it->second.get();
+}
+
 const VolumeCatalog& catalog_of(const CycleState& state) {
   static const VolumeCatalog empty;
   const VolumeCatalog* catalog = state.input<VolumeCatalog>();

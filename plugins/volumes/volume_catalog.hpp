@@ -1,6 +1,6 @@
 #pragma once
-// VolumeCatalog: the PersistentVolumeClaims, PersistentVolumes and
-// StorageClasses volume scheduling reads, as one immutable snapshot. An actor
+// VolumeCatalog: the PersistentVolumeClaims, PersistentVolumes,
+// StorageClasses and CSINodes volume scheduling reads, as one immutable snapshot. An actor
 // keeps the live one (actors/volume_store.hpp) and the scheduling cycle shares
 // a snapshot as a CycleState input with pods that use claims.
 
@@ -18,12 +18,14 @@ struct VolumeCatalog {
   std::unordered_map<std::string, std::shared_ptr<const PersistentVolumeClaim>> claims;  // by "ns/name"
   std::unordered_map<std::string, std::shared_ptr<const PersistentVolume>> volumes;      // by name
   std::unordered_map<std::string, std::shared_ptr<const StorageClass>> classes;          // by name
+  std::unordered_map<std::string, std::shared_ptr<const CsiNode>> csi_nodes;             // by node name
   uint64_t generation = 0;  // counts the changes; names this content
 
   /// nullptr when absent.
   const PersistentVolumeClaim* claim(const std::string& namespace_name, const std::string& name) const;
   std::shared_ptr<const PersistentVolume> volume(const std::string& name) const;
   const StorageClass* storage_class(const std::string& name) const;
+  const CsiNode* csi_node(const std::string& node_name) const;
 };
 
 /// The snapshot the cycle shared with this attempt; an empty catalog when

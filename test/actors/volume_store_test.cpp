@@ -53,7 +53,14 @@ TEST_CASE("VolumeStore: claims, volumes and storage classes from watch events", 
     store.apply("configmaps", watch::EventType::added, object(R"({"metadata": {"name": "x"}})"));
     CHECK(store.snapshot() == full);
   }
+  SECTION("CSINodes, by node name") {
+    store.apply("csinodes", watch::EventType::added,
+                object(R"({"metadata": {"name": "n-1"}, "spec": {"drivers": [{"name": "d", "allocatable": {"count": 3}}]}})"));
+    REQUIRE(store.snapshot()->csi_node("n-1") != nullptr);
+    CHECK(store.snapshot()->csi_node("n-1")->drivers.at(0).allocatable_count == std::optional<int64_t>(3));
+  }
   CHECK(is_volume_collection("persistentvolumeclaims"));
+  CHECK(is_volume_collection("csinodes"));
   CHECK_FALSE(is_volume_collection("pods"));
 }
 

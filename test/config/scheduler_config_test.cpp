@@ -242,8 +242,8 @@ TEST_CASE("configuration errors name the field", "[config][errors]") {
   const std::vector<Case> cases = {
       {"profiles:\n- schedulerName: a\n- schedulerName: b\n  plugins: {score: {enabled: [{name: Foo}]}}\n",
        "profiles[1].plugins.score.enabled[0].name: unknown plugin \"Foo\""},
-      {"profiles:\n- plugins: {filter: {enabled: [{name: NodeVolumeLimits}]}}\n",
-       "profiles[0].plugins.filter.enabled[0].name: plugin \"NodeVolumeLimits\" is not implemented by troupe"},
+      {"profiles:\n- plugins: {filter: {enabled: [{name: DynamicResources}]}}\n",
+       "profiles[0].plugins.filter.enabled[0].name: plugin \"DynamicResources\" is not implemented by troupe"},
       {"profiles:\n- plugins: {filter: {enabled: [{name: PrioritySort}]}}\n",
        "profiles[0].plugins.filter.enabled[0].name: plugin \"PrioritySort\" does not extend FilterPlugin"},
       {"profiles:\n- plugins: {filter: {enabled: [{name: NodeName}, {name: NodeName}]}}\n",

@@ -31,7 +31,7 @@ inline PluginCatalog make_test_catalog() {
       {"OtherSort", {P::queue_sort}, false, 0, no_args},
       {"Extra", {P::filter, P::score}, false, 0, no_args},
   };
-  return PluginCatalog(std::move(plugins), {"NodeVolumeLimits", "DefaultPreemption", "DeviceShare"});
+  return PluginCatalog(std::move(plugins), {"DynamicResources", "DefaultPreemption", "DeviceShare"});
 }
 
 }  // namespace troupe::config::testing

@@ -246,6 +246,7 @@ STORAGE_PATHS = {
     "PersistentVolumeClaim": "/api/v1/namespaces/{ns}/persistentvolumeclaims",
     "PersistentVolume": "/api/v1/persistentvolumes",
     "StorageClass": "/apis/storage.k8s.io/v1/storageclasses",
+    "CSINode": "/apis/storage.k8s.io/v1/csinodes",
 }
 WORKLOAD_PATHS = {
     "Service": "/api/v1/namespaces/%s/services",

@@ -18,6 +18,8 @@ VolumeBinding and VolumeZone, for claims that are already bound).
   after bindTimeoutSeconds.
 - A ReadWriteOncePod claim serves one pod: a second pod using it waits until
   the first is gone, or preempts it when more important (VolumeRestrictions).
+- A node attaches at most its CSINode's count of a driver's volumes
+  (NodeVolumeLimits); a pod that would exceed it goes elsewhere or waits.
 """
 import os
 import sys
@@ -131,7 +133,9 @@ class VolumeController:
         path = "/api/v1/namespaces/%s/persistentvolumeclaims/%s" % (meta["namespace"], meta["name"])
         if class_name in self.fail_once:
             self.fail_once.discard(class_name)
-            self.client.ok("PATCH", path, {"metadata": {"annotations": {SELECTED_NODE: None}}}, MERGE)
+            # The PV controller has marked the claim for its provisioner, which takes the node off.
+            annotations = {SELECTED_NODE: None, "volume.kubernetes.io/storage-provisioner": self.provisioner}
+            self.client.ok("PATCH", path, {"metadata": {"annotations": annotations}}, MERGE)
             return
         pv = local_volume("pvc-" + meta["uid"], node, class_name)
         pv["spec"]["claimRef"] = {"kind": "PersistentVolumeClaim", "namespace": meta["namespace"],
@@ -154,7 +158,33 @@ def pod_with_claims(name, *claims):
     return pod
 
 
+def csi_node(node, driver, count):
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": node},
+            "spec": {"drivers": [{"name": driver, "nodeID": node, "topologyKeys": None,
+                                  "allocatable": {"count": count}}]}}
+
+
 class VolumeSchedulingTest(SchedulingTest):
+    def test_a_node_attaches_at_most_its_csi_nodes_count_of_volumes(self):
+        objects = [zoned_node("n-a1", "a"), zoned_node("n-a2", "a"),
+                   csi_node("n-a1", "csi.example.com", 1), csi_node("n-a2", "csi.example.com", 1)]
+        for i in range(1, 4):
+            objects += [volume("pv-%d" % i), claim("data-%d" % i, bound_to="pv-%d" % i)]
+        self.start(objects)
+        first = self.place_one(pod_with_claims("first", "data-1"))["spec"]["nodeName"]
+        # The node of the first pod has attached its one volume: the second goes to the other.
+        second = self.place_one(pod_with_claims("second", "data-2"))["spec"]["nodeName"]
+        self.assertNotEqual(first, second)
+        # A pod sharing the first's volume fits there: the volume is attached already.
+        self.assertEqual(self.place_one(pod_with_claims("sharer", "data-1"))["spec"]["nodeName"], first)
+        message = self.create_unschedulable(pod_with_claims("third", "data-3"))
+        self.assertEqual(message, "0/2 nodes are available: 2 node(s) exceed max volume count. preemption: 0/2 nodes "
+                                  "are available: 2 No preemption victims found for incoming pod..")
+        # The second pod goes: its node has room again, and the third is placed there.
+        self.client.delete_pod("second")
+        self.cluster.wait(lambda: (self.client.pod("third") or {}).get("spec", {}).get("nodeName") == second, 30,
+                          "third placed where second was")
+
     def test_bound_volumes_take_their_pods_to_nodes_they_reach(self):
         nodes = [zoned_node("n-a1", "a"), zoned_node("n-a2", "a"), zoned_node("n-b1", "b")]
         self.start(nodes + [
@@ -293,7 +323,8 @@ class VolumeBindingTest(SchedulingTest):
             placed = self.place_one(pod_with_claims("worker", "scratch"), timeout=90)
         self.assertEqual(placed["spec"]["nodeName"], "n-a1")
         messages = [e.get("note") or e.get("message") for e in self.client.events_about("worker")]
-        self.assertIn('binding rejected: binding volumes: selectedNode annotation reset for PVC "scratch"', messages)
+        self.assertIn('running PreBind plugin "VolumeBinding": binding volumes: provisioning failed for PVC "scratch"',
+                      messages)
 
     def test_a_claim_nobody_binds_fails_the_binding_after_bind_timeout_seconds(self):
         config = scheduler_config(profiles=[profile(plugin_config=[
@@ -302,5 +333,5 @@ class VolumeBindingTest(SchedulingTest):
                     claim("scratch", storage_class="unserved")], config=config)
         # No provisioner runs: the claim is annotated for n-a1 and stays unbound.
         message = self.create_unschedulable(pod_with_claims("worker", "scratch"))
-        self.assertEqual(message, "binding rejected: binding volumes: timed out waiting for the condition")
+        self.assertEqual(message, 'running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded')
         self.assertEqual(self.claim_of("scratch")["metadata"]["annotations"][SELECTED_NODE], "n-a1")

@@ -89,6 +89,25 @@ TEST_CASE("Storage objects: the fields volume binding reads", "[model]") {
   CHECK(requirement.values == std::vector<std::string>{"a", "b"});
 }
 
+TEST_CASE("CSINode and a volume's CSI source: what NodeVolumeLimits reads", "[model]") {
+  auto node = decode_csi_node_json(R"({"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": "n-1"},
+      "spec": {"drivers": [{"name": "ebs.csi.aws.com", "nodeID": "i-1", "allocatable": {"count": 25}},
+                           {"name": "efs.csi.aws.com", "nodeID": "i-1"}]}})");
+  REQUIRE(node);
+  REQUIRE(node->drivers.size() == 2);
+  CHECK(node->drivers[0].name == "ebs.csi.aws.com");
+  CHECK(node->drivers[0].allocatable_count == std::optional<int64_t>(25));
+  CHECK_FALSE(node->drivers[1].allocatable_count.has_value());
+  auto bad = decode_csi_node_json(R"({"metadata": {"name": "n-1"}, "spec": {"drivers": [{"allocatable": {"count": "x"}}]}})");
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.message(), Catch::Contains("count"));
+  auto volume = decode_persistent_volume_json(
+      R"({"metadata": {"name": "pv"}, "spec": {"csi": {"driver": "ebs.csi.aws.com", "volumeHandle": "vol-1"}}})");
+  REQUIRE(volume);
+  CHECK(volume->csi_driver == "ebs.csi.aws.com");
+  CHECK(volume->csi_volume_handle == "vol-1");
+}
+
 TEST_CASE("storage objects that do not decode say where", "[model]") {
   struct Case {
     const char* text;

@@ -36,6 +36,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"NodePorts", {P::pre_filter, P::filter}, 0},
       {"NodeResourcesFit", {P::pre_filter, P::filter, P::score}, 1},
       {"VolumeRestrictions", {P::pre_filter, P::filter}, 0},
+      {"NodeVolumeLimits", {P::pre_filter, P::filter}, 0},
       {"VolumeBinding", {P::pre_filter, P::filter, P::pre_bind}, 0},
       {"VolumeZone", {P::pre_filter, P::filter}, 0},
       {"PodTopologySpread", {P::pre_filter, P::filter, P::pre_score, P::score}, 2},
@@ -70,10 +71,9 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
   const auto& p = config->profiles[0];
   CHECK(names(p, ExtensionPoint::filter) ==
         std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
-                                 "NodeResourcesFit", "VolumeRestrictions", "VolumeBinding", "VolumeZone",
-                                 "PodTopologySpread", "InterPodAffinity", "Reservation", "NodeNUMAResource",
-                                 "DeviceShare",
-                                 "AliyunGPUShare"});
+                                 "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
+                                 "VolumeZone", "PodTopologySpread", "InterPodAffinity", "Reservation",
+                                 "NodeNUMAResource", "DeviceShare", "AliyunGPUShare"});
   std::vector<std::pair<std::string, int32_t>> weights;
   for (const auto& e : p.enabled_at(ExtensionPoint::score)) weights.emplace_back(e.name, e.weight);
   CHECK(weights == std::vector<std::pair<std::string, int32_t>>{{"TaintToleration", 3},
@@ -93,7 +93,7 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
   REQUIRE(frameworks->size() == 1);
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) ==
         std::vector<std::string>{"NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions",
-                                 "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
+                                 "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
                                  "Reservation", "NodeNUMAResource", "DeviceShare", "AliyunGPUShare",
                                  "Coscheduling"});
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::permit) == std::vector<std::string>{"Coscheduling"});
@@ -160,8 +160,8 @@ TEST_CASE("plugin args errors name the pluginConfig entry", "[registry]") {
        "\"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\""},
       {"profiles:\n- pluginConfig:\n  - name: NodeName\n    args: {foo: 1}\n",
        "profiles[0].pluginConfig[0].args: foo: unknown field"},
-      {"profiles:\n- plugins: {filter: {enabled: [{name: NodeVolumeLimits}]}}\n",
-       "profiles[0].plugins.filter.enabled[0].name: plugin \"NodeVolumeLimits\" is not implemented by troupe"},
+      {"profiles:\n- plugins: {filter: {enabled: [{name: DynamicResources}]}}\n",
+       "profiles[0].plugins.filter.enabled[0].name: plugin \"DynamicResources\" is not implemented by troupe"},
       {"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args: {bindTimeoutSeconds: -1}\n",
        "profiles[0].pluginConfig[0].args: bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should "
        "not be a negative value"},

@@ -62,6 +62,11 @@ class CatalogBuilder {
     catalog_.volumes[key] = std::make_shared<const PersistentVolume>(std::move(v));
     return *this;
   }
+  CatalogBuilder& add(CsiNode node) {
+    std::string key = node.meta.name;
+    catalog_.csi_nodes[key] = std::make_shared<const CsiNode>(std::move(node));
+    return *this;
+  }
   CatalogBuilder& add(StorageClass sc) {
     std::string key = sc.meta.name;
     catalog_.classes[key] = std::make_shared<const StorageClass>(std::move(sc));
