@@ -66,6 +66,10 @@ void VolumeStore::apply(const std::string& collection, watch::EventType type, co
     apply_to(live_.classes, key, type, object, decode_storage_class, "StorageClass");
   else if (collection == "csinodes")
     apply_to(live_.csi_nodes, key, type, object, decode_csi_node, "CSINode");
+  else if (collection == "csidrivers")
+    apply_to(live_.csi_drivers, key, type, object, decode_csi_driver, "CSIDriver");
+  else if (collection == "csistoragecapacities")
+    apply_to(live_.capacities, key, type, object, decode_csi_storage_capacity, "CSIStorageCapacity");
   else
     return;
   observed_.reset();

@@ -64,6 +64,8 @@ inline constexpr VolumeCollection kVolumeCollections[] = {
     {"persistentvolumes", "/api/v1/persistentvolumes"},
     {"storageclasses", "/apis/storage.k8s.io/v1/storageclasses"},
     {"csinodes", "/apis/storage.k8s.io/v1/csinodes"},
+    {"csidrivers", "/apis/storage.k8s.io/v1/csidrivers"},
+    {"csistoragecapacities", "/apis/storage.k8s.io/v1/csistoragecapacities"},
 };
 
 /// Whether `resource` is one of kVolumeCollections.

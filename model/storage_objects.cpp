@@ -12,6 +12,8 @@ constexpr KindInfo kClaimKind{"v1", "PersistentVolumeClaim"};
 constexpr KindInfo kVolumeKind{"v1", "PersistentVolume"};
 constexpr KindInfo kStorageClassKind{"storage.k8s.io/v1", "StorageClass"};
 constexpr KindInfo kCsiNodeKind{"storage.k8s.io/v1", "CSINode"};
+constexpr KindInfo kCsiDriverKind{"storage.k8s.io/v1", "CSIDriver"};
+constexpr KindInfo kCapacityKind{"storage.k8s.io/v1", "CSIStorageCapacity"};
 
 template <class Io, class T>
 void claim_fields(Io& io, T& x) {
@@ -66,6 +68,21 @@ void csi_node_fields(Io& io, T& x) {
 }
 
 template <class Io, class T>
+void csi_driver_fields(Io& io, T& x) {
+  io.object("metadata", x.meta);
+  io.nested("spec", [&] { io.field("storageCapacity", x.storage_capacity); });
+}
+
+template <class Io, class T>
+void capacity_fields(Io& io, T& x) {
+  io.object("metadata", x.meta);
+  io.field("storageClassName", x.storage_class_name);
+  io.field("nodeTopology", x.node_topology);
+  io.field("capacity", x.capacity);
+  io.field("maximumVolumeSize", x.maximum_volume_size);
+}
+
+template <class Io, class T>
 void topology_requirement_fields(Io& io, T& x) {
   io.field("key", x.key);
   io.field("values", x.values);
@@ -78,6 +95,8 @@ void topology_term_fields(Io& io, T& x) {
 
 }  // namespace
 
+TROUPE_JSON_FIELDS(CsiDriver, csi_driver_fields)
+TROUPE_JSON_FIELDS(CsiStorageCapacity, capacity_fields)
 TROUPE_JSON_FIELDS(CsiNodeDriver, csi_node_driver_fields)
 TROUPE_JSON_FIELDS(CsiNode, csi_node_fields)
 TROUPE_JSON_FIELDS(TopologyLabelRequirement, topology_requirement_fields)
@@ -102,6 +121,16 @@ Result<PersistentVolume> decode_persistent_volume_json(std::string_view text) {
 }
 Result<CsiNode> decode_csi_node(JsonPtr doc) { return decode_object<CsiNode>(doc, kCsiNodeKind); }
 Result<CsiNode> decode_csi_node_json(std::string_view text) { return decode_object_text<CsiNode>(text, kCsiNodeKind); }
+Result<CsiDriver> decode_csi_driver(JsonPtr doc) { return decode_object<CsiDriver>(doc, kCsiDriverKind); }
+Result<CsiDriver> decode_csi_driver_json(std::string_view text) {
+  return decode_object_text<CsiDriver>(text, kCsiDriverKind);
+}
+Result<CsiStorageCapacity> decode_csi_storage_capacity(JsonPtr doc) {
+  return decode_object<CsiStorageCapacity>(doc, kCapacityKind);
+}
+Result<CsiStorageCapacity> decode_csi_storage_capacity_json(std::string_view text) {
+  return decode_object_text<CsiStorageCapacity>(text, kCapacityKind);
+}
 Result<StorageClass> decode_storage_class(JsonPtr doc) { return decode_object<StorageClass>(doc, kStorageClassKind); }
 Result<StorageClass> decode_storage_class_json(std::string_view text) {
   return decode_object_text<StorageClass>(text, kStorageClassKind);

@@ -92,9 +92,35 @@ struct CsiNode {
   JsonPtr raw;
 };
 
+/// storage.k8s.io/v1 CSIDriver: whether the driver publishes its storage
+/// capacity (spec.storageCapacity), which the scheduler then checks.
+struct CsiDriver {
+  ObjectMeta meta;
+  bool storage_capacity = false;
+  JsonPtr raw;
+};
+
+/// storage.k8s.io/v1 CSIStorageCapacity: how much of a class's storage the
+/// nodes its topology selects can still get.
+struct CsiStorageCapacity {
+  ObjectMeta meta;
+  std::string storage_class_name;
+  std::optional<LabelSelector> node_topology;  // nullopt: no node has access
+  std::optional<Quantity> capacity;
+  std::optional<Quantity> maximum_volume_size;  // preferred over capacity when set
+  JsonPtr raw;
+};
+
 Result<CsiNode> decode_csi_node(JsonPtr doc);
 Result<CsiNode> decode_csi_node_json(std::string_view text);
 
+Result<CsiDriver> decode_csi_driver(JsonPtr doc);
+Result<CsiDriver> decode_csi_driver_json(std::string_view text);
+Result<CsiStorageCapacity> decode_csi_storage_capacity(JsonPtr doc);
+Result<CsiStorageCapacity> decode_csi_storage_capacity_json(std::string_view text);
+
+TROUPE_DECLARE_JSON_FIELDS(CsiDriver)
+TROUPE_DECLARE_JSON_FIELDS(CsiStorageCapacity)
 TROUPE_DECLARE_JSON_FIELDS(CsiNodeDriver)
 TROUPE_DECLARE_JSON_FIELDS(CsiNode)
 TROUPE_DECLARE_JSON_FIELDS(TopologyLabelRequirement)

@@ -88,6 +88,9 @@ std::vector<ResourceInfo> standard_resources() {
   rs.push_back(volumes);
   rs.push_back(in_group("storage.k8s.io", "v1", core("storageclasses", "storageclass", "StorageClass", false, {"sc"})));
   rs.push_back(in_group("storage.k8s.io", "v1", core("csinodes", "csinode", "CSINode", false, {})));
+  rs.push_back(in_group("storage.k8s.io", "v1", core("csidrivers", "csidriver", "CSIDriver", false, {})));
+  rs.push_back(in_group("storage.k8s.io", "v1",
+                        core("csistoragecapacities", "csistoragecapacity", "CSIStorageCapacity", true, {})));
 
   ResourceInfo services = core("services", "service", "Service", true, {"svc"});
   services.subresources.push_back(status_of("Service"));

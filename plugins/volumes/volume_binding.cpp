@@ -76,15 +76,14 @@ PluginStatus VolumeBinding::filter(const CycleState& state, const PodInfo&, cons
       break;
     }
   }
-  bool to_bind_fit = true;
+  std::vector<std::string> reasons;
+  if (!bound_reach_node) reasons.push_back(kNodeConflict);
   if (!volumes->delayed.empty()) {
     PlanOutcome planned = plan_delayed_claims(volumes->delayed, catalog_of(state), node.node()->meta.name, labels);
     if (planned.status.code == Code::error) return planned.status;
-    to_bind_fit = planned.status.ok();
+    // kBindConflict or kNotEnoughSpace: between the two others, as upstream orders them.
+    reasons.insert(reasons.end(), planned.status.reasons.begin(), planned.status.reasons.end());
   }
-  std::vector<std::string> reasons;
-  if (!bound_reach_node) reasons.push_back(kNodeConflict);
-  if (!to_bind_fit) reasons.push_back(kBindConflict);
   if (!bound_exist) reasons.push_back(kVolumeMissing);
   if (reasons.empty()) return {};
   return PluginStatus(Code::unschedulable_and_unresolvable, std::move(reasons));

@@ -11,7 +11,7 @@
 // claims to be bound to the API writer (BindingChanges::volumes).
 //
 // Not implemented: the VolumeCapacityPriority score (an alpha feature gate
-// upstream) and the storage capacity check (CSIStorageCapacity).
+// upstream).
 
 #include <chrono>
 #include <memory>

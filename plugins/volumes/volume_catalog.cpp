@@ -22,6 +22,11 @@ const CsiNode* VolumeCatalog::csi_node(const std::string& node_name) const {
   return it == csi_nodes.end() ? nullptr : it->second.get();
 }
 
+const CsiDriver* VolumeCatalog::csi_driver(const std::string& name) const {
+  auto it = csi_drivers.find(name);
+  return it == csi_drivers.end() ? nullptr : it->second.get();
+}
+
 const VolumeCatalog& catalog_of(const CycleState& state) {
   static const VolumeCatalog empty;
   const VolumeCatalog* catalog = state.input<VolumeCatalog>();

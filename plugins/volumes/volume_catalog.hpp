@@ -1,6 +1,7 @@
 #pragma once
 // VolumeCatalog: the PersistentVolumeClaims, PersistentVolumes,
-// StorageClasses and CSINodes volume scheduling reads, as one immutable snapshot. An actor
+// StorageClasses, CSINodes, CSIDrivers and CSIStorageCapacities volume
+// scheduling reads, as one immutable snapshot. An actor
 // keeps the live one (actors/volume_store.hpp) and the scheduling cycle shares
 // a snapshot as a CycleState input with pods that use claims.
 
@@ -19,6 +20,8 @@ struct VolumeCatalog {
   std::unordered_map<std::string, std::shared_ptr<const PersistentVolume>> volumes;      // by name
   std::unordered_map<std::string, std::shared_ptr<const StorageClass>> classes;          // by name
   std::unordered_map<std::string, std::shared_ptr<const CsiNode>> csi_nodes;             // by node name
+  std::unordered_map<std::string, std::shared_ptr<const CsiDriver>> csi_drivers;         // by driver name
+  std::unordered_map<std::string, std::shared_ptr<const CsiStorageCapacity>> capacities;  // by "ns/name"
   uint64_t generation = 0;  // counts the changes; names this content
 
   /// nullptr when absent.
@@ -26,6 +29,7 @@ struct VolumeCatalog {
   std::shared_ptr<const PersistentVolume> volume(const std::string& name) const;
   const StorageClass* storage_class(const std::string& name) const;
   const CsiNode* csi_node(const std::string& node_name) const;
+  const CsiDriver* csi_driver(const std::string& name) const;
 };
 
 /// The snapshot the cycle shared with this attempt; an empty catalog when

@@ -22,8 +22,29 @@ std::string claim_key(const PersistentVolumeClaim& claim) {
   return claim.meta.namespace_name + "/" + claim.meta.name;
 }
 
+/// binder.go hasEnoughCapacity: for a CSI driver that publishes its capacity
+/// (CSIDriver spec.storageCapacity), some CSIStorageCapacity of the class
+/// that the node can reach must hold the claim's request (its
+/// maximumVolumeSize, else its capacity). A claim without request, or
+/// another provisioner, is not checked.
+bool has_enough_capacity(const PersistentVolumeClaim& claim, const StorageClass& storage_class,
+                         const VolumeCatalog& catalog, const Labels& node_labels) {
+  if (claim.requested_storage.is_zero()) return true;
+  const CsiDriver* driver = catalog.csi_driver(storage_class.provisioner);
+  if (driver == nullptr || !driver->storage_capacity) return true;
+  const int64_t size = claim.requested_storage.value();
+  for (const auto& [key, capacity] : catalog.capacities) {
+    const std::optional<Quantity>& limit = capacity->maximum_volume_size ? capacity->maximum_volume_size
+                                                                         : capacity->capacity;
+    if (capacity->storage_class_name == storage_class.meta.name && limit && limit->value() >= size &&
+        capacity->node_topology && capacity->node_topology->matches(node_labels))
+      return true;
+  }
+  return false;
+}
+
 /// binder.go checkVolumeProvisions: every claim left must be provisionable
-/// here. Storage capacity (CSIStorageCapacity) is not checked.
+/// here, with room for it where the driver publishes its capacity.
 PluginStatus check_provisions(const std::vector<const PersistentVolumeClaim*>& claims, const VolumeCatalog& catalog,
                               const Labels& node_labels, VolumePlan& plan) {
   for (const PersistentVolumeClaim* claim : claims) {
@@ -35,6 +56,8 @@ PluginStatus check_provisions(const std::vector<const PersistentVolumeClaim*>& c
     if (storage_class->provisioner.empty() || storage_class->provisioner == kNoProvisioner ||
         !matches_allowed_topologies(*storage_class, node_labels))
       return PluginStatus::unresolvable(kBindConflict);
+    if (!has_enough_capacity(*claim, *storage_class, catalog, node_labels))
+      return PluginStatus::unresolvable(kNotEnoughSpace);
     plan.claims.push_back(to_bind(*claim));
   }
   return {};

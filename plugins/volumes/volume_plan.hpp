@@ -4,8 +4,9 @@
 // bound to an existing PersistentVolume the node can reach (the smallest
 // that fits, claims taken in ascending size so that small claims do not take
 // the large volumes), or provisioned for the node by its class's provisioner
-// (which the class must have, and whose allowedTopologies must admit the
-// node). A claim that already names a selected node is provisioned there and
+// (which the class must have, whose allowedTopologies must admit the node,
+// and which must have room for it there when its CSI driver publishes its
+// storage capacity). A claim that already names a selected node is provisioned there and
 // fits no other node. Pure: the catalog is the cycle's snapshot.
 
 #include <string>
@@ -27,13 +28,15 @@ struct VolumePlan {
 struct PlanOutcome {
   VolumePlan plan;
   /// Success; UnschedulableAndUnresolvable with kBindConflict when a claim
-  /// can be neither bound nor provisioned here; an error for a claim without
-  /// a class or whose class does not exist.
+  /// can be neither bound nor provisioned here, kNotEnoughSpace when it could
+  /// be provisioned but the storage has no room for it; an error for a claim
+  /// without a class or whose class does not exist.
   PluginStatus status;
 };
 
-/// Upstream's ErrReasonBindConflict.
+/// Upstream's ErrReasonBindConflict and ErrReasonNotEnoughSpace.
 inline constexpr const char* kBindConflict = "node(s) didn't find available persistent volumes to bind";
+inline constexpr const char* kNotEnoughSpace = "node(s) did not have enough free storage";
 
 PlanOutcome plan_delayed_claims(const std::vector<const PersistentVolumeClaim*>& delayed, const VolumeCatalog& catalog,
                                 const std::string& node_name, const Labels& node_labels);

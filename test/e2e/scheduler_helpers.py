@@ -247,6 +247,8 @@ STORAGE_PATHS = {
     "PersistentVolume": "/api/v1/persistentvolumes",
     "StorageClass": "/apis/storage.k8s.io/v1/storageclasses",
     "CSINode": "/apis/storage.k8s.io/v1/csinodes",
+    "CSIDriver": "/apis/storage.k8s.io/v1/csidrivers",
+    "CSIStorageCapacity": "/apis/storage.k8s.io/v1/namespaces/{ns}/csistoragecapacities",
 }
 WORKLOAD_PATHS = {
     "Service": "/api/v1/namespaces/%s/services",

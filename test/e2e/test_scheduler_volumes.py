@@ -13,7 +13,9 @@ VolumeBinding and VolumeZone, for claims that are already bound).
   provisioned for the chosen node (volume.kubernetes.io/selected-node
   written, allowedTopologies honoured); the pod is bound once the PV
   controller has bound its claims. This test plays the PV controller and the
-  provisioner (VolumeController below). A provisioner that gives up sends
+  provisioner (VolumeController below). A CSI driver that publishes its
+  storage capacity provisions only where a CSIStorageCapacity has room.
+  A provisioner that gives up sends
   the pod back to be scheduled again; a claim nobody binds fails the binding
   after bindTimeoutSeconds.
 - A ReadWriteOncePod claim serves one pod: a second pod using it waits until
@@ -315,6 +317,25 @@ class VolumeBindingTest(SchedulingTest):
         claim_obj = self.claim_of("scratch")
         self.assertEqual(claim_obj["metadata"]["annotations"][SELECTED_NODE], "n-b1")
         self.assertEqual(claim_obj["spec"]["volumeName"], "pvc-" + claim_obj["metadata"]["uid"])
+
+    def test_a_claim_is_provisioned_where_the_driver_has_room(self):
+        def capacity(name, zone, size):
+            return {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
+                    "metadata": {"name": name, "namespace": "default"}, "storageClassName": "csi",
+                    "nodeTopology": {"matchLabels": {ZONE: zone}}, "capacity": size}
+        big = claim("big", storage_class="csi")
+        big["spec"]["resources"]["requests"]["storage"] = "10Gi"
+        huge = claim("huge", storage_class="csi")
+        huge["spec"]["resources"]["requests"]["storage"] = "100Gi"
+        self.start([zoned_node("n-a1", "a"), zoned_node("n-b1", "b"), storage_class("csi", "WaitForFirstConsumer"),
+                    {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": "csi.example.com"},
+                     "spec": {"storageCapacity": True}},
+                    capacity("zone-a", "a", "5Gi"), capacity("zone-b", "b", "50Gi"), big, huge])
+        with VolumeController(self.client):
+            self.assertEqual(self.place_one(pod_with_claims("fits-b", "big"))["spec"]["nodeName"], "n-b1")
+            message = self.create_unschedulable(pod_with_claims("fits-nowhere", "huge"))
+        self.assertEqual(message, "0/2 nodes are available: 2 node(s) did not have enough free storage. preemption: "
+                                  "0/2 nodes are available: 2 Preemption is not helpful for scheduling..")
 
     def test_a_pod_whose_provisioning_failed_is_scheduled_again(self):
         self.start([zoned_node("n-a1", "a"), storage_class("flaky", "WaitForFirstConsumer"),

@@ -108,6 +108,31 @@ TEST_CASE("CSINode and a volume's CSI source: what NodeVolumeLimits reads", "[mo
   CHECK(volume->csi_volume_handle == "vol-1");
 }
 
+TEST_CASE("CSIDriver and CSIStorageCapacity: what the capacity check reads", "[model]") {
+  auto driver = decode_csi_driver_json(R"({"metadata": {"name": "csi.x"}, "spec": {"storageCapacity": true}})");
+  REQUIRE(driver);
+  CHECK(driver->storage_capacity);
+  auto quiet = decode_csi_driver_json(R"({"metadata": {"name": "csi.y"}, "spec": {}})");
+  REQUIRE(quiet);
+  CHECK_FALSE(quiet->storage_capacity);
+  auto capacity = decode_csi_storage_capacity_json(R"({"metadata": {"name": "c", "namespace": "kube-system"},
+      "storageClassName": "fast", "nodeTopology": {"matchLabels": {"zone": "a"}},
+      "capacity": "100Gi", "maximumVolumeSize": "10Gi"})");
+  REQUIRE(capacity);
+  CHECK(capacity->storage_class_name == "fast");
+  REQUIRE(capacity->node_topology.has_value());
+  CHECK(capacity->node_topology->matches({{"zone", "a"}}));
+  CHECK(capacity->capacity == Quantity::from_value(100LL << 30));
+  CHECK(capacity->maximum_volume_size == Quantity::from_value(10LL << 30));
+  auto bare = decode_csi_storage_capacity_json(R"({"metadata": {"name": "c"}, "storageClassName": "fast"})");
+  REQUIRE(bare);
+  CHECK_FALSE(bare->node_topology.has_value());
+  CHECK_FALSE(bare->capacity.has_value());
+  auto bad = decode_csi_storage_capacity_json(R"({"metadata": {"name": "c"}, "capacity": "lots"})");
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.message(), Catch::Contains("capacity"));
+}
+
 TEST_CASE("storage objects that do not decode say where", "[model]") {
   struct Case {
     const char* text;

@@ -67,6 +67,16 @@ class CatalogBuilder {
     catalog_.csi_nodes[key] = std::make_shared<const CsiNode>(std::move(node));
     return *this;
   }
+  CatalogBuilder& add(CsiDriver driver) {
+    std::string key = driver.meta.name;
+    catalog_.csi_drivers[key] = std::make_shared<const CsiDriver>(std::move(driver));
+    return *this;
+  }
+  CatalogBuilder& add(CsiStorageCapacity capacity) {
+    std::string key = capacity.meta.namespace_name + "/" + capacity.meta.name;
+    catalog_.capacities[key] = std::make_shared<const CsiStorageCapacity>(std::move(capacity));
+    return *this;
+  }
   CatalogBuilder& add(StorageClass sc) {
     std::string key = sc.meta.name;
     catalog_.classes[key] = std::make_shared<const StorageClass>(std::move(sc));

@@ -119,3 +119,58 @@ TEST_CASE("plan_delayed_claims: bind, provision or no room, per node", "[volumes
           std::vector<std::string>{"large→pv-n2", "zone-b→provision"});
   }
 }
+
+TEST_CASE("plan_delayed_claims: a driver that publishes its capacity needs room on the node", "[volumes]") {
+  auto capacity = [](std::string name, std::string storage_class, std::string zone, std::optional<int64_t> total,
+                     std::optional<int64_t> max_volume) {
+    CsiStorageCapacity c;
+    c.meta.name = std::move(name);
+    c.meta.namespace_name = "kube-system";
+    c.storage_class_name = std::move(storage_class);
+    if (!zone.empty()) c.node_topology = *parse_label_selector("zone=" + zone);
+    if (total) c.capacity = Quantity::from_value(*total);
+    if (max_volume) c.maximum_volume_size = Quantity::from_value(*max_volume);
+    return c;
+  };
+  auto catalog_with = [&](std::vector<CsiStorageCapacity> capacities, bool publishes = true) {
+    CatalogBuilder builder;
+    builder.add(with_provisioner("csi", "csi.example.com")).add(with_provisioner("other", "other.example.com"));
+    CsiDriver driver;
+    driver.meta.name = "csi.example.com";
+    driver.storage_capacity = publishes;
+    builder.add(driver);
+    for (auto& c : capacities) builder.add(std::move(c));
+    return builder.build();
+  };
+  const auto claim_10 = delayed("data", "csi", 10);
+  const auto no_request = delayed("any", "csi", 0);
+  const auto other_driver = delayed("elsewhere", "other", 10);
+  const std::string full = "node(s) did not have enough free storage";
+  struct Case {
+    const char* name;
+    std::shared_ptr<const VolumeCatalog> catalog;
+    const PersistentVolumeClaim* claim;
+    std::string message;  // "" = fits
+  };
+  const std::vector<Case> cases = {
+      {"room in the node's zone", catalog_with({capacity("a", "csi", "a", 20, {})}), &claim_10, ""},
+      {"exactly the room asked", catalog_with({capacity("a", "csi", "a", 10, {})}), &claim_10, ""},
+      {"too little room", catalog_with({capacity("a", "csi", "a", 9, {})}), &claim_10, full},
+      {"room in another zone only", catalog_with({capacity("b", "csi", "b", 100, {})}), &claim_10, full},
+      {"room for another class only", catalog_with({capacity("a", "other", "a", 100, {})}), &claim_10, full},
+      {"maximumVolumeSize wins over capacity", catalog_with({capacity("a", "csi", "a", 100, 5)}), &claim_10, full},
+      {"no topology: no node has access", catalog_with({capacity("a", "csi", "", 100, {})}), &claim_10, full},
+      {"no capacity published yet", catalog_with({}), &claim_10, full},
+      {"one of several capacities is enough",
+       catalog_with({capacity("a-small", "csi", "a", 1, {}), capacity("a-big", "csi", "a", 50, {})}), &claim_10, ""},
+      {"a driver that does not publish its capacity", catalog_with({}, false), &claim_10, ""},
+      {"a claim without request", catalog_with({}), &no_request, ""},
+      {"another provisioner, without CSIDriver", catalog_with({}), &other_driver, ""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    PlanOutcome outcome = plan_delayed_claims({c.claim}, *c.catalog, "n-1", kN1);
+    CHECK(outcome.status.message() == c.message);
+    if (!c.message.empty()) CHECK(outcome.status.code == Code::unschedulable_and_unresolvable);
+  }
+}
