@@ -153,7 +153,8 @@ WriteOutcome volume_binding_failed(int code, const std::string& message) {
 /// answer bindTimeoutSeconds longer than for a plain Binding, always gets it.
 void bind_after_claims(Self self, uint64_t id, const BindJobPtr& job, BindCall bind) {
   auto& st = self->state;
-  if (!st.deps.volumes) return deliver_binding(self, id, volume_binding_failed(0, "the scheduler does not follow volumes"));
+  if (!st.deps.volumes)
+    return deliver_binding(self, id, volume_binding_failed(0, "the scheduler does not follow volumes"));
   auto run = std::make_shared<ClaimBindingRun>();
   run->job = job;
   run->bind = std::move(bind);
@@ -193,6 +194,21 @@ void check_claims(Self self, uint64_t id) {
   const std::string why =
       progress.progress == plugins::volumes::Progress::failed ? progress.message : "context deadline exceeded";
   deliver_binding(self, id, volume_binding_failed(0, "binding volumes: " + why));
+}
+
+/// checkBindings' first check: the pod was deleted, so its binding fails now
+/// rather than at the deadline (its volumes' assumption goes with it).
+void stop_claim_wait(Self self, const std::string& pod_key) {
+  auto& runs = self->state.claim_runs;
+  for (auto it = runs.begin(); it != runs.end(); ++it) {
+    const BindJobPtr job = it->second->job;
+    if (job->ns + "/" + job->name != pod_key) continue;
+    const uint64_t id = it->first;
+    runs.erase(it);
+    const std::string why = "pod does not exist any more: pod \"" + job->name + "\" not found";
+    deliver_binding(self, id, volume_binding_failed(404, "binding volumes: " + why));
+    return;
+  }
 }
 
 /// Binds the pod, after its claims when it has claims to bind.
@@ -284,6 +300,10 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
       [=](atom::check_claims, uint64_t id) {
         MessageTimer timer(self->state.actor_metrics, self);
         check_claims(self, id);
+      },
+      [=](atom::pod_gone, const std::string& key) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        stop_claim_wait(self, key);
       },
   };
 }

@@ -55,7 +55,9 @@ using api_writer_actor = caf::typed_actor<
     // INTERNAL: an I/O thread wrote the claim bindings of the Binding with this id.
     caf::reacts_to<atom::claims_written, uint64_t, WriteOutcome>,
     // INTERNAL: time to look whether those claims are bound.
-    caf::reacts_to<atom::check_claims, uint64_t>>;
+    caf::reacts_to<atom::check_claims, uint64_t>,
+    // The pending pod "namespace/name" was deleted (INFORMER): a wait for its claims ends.
+    caf::reacts_to<atom::pod_gone, std::string>>;
 
 /// What the writer needs from the process: the client, the I/O threads, the
 /// metrics, and who this replica is (for events' reportingInstance).

@@ -537,8 +537,9 @@ bool assume_volumes(Self self, const AttemptPtr& a, const std::string& node) {
   auto entry = self->state.cluster_pods.nodes().find(node);
   if (entry == self->state.cluster_pods.nodes().end() || !entry->second.node) {
     gang_member_unreserved(self, a);
-    fail_and_next(self, a, "running Reserve plugin \"VolumeBinding\": node " + plugins::volumes::quoted(node) + " not found",
-                  {plugins::volumes::VolumeBinding::kName}, true);
+    const std::string why = "node " + plugins::volumes::quoted(node) + " not found";
+    fail_and_next(self, a, "running Reserve plugin \"VolumeBinding\": " + why, {plugins::volumes::VolumeBinding::kName},
+                  true);
     return false;
   }
   auto outcome = binding->decide_plan(*a->request->state, node, entry->second.node->meta.labels);

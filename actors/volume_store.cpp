@@ -41,7 +41,8 @@ void apply_assumed(plugins::volumes::VolumeCatalog& catalog, const std::string& 
     auto it = catalog.volumes.find(claim.volume);
     if (it == catalog.volumes.end()) continue;
     auto copy = std::make_shared<PersistentVolume>(*it->second);
-    copy->claim_ref = ObjectReference{"PersistentVolumeClaim", claim.namespace_name, claim.name, claim.uid, "v1", "", ""};
+    copy->claim_ref =
+        ObjectReference{"PersistentVolumeClaim", claim.namespace_name, claim.name, claim.uid, "v1", "", ""};
     copy->meta.annotations.emplace(plugins::volumes::kAnnotationBoundByController, "yes");
     it->second = std::move(copy);
   }

@@ -65,7 +65,8 @@ class VolumeBinding final : public PreFilterPlugin,
   /// The plan for the chosen node, kept for PreBind: nullopt when the pod has
   /// no claim to bind (nothing to assume). The node passed Filter on the same
   /// catalog, so a failure here means the node changed in between.
-  std::optional<PlanOutcome> decide_plan(CycleState& state, const std::string& node_name, const Labels& node_labels) const;
+  std::optional<PlanOutcome> decide_plan(CycleState& state, const std::string& node_name,
+                                         const Labels& node_labels) const;
 
   /// What PreFilter leaves for Filter: the PersistentVolume of each bound
   /// claim, in the pod's order (null: the claim names a volume that does not

@@ -356,3 +356,20 @@ class VolumeBindingTest(SchedulingTest):
         message = self.create_unschedulable(pod_with_claims("worker", "scratch"))
         self.assertEqual(message, 'running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded')
         self.assertEqual(self.claim_of("scratch")["metadata"]["annotations"][SELECTED_NODE], "n-a1")
+
+    def test_deleting_a_pod_ends_the_wait_for_its_claims(self):
+        self.start([zoned_node("n-a1", "a"), storage_class("unserved", "WaitForFirstConsumer"),
+                    claim("scratch", storage_class="unserved"), claim("other", storage_class="unserved")])
+        # No provisioner runs: the first pod's binding waits for its claim (600 s by default).
+        self.client.create(pod_with_claims("waiting", "scratch"))
+        self.cluster.wait(lambda: SELECTED_NODE in self.claim_of("scratch")["metadata"].get("annotations", {}), 30,
+                          "scratch annotated for its node")
+        self.client.delete_pod("waiting")
+        # The wait ends at once: the binding fails and its reservation is released, long before 600 s.
+        def failed():
+            return [m for m in (e.get("note") or e.get("message") or "" for e in self.client.events_about("waiting"))
+                    if "pod does not exist any more" in m]
+        messages = self.cluster.wait(failed, 15, "the waiting binding failed")
+        self.assertEqual(messages[0], 'running PreBind plugin "VolumeBinding": binding volumes: pod does not exist any '
+                                      'more: pod "waiting" not found')
+        self.assertEqual(self.scheduler.metric("troupe_bindings_total", result="error"), 1)
