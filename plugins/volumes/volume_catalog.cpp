@@ -2,30 +2,35 @@
 
 namespace troupe::plugins::volumes {
 
+namespace {
+
+/// The object under `key`, or null.
+template <class T>
+std::shared_ptr<const T> find_in(const std::unordered_map<std::string, std::shared_ptr<const T>>& objects,
+                                 const std::string& key) {
+  auto it = objects.find(key);
+  return it == objects.end() ? nullptr : it->second;
+}
+
+}  // namespace
+
 const PersistentVolumeClaim* VolumeCatalog::claim(const std::string& namespace_name, const std::string& name) const {
-  auto it = claims.find(namespace_name + "/" + name);
-  return it == claims.end() ? nullptr : it->second.get();
+  return find_in(claims, namespace_name + "/" + name).get();
 }
 
 std::shared_ptr<const PersistentVolume> VolumeCatalog::volume(const std::string& name) const {
-  auto it = volumes.find(name);
-  return it == volumes.end() ? nullptr : it->second;
+  return find_in(volumes, name);
 }
 
 const StorageClass* VolumeCatalog::storage_class(const std::string& name) const {
-  auto it = classes.find(name);
-  return it == classes.end() ? nullptr : it->second.get();
+  return find_in(classes, name).get();
 }
 
 const CsiNode* VolumeCatalog::csi_node(const std::string& node_name) const {
-  auto it = csi_nodes.find(node_name);
-  return it == csi_nodes.end() ? nullptr : it->second.get();
+  return find_in(csi_nodes, node_name).get();
 }
 
-const CsiDriver* VolumeCatalog::csi_driver(const std::string& name) const {
-  auto it = csi_drivers.find(name);
-  return it == csi_drivers.end() ? nullptr : it->second.get();
-}
+const CsiDriver* VolumeCatalog::csi_driver(const std::string& name) const { return find_in(csi_drivers, name).get(); }
 
 const VolumeCatalog& catalog_of(const CycleState& state) {
   static const VolumeCatalog empty;
