@@ -49,6 +49,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, bind, "bind")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, bind_result, "bindresult")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, claims_written, "claimswrit")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, regroup, "regroup")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, check_claims, "chkclaims")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, report, "report")
   // Watch threads -> informer.

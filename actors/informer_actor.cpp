@@ -206,7 +206,8 @@ void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& obje
   const PodIdentity id = read_pod_identity(*object);
   const std::string gang_id = id.namespace_name + "/" + id.name;
   if (type == watch::EventType::deleted) {
-    self->state.pod_group_groups.erase(gang_id);
+    if (self->state.pod_group_groups.erase(gang_id) > 0)
+      self->send(self->state.deps.queue, atom::regroup_v, gang_id, std::string());
     self->send(self->state.deps.cycle, atom::delete_podgroup_v, gang_id);
     return;
   }
@@ -218,8 +219,13 @@ void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& obje
   auto rules = group ? plugins::coscheduling::gang_spec_of_pod_group(*group, plugin->args().defaults)
                      : Result<plugins::coscheduling::GangSpec>(Error{"PodGroup " + gang_id + ": " + group.message()});
   if (!rules) spdlog::warn("informer: {}", rules.message());
+  // Pods queued before the PodGroup (or under its former group) are tried with its group now.
+  auto known = self->state.pod_group_groups.find(gang_id);
+  const std::string before = known == self->state.pod_group_groups.end() ? std::string() : known->second;
+  const std::string after = rules ? rules->group_id : std::string();
   if (rules) self->state.pod_group_groups[gang_id] = rules->group_id;
   else self->state.pod_group_groups.erase(gang_id);
+  if (before != after) self->send(self->state.deps.queue, atom::regroup_v, gang_id, after);
   self->send(self->state.deps.cycle, atom::upsert_podgroup_v,
              PodGroupRulesPtr(std::make_shared<const PodGroupRules>(PodGroupRules{gang_id, std::move(rules)})));
   cluster_event(self, plugins::EventResource::other, action_of(type));

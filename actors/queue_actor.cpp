@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "plugins/coscheduling/gang_spec.hpp"
+
 namespace troupe::actors {
 
 std::shared_ptr<QueuedPod> make_queued_pod(PodInfoPtr pod, std::shared_ptr<const plugins::Framework> framework) {
@@ -37,6 +39,24 @@ QueuedPodPtr handout(const SchedulingQueue<QueuedPod>::Entry& entry) {
   pod->attempts = entry.attempts;
   pod->first_queued = entry.ready_since.value_or(entry.added);
   return pod;
+}
+
+/// A gang's pods queued before their PodGroup named its group (or queued
+/// under the group of a PodGroup now gone) take the group they are tried with
+/// now, so gang rounds gather them as the informer would have.
+void regroup_gang(SchedulingQueue<QueuedPod>& queue, const std::string& gang_id, const std::string& group) {
+  std::unordered_map<std::string, std::string> groups;
+  if (!group.empty()) groups.emplace(gang_id, group);
+  queue.revise_payloads([&](QueuedPod& pod) {
+    if (pod.gang_group.empty()) return false;  // not tried in gang rounds (no Coscheduling, or no gang)
+    const ObjectMeta& meta = pod.pod->meta();
+    auto name = plugins::coscheduling::gang_name_of(meta);
+    if (!name || meta.namespace_name + "/" + *name != gang_id) return false;
+    std::string key = plugins::coscheduling::gang_group_key(meta, groups);
+    if (key == pod.gang_group) return false;
+    pod.gang_group = std::move(key);
+    return true;
+  });
 }
 
 }  // namespace
@@ -82,6 +102,10 @@ queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_ac
       [=](atom::dequeue, const std::string& key) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.queue->remove(key);
+      },
+      [=](atom::regroup, const std::string& gang_id, const std::string& group) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        regroup_gang(*self->state.queue, gang_id, group);
       },
       [=](atom::pop) -> caf::result<QueuedPodPtr> {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -46,6 +46,9 @@ using queue_actor = caf::typed_actor<
     caf::reacts_to<atom::enqueue, QueuedPodPtr>,
     // The pod is no longer pending (deleted, bound elsewhere): forget it.
     caf::reacts_to<atom::dequeue, std::string>,
+    // The gang "namespace/name" is tried with this group from now on (its
+    // PodGroup's), or with its pods' own when empty (the PodGroup is gone).
+    caf::reacts_to<atom::regroup, std::string, std::string>,
     // The next pod to schedule; answered later if the queue is empty.
     caf::replies_to<atom::pop>::with<QueuedPodPtr>,
     // The popped pod was placed (bound).
