@@ -47,15 +47,19 @@ QueuedPodPtr handout(const SchedulingQueue<QueuedPod>::Entry& entry) {
 void regroup_gang(SchedulingQueue<QueuedPod>& queue, const std::string& gang_id, const std::string& group) {
   std::unordered_map<std::string, std::string> groups;
   if (!group.empty()) groups.emplace(gang_id, group);
-  queue.revise_payloads([&](QueuedPod& pod) {
-    if (pod.gang_group.empty()) return false;  // not tried in gang rounds (no Coscheduling, or no gang)
+  queue.revise_payloads([&](const QueuedPod& pod) -> std::optional<QueuedPod> {
+    if (pod.gang_group.empty()) return std::nullopt;  // not tried in gang rounds (no Coscheduling, or no gang)
     const ObjectMeta& meta = pod.pod->meta();
+    const std::string_view ns = meta.namespace_name;
+    if (gang_id.size() <= ns.size() || gang_id.compare(0, ns.size(), ns) != 0 || gang_id[ns.size()] != '/')
+      return std::nullopt;
     auto name = plugins::coscheduling::gang_name_of(meta);
-    if (!name || meta.namespace_name + "/" + *name != gang_id) return false;
+    if (!name || gang_id.compare(ns.size() + 1, std::string::npos, *name) != 0) return std::nullopt;
     std::string key = plugins::coscheduling::gang_group_key(meta, groups);
-    if (key == pod.gang_group) return false;
-    pod.gang_group = std::move(key);
-    return true;
+    if (key == pod.gang_group) return std::nullopt;
+    QueuedPod revised = pod;
+    revised.gang_group = std::move(key);
+    return revised;
   });
 }
 

@@ -75,15 +75,15 @@ class SchedulingQueue {
   SchedulingQueue(const SchedulingQueue&) = delete;
   SchedulingQueue& operator=(const SchedulingQueue&) = delete;
 
-  /// Lets `revise` change each entry's payload in place (it returns true when
-  /// it did), then reads the entry's group again: a gang whose group became
-  /// known after its pods were queued. Where each pod is stays as it was (the
-  /// group takes no part in the order).
+  /// Replaces each payload `revise` returns a new one for (nullopt: keep
+  /// it), then reads the entry's group again: a gang whose group became known
+  /// after its pods were queued. Where each pod is stays as it was (the group
+  /// takes no part in the order).
   template <class Revise>
   void revise_payloads(Revise revise) {
     for (auto& [key, entry] : entries_) {
-      Payload payload = entry.payload;
-      if (revise(payload)) set_payload(entry, std::move(payload));
+      std::optional<Payload> revised = revise(std::as_const(entry.payload));
+      if (revised) set_payload(entry, std::move(*revised));
     }
   }
 

@@ -191,10 +191,9 @@ TEST_CASE("a group learned after its pods were queued gathers them from then on"
   q.add("a2", Pod{0, "ns/a"}, t0 + 3ms);
   q.add("b2", Pod{0, "ns/b"}, t0 + 4ms);
   const auto rename = [&q](const std::string& from, const std::string& to) {
-    q.revise_payloads([&](Pod& pod) {
-      if (pod.group != from) return false;
-      pod.group = to;
-      return true;
+    q.revise_payloads([&](const Pod& pod) -> std::optional<Pod> {
+      if (pod.group != from) return std::nullopt;
+      return Pod{pod.priority, to};
     });
   };
   rename("ns/a", "ns/ab");
