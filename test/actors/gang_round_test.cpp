@@ -182,14 +182,17 @@ TEST_CASE("an update that moves a pod to another group moves it in the rounds") 
 }
 
 TEST_CASE("a group learned after its pods were queued gathers them from then on") {
-  Queue q = make_queue();
   // Gangs a and b form one group, but their PodGroups arrive after the pods:
   // each pod was queued with its gang alone as its group.
-  q.add("a1", Pod{0, "ns/a"}, t0);
-  q.add("b1", Pod{0, "ns/b"}, t0 + 1ms);
-  q.add("c1", Pod{0, ""}, t0 + 2ms);
-  q.add("a2", Pod{0, "ns/a"}, t0 + 3ms);
-  q.add("b2", Pod{0, "ns/b"}, t0 + 4ms);
+  const auto queue_two_gangs = [](Queue& q) {
+    q.add("a1", Pod{0, "ns/a"}, t0);
+    q.add("b1", Pod{0, "ns/b"}, t0 + 1ms);
+    q.add("c1", Pod{0, ""}, t0 + 2ms);
+    q.add("a2", Pod{0, "ns/a"}, t0 + 3ms);
+    q.add("b2", Pod{0, "ns/b"}, t0 + 4ms);
+  };
+  Queue q = make_queue();
+  queue_two_gangs(q);
   const auto rename = [&q](const std::string& from, const std::string& to) {
     q.revise_payloads([&](const Pod& pod) -> std::optional<Pod> {
       if (pod.group != from) return std::nullopt;
@@ -201,11 +204,7 @@ TEST_CASE("a group learned after its pods were queued gathers them from then on"
   CHECK(drain(q, t0 + 10ms) == std::vector<std::string>{"a1", "b1", "a2", "b2", "c1"});
   SECTION("without the change each gang is its own round") {
     Queue plain = make_queue();
-    plain.add("a1", Pod{0, "ns/a"}, t0);
-    plain.add("b1", Pod{0, "ns/b"}, t0 + 1ms);
-    plain.add("c1", Pod{0, ""}, t0 + 2ms);
-    plain.add("a2", Pod{0, "ns/a"}, t0 + 3ms);
-    plain.add("b2", Pod{0, "ns/b"}, t0 + 4ms);
+    queue_two_gangs(plain);
     CHECK(drain(plain, t0 + 10ms) == std::vector<std::string>{"a1", "a2", "b1", "b2", "c1"});
   }
 }
