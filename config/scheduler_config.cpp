@@ -30,6 +30,9 @@ const Profile* SchedulerConfiguration::profile(const std::string& scheduler_name
 
 namespace {
 
+// plugins/names.hpp spells it too; config/ does not depend on plugins/.
+constexpr const char* kNodeResourcesFit = "NodeResourcesFit";
+
 // ---- plugins and pluginConfig ------------------------------------------------
 
 PluginSet parse_plugin_set(const YAML::Node& node, const std::string& path) {
@@ -350,6 +353,22 @@ void parse_profiles(const YAML::Node& node, const PluginCatalog& catalog, Schedu
   check_profiles_agree(config.profiles);
 }
 
+// kube-scheduler's buildExtenders: the resources an extender manages with
+// ignoredByScheduler are NodeResourcesFit's ignoredResources in every profile,
+// in place of what its args say (the extender decides whether they fit).
+void pass_ignored_resources_to_fit(SchedulerConfiguration& config) {
+  YAML::Node ignored(YAML::NodeType::Sequence);
+  for (const Extender& e : config.extenders)
+    for (const ExtenderManagedResource& r : e.managed_resources)
+      if (r.ignored_by_scheduler) ignored.push_back(r.name);
+  if (ignored.size() == 0) return;
+  for (Profile& profile : config.profiles) {
+    YAML::Node& args = profile.plugin_args[kNodeResourcesFit];
+    args = args.IsMap() ? YAML::Clone(args) : YAML::Node(YAML::NodeType::Map);
+    args["ignoredResources"] = YAML::Clone(ignored);
+  }
+}
+
 SchedulerConfiguration parse_root(const YAML::Node& root, const PluginCatalog& catalog) {
   if (is_absent(root)) throw FieldError("", "the configuration is empty");
   expect_map(root, "");
@@ -368,6 +387,7 @@ SchedulerConfiguration parse_root(const YAML::Node& root, const PluginCatalog& c
   if (!is_absent(root["extenders"])) parse_extenders(root["extenders"], config);
   if (!is_absent(root["troupe"])) config.troupe = parse_troupe(root["troupe"], "troupe");
   parse_profiles(root["profiles"], catalog, config);
+  pass_ignored_resources_to_fit(config);
   return config;
 }
 

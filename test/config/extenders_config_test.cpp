@@ -65,6 +65,50 @@ extenders:
   CHECK_FALSE(d.node_cache_capable);
 }
 
+TEST_CASE("extenders: ignoredByScheduler resources become NodeResourcesFit's ignoredResources", "[config][extenders]") {
+  // As kube-scheduler's buildExtenders: every profile, in place of the args' own list, other args kept.
+  auto config = parse_scheduler_configuration(kHeader + R"(
+extenders:
+- urlPrefix: http://a
+  managedResources: [{name: example.com/gpu, ignoredByScheduler: true}, {name: example.com/fpga}]
+- urlPrefix: http://b
+  managedResources: [{name: example.com/vram, ignoredByScheduler: true}]
+profiles:
+- schedulerName: one
+  pluginConfig:
+  - name: NodeResourcesFit
+    args: {ignoredResources: [example.com/own], scoringStrategy: {type: MostAllocated}}
+- schedulerName: two
+)",
+                                              make_test_catalog());
+  REQUIRE(config);
+  for (const Profile& p : config->profiles) {
+    INFO(p.scheduler_name);
+    const YAML::Node ignored = p.args_for("NodeResourcesFit")["ignoredResources"];
+    REQUIRE(ignored.IsSequence());
+    REQUIRE(ignored.size() == 2);
+    CHECK(ignored[0].as<std::string>() == "example.com/gpu");
+    CHECK(ignored[1].as<std::string>() == "example.com/vram");
+  }
+  CHECK(config->profiles[0].args_for("NodeResourcesFit")["scoringStrategy"]["type"].as<std::string>() ==
+        "MostAllocated");
+}
+
+TEST_CASE("extenders: without ignoredByScheduler NodeResourcesFit's args are as written", "[config][extenders]") {
+  auto config = parse_scheduler_configuration(kHeader + R"(
+extenders: [{urlPrefix: 'http://a', managedResources: [{name: example.com/gpu}]}]
+profiles:
+- pluginConfig: [{name: NodeResourcesFit, args: {ignoredResources: [example.com/own]}}]
+- schedulerName: two
+)",
+                                              make_test_catalog());
+  REQUIRE(config);
+  const YAML::Node own = config->profiles[0].args_for("NodeResourcesFit")["ignoredResources"];
+  REQUIRE(own.size() == 1);
+  CHECK(own[0].as<std::string>() == "example.com/own");
+  CHECK(config->profiles[1].args_for("NodeResourcesFit").IsNull());
+}
+
 TEST_CASE("extenders: a zero httpTimeout means the default", "[config][extenders]") {
   auto config =
       parse_scheduler_configuration(kHeader + "extenders: [{urlPrefix: 'http://x', httpTimeout: 0s}]\n", make_test_catalog());

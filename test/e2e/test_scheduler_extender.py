@@ -9,6 +9,7 @@ KubeSchedulerConfiguration) served by a small Python HTTP extender.
 - ignorable: a broken ignorable extender (500s, or nothing listening) does not
   block scheduling; a broken non-ignorable one does (SchedulerError);
 - managedResources: pods without a managed resource never reach the extender;
+  one marked ignoredByScheduler is not checked by NodeResourcesFit;
 - bind: the binder extender receives ExtenderBindingArgs and performs the
   Binding itself;
 - the extension point, plugin and actor metrics are exported while it runs.
@@ -204,6 +205,16 @@ class ExtenderTest(unittest.TestCase):
         calls = extender.calls_for("filter", "widget")
         self.assertTrue(calls)
         self.assertEqual(sorted(calls[0][2]), ["n0", "n1", "n2", "n3"])  # NodeNames: nodeCacheCapable
+
+    def test_resources_the_extender_manages_with_ignored_by_scheduler_are_left_to_it(self):
+        # No node advertises example.com/vram: NodeResourcesFit leaves it to the extender, which picks n3.
+        extender = self.start_extender(reject={"n0", "n1", "n2"})
+        self.start([extender_config(extender, filterVerb="filter",
+                                    managedResources=[{"name": "example.com/vram", "ignoredByScheduler": True}])])
+        self.client.create(make_pod("vram", cpu="100m", extra_requests={"example.com/vram": "8"}))
+        placed = self.wait_bound(["vram"])
+        self.assertEqual(placed["vram"], "n3")
+        self.assertTrue(extender.calls_for("filter", "vram"))
 
     def test_a_binder_extender_binds_the_pod(self):
         # The extender's own connection: it answers on its server threads while the test polls.
