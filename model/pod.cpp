@@ -24,6 +24,47 @@ void container_fields(Io& io, T& x) {
   io.field("restartPolicy", x.restart_policy);
 }
 
+std::string string_member(const rapidjson::Value& object, const char* key) {
+  auto m = object.FindMember(key);
+  if (m == object.MemberEnd() || !m->value.IsString()) return {};
+  return std::string(m->value.GetString(), m->value.GetStringLength());
+}
+
+bool bool_member(const rapidjson::Value& object, const char* key) {
+  auto m = object.FindMember(key);
+  return m != object.MemberEnd() && m->value.IsBool() && m->value.GetBool();
+}
+
+// A gcePersistentDisk, awsElasticBlockStore, iscsi or rbd volume (what
+// VolumeRestrictions compares; the API server validates the rest).
+void read_inline_disk(const rapidjson::Value& volume, std::vector<PodInlineDisk>& disks) {
+  using Kind = PodInlineDisk::Kind;
+  struct Source {
+    const char* field;
+    Kind kind;
+    const char* id;
+  };
+  static constexpr Source kSources[] = {{"gcePersistentDisk", Kind::gce_persistent_disk, "pdName"},
+                                        {"awsElasticBlockStore", Kind::aws_elastic_block_store, "volumeID"},
+                                        {"iscsi", Kind::iscsi, "iqn"},
+                                        {"rbd", Kind::rbd, "image"}};
+  for (const Source& source : kSources) {
+    auto m = volume.FindMember(source.field);
+    if (m == volume.MemberEnd() || !m->value.IsObject()) continue;
+    PodInlineDisk disk{source.kind, string_member(m->value, source.id), {}, bool_member(m->value, "readOnly")};
+    if (source.kind == Kind::rbd) {
+      std::string pool = string_member(m->value, "pool");
+      disk.id = (pool.empty() ? std::string("rbd") : pool) + "/" + disk.id;
+      auto monitors = m->value.FindMember("monitors");
+      if (monitors != m->value.MemberEnd() && monitors->value.IsArray())
+        for (const auto& monitor : monitors->value.GetArray())
+          if (monitor.IsString()) disk.monitors.emplace_back(monitor.GetString(), monitor.GetStringLength());
+    }
+    disks.push_back(std::move(disk));
+    return;
+  }
+}
+
 // A persistentVolumeClaim or ephemeral volume's claim (the API server
 // validates volumes; one without a name or claim name is skipped here).
 void read_volume_claim(const rapidjson::Value& volume, std::vector<PodVolumeClaim>& claims) {
@@ -64,6 +105,7 @@ void read_volume_summary(JsonReader& io, PodSpec& spec) {
     spec.has_local_storage = spec.has_local_storage || has("emptyDir") || has("hostPath");
     spec.has_pvc = spec.has_pvc || has("persistentVolumeClaim");
     read_volume_claim(volume, spec.volume_claims);
+    read_inline_disk(volume, spec.inline_disks);
   }
 }
 

@@ -60,6 +60,23 @@ struct PodVolumeClaim {
   }
 };
 
+/// An in-tree disk volume that one node may mount for one writer only
+/// (kube-scheduler's VolumeRestrictions reads these four kinds): a
+/// gcePersistentDisk (`id` its pdName), awsElasticBlockStore (volumeID),
+/// iscsi (iqn) or rbd (pool "/" image, the pool "rbd" when not given, as the
+/// API server defaults it; `monitors` its Ceph monitors).
+struct PodInlineDisk {
+  enum class Kind { gce_persistent_disk, aws_elastic_block_store, iscsi, rbd };
+  Kind kind = Kind::gce_persistent_disk;
+  std::string id;
+  std::vector<std::string> monitors;
+  bool read_only = false;
+
+  bool operator==(const PodInlineDisk& o) const {
+    return kind == o.kind && id == o.id && monitors == o.monitors && read_only == o.read_only;
+  }
+};
+
 struct PodSpec {
   std::string scheduler_name;
   std::string node_name;
@@ -84,6 +101,8 @@ struct PodSpec {
   /// The claims of its persistentVolumeClaim and ephemeral volumes, in order
   /// (what volume scheduling reads).
   std::vector<PodVolumeClaim> volume_claims;
+  /// Its gcePersistentDisk, awsElasticBlockStore, iscsi and rbd volumes.
+  std::vector<PodInlineDisk> inline_disks;
 };
 
 struct PodStatus {

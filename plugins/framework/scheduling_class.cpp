@@ -33,6 +33,17 @@ std::string claims_of(const Pod& pod) {
   return out;
 }
 
+// Its in-tree disks, also kept out of the encoded spec (VolumeRestrictions
+// compares them with the node's pods').
+std::string inline_disks_of(const Pod& pod) {
+  std::string out;
+  for (const PodInlineDisk& disk : pod.spec.inline_disks) {
+    out += "\ndisk " + std::to_string(static_cast<int>(disk.kind)) + " " + disk.id + (disk.read_only ? " ro" : " rw");
+    for (const std::string& monitor : disk.monitors) out += " " + monitor;
+  }
+  return out;
+}
+
 // The version is mixed in so the cache's seen-once ring tells the classes apart too.
 uint64_t version_mix(uint64_t inputs_version) { return inputs_version * 0x9e3779b97f4a7c15ULL; }
 
@@ -45,7 +56,7 @@ std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint6
 std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint64_t inputs_version,
                                                            uint64_t filter_inputs_version) {
   auto out = std::make_shared<SchedulingClass>();
-  out->key = std::make_shared<const std::string>(encode(class_view(pod)) + claims_of(pod));
+  out->key = std::make_shared<const std::string>(encode(class_view(pod)) + claims_of(pod) + inline_disks_of(pod));
   out->inputs_version = inputs_version;
   out->filter_inputs_version = filter_inputs_version;
   out->hash = std::hash<std::string>{}(*out->key) ^ version_mix(inputs_version);

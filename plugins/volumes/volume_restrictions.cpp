@@ -1,6 +1,7 @@
 #include "plugins/volumes/volume_restrictions.hpp"
 
 #include "plugins/volumes/claims_in_use.hpp"
+#include "plugins/volumes/disk_conflicts.hpp"
 #include "plugins/volumes/volume_catalog.hpp"
 
 namespace troupe::plugins::volumes {
@@ -30,8 +31,8 @@ PluginStatus VolumeRestrictions::pre_filter(CycleState& state, const PodInfo& po
     auto it = in_use.in_use.find(key);
     if (it != in_use.in_use.end() && it->second) ++rwop.in_use;
   }
-  // As upstream: nothing to check when no placed pod holds one of them.
-  if (rwop.in_use == 0) return PluginStatus(Code::skip);
+  // As upstream: nothing to check without inline disks when no placed pod holds one of the claims.
+  if (rwop.in_use == 0 && pod.spec().inline_disks.empty()) return PluginStatus(Code::skip);
   state.write(state_slot(), std::move(rwop));
   return {};
 }
@@ -59,7 +60,11 @@ PluginStatus VolumeRestrictions::remove_pod(CycleState& state, const PodInfo&, c
   return adjust(state, removed, -1);
 }
 
-PluginStatus VolumeRestrictions::filter(const CycleState& state, const PodInfo&, const NodeInfo&) const {
+PluginStatus VolumeRestrictions::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  const std::vector<PodInlineDisk>& disks = pod.spec().inline_disks;
+  if (!disks.empty())
+    for (const auto& placed : node.pods())
+      if (conflicts_with(disks, *placed->pod)) return PluginStatus::unschedulable(kDiskConflict);
   const ReadWriteOncePodClaims* rwop = state.read<ReadWriteOncePodClaims>(state_slot());
   if (rwop == nullptr)
     return PluginStatus::internal_error("cannot read \"PreFilterVolumeRestrictions\" from cycleState");

@@ -72,6 +72,9 @@ TEST_CASE("pods that differ only in who they are share a scheduling class", "[ev
       {"nominatedNodeName", [](Pod& p) { p.status.nominated_node_name = "n2"; }, false},
       {"status phase", [](Pod& p) { p.status.phase = "Failed"; }, false},
       {"a claim", [](Pod& p) { p.spec.volume_claims.push_back(PodVolumeClaim{"data", "data-web-1", false}); }, false},
+      {"an in-tree disk",
+       [](Pod& p) { p.spec.inline_disks.push_back(PodInlineDisk{PodInlineDisk::Kind::iscsi, "iqn.a", {}, false}); },
+       false},
       // An ephemeral volume's claim is named after the pod: another pod, another claim.
       {"an ephemeral volume, then another name",
        [](Pod& p) {

@@ -22,6 +22,8 @@ VolumeBinding and VolumeZone, for claims that are already bound).
   the first is gone, or preempts it when more important (VolumeRestrictions).
 - A node attaches at most its CSINode's count of a driver's volumes
   (NodeVolumeLimits); a pod that would exceed it goes elsewhere or waits.
+- A node does not give one in-tree disk (here a gcePersistentDisk) to two
+  writers (VolumeRestrictions).
 """
 import os
 import sys
@@ -266,9 +268,24 @@ class VolumeSchedulingTest(SchedulingTest):
         # The nominated node fits once the holder is gone: it is taken, as upstream's PreferNominatedNode.
         self.assertEqual(self.client.pod("important")["spec"]["nodeName"], nominated)
 
+    def test_two_pods_do_not_share_an_in_tree_disk_on_one_node(self):
+        self.start([zoned_node("n-a1", "a"), zoned_node("n-a2", "a")])
 
-if __name__ == "__main__":
-    unittest.main()
+        def with_disk(name, read_only=False):
+            pod = make_pod(name, cpu="100m", memory="64Mi")
+            pod["spec"]["volumes"] = [{"name": "data", "gcePersistentDisk": {"pdName": "disk-1",
+                                                                              "readOnly": read_only}}]
+            return pod
+        first = self.place_one(with_disk("first"))["spec"]["nodeName"]
+        second = self.place_one(with_disk("second"))["spec"]["nodeName"]
+        self.assertNotEqual(first, second)
+        message = self.create_unschedulable(with_disk("third"))
+        self.assertEqual(message, "0/2 nodes are available: 2 node(s) had no available disk. preemption: 0/2 nodes "
+                                  "are available: 2 No preemption victims found for incoming pod..")
+        # The first pod goes: its deletion requeues the third, which takes its node.
+        self.client.delete_pod("first")
+        self.cluster.wait(lambda: (self.client.pod("third") or {}).get("spec", {}).get("nodeName") == first, 30,
+                          "third placed where first was")
 
 
 class VolumeBindingTest(SchedulingTest):
@@ -373,3 +390,7 @@ class VolumeBindingTest(SchedulingTest):
         self.assertEqual(messages[0], 'running PreBind plugin "VolumeBinding": binding volumes: pod does not exist any '
                                       'more: pod "waiting" not found')
         self.assertEqual(self.scheduler.metric("troupe_bindings_total", result="error"), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

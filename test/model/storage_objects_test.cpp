@@ -178,3 +178,24 @@ TEST_CASE("a pod's volume claims: persistentVolumeClaim and ephemeral volumes, i
   CHECK(pod->spec.has_pvc);
   CHECK(pod->spec.has_local_storage);
 }
+
+TEST_CASE("a pod's in-tree disks: what VolumeRestrictions compares", "[model]") {
+  using Kind = PodInlineDisk::Kind;
+  auto pod = decode_pod_json(R"({"metadata": {"name": "db", "namespace": "d"}, "spec": {"containers": [{"name": "c"}],
+    "volumes": [{"name": "pd", "gcePersistentDisk": {"pdName": "disk-1", "readOnly": true}},
+                {"name": "ebs", "awsElasticBlockStore": {"volumeID": "vol-9"}},
+                {"name": "lun", "iscsi": {"targetPortal": "10.0.0.1:3260", "iqn": "iqn.2001-04.com.example:a", "lun": 0}},
+                {"name": "ceph", "rbd": {"monitors": ["m1:6789", "m2:6789"], "image": "img", "pool": "kube"}},
+                {"name": "ceph-default-pool", "rbd": {"monitors": ["m1:6789"], "image": "img"}},
+                {"name": "cache", "emptyDir": {}},
+                {"name": "odd", "gcePersistentDisk": "not an object"}]}})");
+  REQUIRE(pod);
+  const std::vector<PodInlineDisk> want = {
+      {Kind::gce_persistent_disk, "disk-1", {}, true},
+      {Kind::aws_elastic_block_store, "vol-9", {}, false},
+      {Kind::iscsi, "iqn.2001-04.com.example:a", {}, false},
+      {Kind::rbd, "kube/img", {"m1:6789", "m2:6789"}, false},
+      {Kind::rbd, "rbd/img", {"m1:6789"}, false},
+  };
+  CHECK(pod->spec.inline_disks == want);
+}
