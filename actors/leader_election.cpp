@@ -27,6 +27,17 @@ bool LeaderElector::step(ElectionClock::time_point now) {
   return leading_;
 }
 
+bool LeaderElector::release() {
+  if (!leading_) return true;
+  leading_ = false;
+  const std::string stamp = wall_clock_now_();
+  LeaseRecord freed{"", 1, stamp, stamp, observed_.lease_transitions, observed_.resource_version};
+  auto updated = backend_.update(freed);
+  if (!updated) return false;
+  observed_ = *updated;
+  return true;
+}
+
 bool LeaderElector::healthy(ElectionClock::time_point now) const {
   return !leading_ || now - last_renew_ <= settings_.lease_duration;
 }

@@ -2,7 +2,7 @@
 // Leader election over a coordination.k8s.io Lease, as client-go does it
 // (tools/leaderelection): try to acquire every retry period; renew while
 // leading; give up leadership if a renewal has not succeeded within the renew
-// deadline. Remote timestamps are never trusted: a lease held by someone else
+// deadline; on the way out, release it. Remote timestamps are never trusted: a lease held by someone else
 // expires `lease_duration` after *we* last saw it change.
 //
 // The algorithm is a pure step function (`step(now)`) over a LeaseBackend, so
@@ -56,6 +56,12 @@ class LeaderElector {
 
   /// One attempt to acquire or renew. Returns whether we lead afterwards.
   bool step(ElectionClock::time_point now);
+
+  /// client-go's ReleaseOnCancel (kube-scheduler sets it): a leader that
+  /// stops writes the lease free (no holder, 1 s) so that a standby takes
+  /// over at its next retry instead of after lease_duration. Returns whether
+  /// the lease is free of us afterwards.
+  bool release();
 
   bool leading() const { return leading_; }
   /// Holder seen in the last successful read ("" if none).

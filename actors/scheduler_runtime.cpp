@@ -384,6 +384,14 @@ void SchedulerRuntime::Impl::run_election() {
          waited += std::chrono::milliseconds(50))
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  if (!was_leading) return;
+  may_schedule->store(false);  // no new attempt starts once the lease is free
+  if (elector.release())
+    spdlog::info("leader election: {} released {}/{}", options.identity, le.resource_namespace, le.resource_name);
+  else
+    spdlog::warn("leader election: {} could not release {}/{}; it expires in {} s", options.identity,
+                 le.resource_namespace, le.resource_name,
+                 std::chrono::duration_cast<std::chrono::seconds>(le.lease_duration).count());
 }
 
 HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {

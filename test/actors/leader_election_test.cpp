@@ -111,3 +111,29 @@ TEST_CASE("losing a write race is not leadership") {
   LeaderElector b(settings("b"), racy, stamp());
   CHECK_FALSE(b.step(t0 + 30s));
 }
+
+TEST_CASE("a leader that stops releases the lease and a standby takes it at its next retry") {
+  MemoryLease lease;
+  LeaderElector a(settings("a"), lease, stamp());
+  LeaderElector b(settings("b"), lease, stamp());
+  REQUIRE(a.step(t0));
+  CHECK_FALSE(b.step(t0 + 1s));
+  CHECK(a.release());
+  CHECK_FALSE(a.leading());
+  CHECK(lease.record->holder_identity.empty());
+  CHECK(lease.record->lease_duration_seconds == 1);
+  CHECK(lease.record->lease_transitions == 0);
+  CHECK(b.step(t0 + 2s));  // not 15 s: a free lease is taken at once
+  CHECK(lease.record->holder_identity == "b");
+  CHECK(lease.record->lease_transitions == 1);
+  SECTION("a follower has nothing to release") {
+    const int version = lease.version;
+    CHECK(a.release());
+    CHECK(lease.version == version);
+  }
+  SECTION("a release that cannot be written says so") {
+    lease.unreachable = true;
+    CHECK_FALSE(b.release());
+    CHECK_FALSE(b.leading());
+  }
+}

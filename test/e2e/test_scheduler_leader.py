@@ -4,7 +4,8 @@ Both run with leaderElect: true and short timings (lease 2 s, renew deadline
 1.5 s, retry 0.5 s). Only the leader binds (the other's attempt counter stays
 at zero while both run); when the leader is killed with SIGKILL (no chance to
 release the lease) the other acquires the lease once it expires and binds the
-pods created afterwards.
+pods created afterwards. A leader stopped with SIGTERM releases the lease (as
+kube-scheduler's ReleaseOnCancel), so the other takes over at its next retry.
 """
 import os
 import re
@@ -79,6 +80,25 @@ class LeaderElectionTest(unittest.TestCase):
         # Takeover needs the lease to expire (2 s after it was last seen renewed) plus a retry period.
         self.assertLess(takeover, 15, "takeover took %.1f s" % takeover)
         self.assertTrue(second.alive())
+
+    def test_a_leader_that_stops_releases_the_lease(self):
+        # A long lease: the standby takes over within a few retries only because the leader frees it.
+        config = scheduler_config(leader_elect=True, lease=("30s", "20s", "500ms"))
+        self.client.create_all([make_node("n%d" % i, cpu="4", memory="8Gi") for i in range(2)])
+        first = self.cluster.start_scheduler(config)
+        leader_id = self.cluster.wait(lambda: leader_identity(first), 30, "the first scheduler leads")
+        second = self.cluster.start_scheduler(config)
+        second.wait_ready()
+        stopped_at = time.time()
+        self.assertEqual(first.stop(cleanup=False), 0)
+        self.assertIn("leader election: %s released kube-system/troupe-scheduler" % leader_id, first.stderr())
+        second_id = self.cluster.wait(lambda: leader_identity(second), 15, "the second scheduler takes over")
+        self.assertLess(time.time() - stopped_at, 10)
+        self.assertEqual(self.lease_holder(), second_id)
+        names = ["c-%d" % i for i in range(3)]
+        self.client.create_all([make_pod(n, cpu="100m", memory="64Mi") for n in names])
+        self.cluster.wait(lambda: all_bound(self.client, names), 30,
+                          lambda: "bound by the new leader; " + describe_pending(self.client))
 
 
 if __name__ == "__main__":
