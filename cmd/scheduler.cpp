@@ -2,9 +2,11 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "actors/scheduler_runtime.hpp"
@@ -31,6 +33,22 @@ const std::vector<FlagSpec> kFlags = {
     {"log-level", true, "trace, debug, info, warn, error (default info)"},
     {"help", false, "show this help"},
 };
+
+/// --log-level: one of spdlog's names (an unknown one would silently turn logging off).
+Result<spdlog::level::level_enum> log_level(const Flags& flags) {
+  const std::string name = flags.get("log-level", "info");
+  for (const char* known : {"trace", "debug", "info", "warn", "warning", "error", "err", "critical", "off"})
+    if (name == known) return spdlog::level::from_str(name);
+  return Error{"--log-level: unknown level \"" + name + "\" (trace, debug, info, warn, error, critical, off)"};
+}
+
+/// --leader-elect: true or false, nothing else.
+Result<std::optional<bool>> leader_elect(const Flags& flags) {
+  if (!flags.has("leader-elect")) return std::optional<bool>{};
+  const std::string value = flags.get("leader-elect");
+  if (value == "true" || value == "false") return std::optional<bool>{value == "true"};
+  return Error{"--leader-elect: must be true or false, got \"" + value + "\""};
+}
 
 Result<config::SchedulerConfiguration> load_config(const Flags& flags) {
   if (flags.has("config")) return plugins::load_scheduler_configuration(flags.get("config"));
@@ -64,8 +82,15 @@ int run_scheduler(int argc, char** argv) {
     std::printf("%s", Flags::usage("scheduler", "Run the secondary scheduler.", kFlags).c_str());
     return 0;
   }
-  auto level = spdlog::level::from_str(flags->get("log-level", "info"));
-  spdlog::set_level(level);
+  auto level = log_level(*flags);
+  auto elect = leader_elect(*flags);
+  if (!level || !elect) {
+    std::fprintf(stderr, "troupe scheduler: %s\n", (!level ? level.message() : elect.message()).c_str());
+    return 2;
+  }
+  // stdout carries the "running" line only: a parent that reads it need not drain a log.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("scheduler"));
+  spdlog::set_level(*level);
 
   auto config = load_config(*flags);
   if (!config) {
@@ -77,7 +102,7 @@ int run_scheduler(int argc, char** argv) {
     std::fprintf(stderr, "troupe scheduler: invalid descheduler configuration: %s\n", descheduler.message().c_str());
     return 2;
   }
-  if (flags->has("leader-elect")) config->leader_election.leader_elect = flags->get("leader-elect") == "true";
+  if (*elect) config->leader_election.leader_elect = **elect;
   std::string kubeconfig = flags->get("kubeconfig", config->client_connection.kubeconfig);
   auto cluster = watch::resolve_config(kubeconfig);
   if (!cluster) {
