@@ -108,6 +108,8 @@ TEST_CASE("decode_node rejects malformed nodes with the field's path", "[node]")
   const std::vector<Case> cases = {
       {R"({"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "lots"}}})",
        "status.allocatable.cpu: invalid quantity \"lots\": ..."},
+      {R"({"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "-1"}}})",
+       "status.allocatable.cpu: Invalid value: \"-1\": must be greater than or equal to 0"},
       {R"({"metadata": {"name": "n"}, "status": {"capacity": {"memory": null}}})",
        "status.capacity.memory: Invalid value: null: must be a quantity string"},
       {R"({"metadata": {"name": "n"}, "spec": {"unschedulable": "true"}})",

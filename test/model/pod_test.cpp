@@ -229,6 +229,11 @@ TEST_CASE("decode_pod names the offending field and never crashes", "[pod]") {
        "spec.preemptionPolicy: Unsupported value: \"Sometimes\": supported values: \"PreemptLowerPriority\", "
        "\"Never\""},
       {pod(R"("overhead": {"memory": "1Qi"})"), "spec.overhead.memory: invalid quantity \"1Qi\": ..."},
+      {pod(R"("containers": [{"name": "a", "resources": {"requests": {"cpu": "-4"}}}])"),
+       "spec.containers[0].resources.requests.cpu: Invalid value: \"-4\": must be greater than or equal to 0"},
+      {pod(R"("containers": [{"name": "a", "resources": {"limits": {"koordinator.sh/rdma": "-100"}}}])"),
+       "spec.containers[0].resources.limits.koordinator.sh/rdma: Invalid value: \"-100\": must be greater than or "
+       "equal to 0"},
       {pod(R"("nodeSelector": {"zone": 1})"), "spec.nodeSelector.zone: Invalid value: number: must be a string"},
       {pod(R"("affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms":
               [{"matchExpressions": [{"key": "zone", "operator": "Near", "values": ["a"]}]}]}}})"),
