@@ -36,7 +36,7 @@ void device_info_fields(Io& io, T& x) {
   io.field("id", x.id);
   io.field("minor", x.minor);
   io.field("moduleID", x.module_id);
-  io.required("health", x.health);
+  io.unomitted("health", x.health, false);
   io.field("resources", x.resources);
   io.optional_object("topology", x.topology);
   io.array("vfGroups", x.vf_groups);

@@ -49,7 +49,8 @@ struct DeviceInfo {
   std::string id;  // device UUID or well-known id (Go field UUID)
   std::optional<int32_t> minor;
   std::optional<int32_t> module_id;
-  /// Required in the CRD; an unhealthy device contributes no resources.
+  /// Written by koordlet always; absent reads as false (as Go decodes it). An
+  /// unhealthy device contributes no resources.
   bool health = false;
   ResourceList resources;
   std::optional<DeviceTopology> topology;

@@ -56,6 +56,12 @@ class JsonReader {
     out = fallback;
     field(key, out);
   }
+  /// A field Go writes without omitempty: absent reads as Go's zero value
+  /// `zero` (JsonWriter always writes it).
+  template <class T>
+  void unomitted(const char* key, T& out, const T& zero) {
+    field(key, out, zero);
+  }
   /// Required field: missing or null is an error.
   template <class T>
   void required(const char* key, T& out) {

@@ -49,6 +49,15 @@ class JsonWriter {
   void required(const char* key, const T& value) {
     write(key, value, /*omit=*/false);
   }
+  /// A field Go writes without omitempty: always written (JsonReader reads absent as `zero`).
+  template <class T>
+  void unomitted(const char* key, const T& value, const T& zero) {
+    if (value == zero && current_->IsObject()) {  // a null read as zero is left as it was
+      auto found = current_->FindMember(key);
+      if (found != current_->MemberEnd() && found->value.IsNull()) return;
+    }
+    write(key, value, /*omit=*/false);
+  }
   /// Reader-side validation; nothing to do when writing.
   void check(const char*, bool, const char*) {}
   /// A metav1.MicroTime: six fractional digits when written.

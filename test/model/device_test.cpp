@@ -104,6 +104,14 @@ TEST_CASE("encode of a device keeps conditions, allocations and annotations", "[
         R"("spec":{"devices":[{"type":"gpu","minor":0,"health":false,"resources":{"koordinator.sh/gpu-core":"100"}}]}})");
 }
 
+TEST_CASE("decode_device: a device without health is unhealthy, as Go decodes it", "[device]") {
+  auto out = decode_device_json(
+      R"({"metadata": {"name": "n"}, "spec": {"devices": [{"type": "gpu", "minor": 0, "resources": {"koordinator.sh/gpu-core": "100"}}]}})");
+  REQUIRE(out);
+  REQUIRE(out->devices.size() == 1);
+  CHECK_FALSE(out->devices[0].health);
+}
+
 TEST_CASE("decode_device errors name the device and field", "[device]") {
   struct Case {
     std::string json;
@@ -113,7 +121,6 @@ TEST_CASE("decode_device errors name the device and field", "[device]") {
     return R"({"metadata": {"name": "n"}, "spec": {"devices": [)" + entry + "]}}";
   };
   const std::vector<Case> cases = {
-      {device(R"({"type": "gpu", "minor": 0})"), "spec.devices[0].health: Required value"},
       {device(R"({"minor": 0, "health": true})"), "spec.devices[0].type: Required value"},
       {device(R"({"type": "", "health": true})"), "spec.devices[0].type: Required value"},
       {device(R"({"type": "gpu", "health": "yes"})"), "spec.devices[0].health: Invalid value: string: must be a boolean"},
