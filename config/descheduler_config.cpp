@@ -339,6 +339,9 @@ DeschedulerConfiguration read_configuration(const YAML::Node& document) {
   if (!metrics.empty()) config.metrics_bind_address = default_bind_address(metrics);
   read_optional(document, "", "deschedulingInterval", config.descheduling_interval);
   if (config.descheduling_interval.count() < 0) throw FieldError("deschedulingInterval", "must not be negative");
+  // Each round plans over every node: a sub-second interval would only spin.
+  if (config.descheduling_interval.count() > 0 && config.descheduling_interval < std::chrono::seconds(1))
+    throw FieldError("deschedulingInterval", "must be 0 or at least 1s");
   read_optional(document, "", "dryRun", config.dry_run);
   bool profiling = true;  // accepted for compatibility; troupe has no pprof
   read_optional(document, "", "enableProfiling", profiling);

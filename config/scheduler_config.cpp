@@ -295,10 +295,17 @@ TroupeSettings parse_troupe(const YAML::Node& node, const std::string& path) {
   read_optional(node, path, "bindConcurrency", t.bind_concurrency);
   read_optional(node, path, "eventQueueSize", t.event_queue_size);
   read_optional(node, path, "evaluationCache", t.evaluation_cache);
-  if (t.node_partitions < 0) throw FieldError(child_path(path, "nodePartitions"), "must not be negative");
-  if (t.worker_threads < 0) throw FieldError(child_path(path, "workerThreads"), "must not be negative");
-  if (t.bind_concurrency <= 0) throw FieldError(child_path(path, "bindConcurrency"), "must be greater than zero");
-  if (t.event_queue_size < 0) throw FieldError(child_path(path, "eventQueueSize"), "must not be negative");
+  // Upper bounds: each partition, thread and binding slot costs memory and a thread or actor up front.
+  auto within = [&](int32_t value, int32_t low, int32_t high, const char* field) {
+    if (value < low || value > high)
+      throw FieldError(child_path(path, field),
+                       "Invalid value: " + std::to_string(value) + ": must be between " + std::to_string(low) +
+                           " and " + std::to_string(high));
+  };
+  within(t.node_partitions, 0, 4096, "nodePartitions");
+  within(t.worker_threads, 0, 1024, "workerThreads");
+  within(t.bind_concurrency, 1, 1024, "bindConcurrency");
+  within(t.event_queue_size, 0, 10000000, "eventQueueSize");
   return t;
 }
 

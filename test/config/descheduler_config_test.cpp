@@ -108,6 +108,7 @@ TEST_CASE("descheduler config: errors name the field", "[descheduler-config]") {
       {"bogus: 1", "bogus"},
       {"deschedulingInterval: 3d", "deschedulingInterval"},
       {"deschedulingInterval: -1s", "deschedulingInterval: must not be negative"},
+      {"deschedulingInterval: 1ns", "deschedulingInterval: must be 0 or at least 1s"},
       {"dryRun: maybe", "dryRun"},
       {"maxNoOfPodsToEvictPerNode: -1", "maxNoOfPodsToEvictPerNode: must be between 0"},
       {"maxNoOfPodsToEvictPerNamespace: x", "maxNoOfPodsToEvictPerNamespace"},
