@@ -32,7 +32,7 @@ void EventLane::record(std::shared_ptr<watch::EventWriter> writer, watch::EventS
 
 namespace {
 
-WriteOutcome outcome_of(const watch::ApiResult& r) { return {r.ok, r.code, r.message}; }
+WriteOutcome outcome_of(const watch::ApiResult& r) { return {r.ok, r.code, r.message, {}}; }
 
 // PreBind's pod patches (strategic merge), in order; the first failure stops
 // the binding, which then fails as a whole.
@@ -121,7 +121,7 @@ void post_binding(Self self, uint64_t id, const BindJobPtr& job, BindCall bind) 
       lane->record(writer, {pod_reference(job->ns, job->name, job->uid), "Normal", "Scheduled", "Binding",
                             "Successfully assigned " + job->ns + "/" + job->name + " to " + job->node});
   });
-  if (!queued) deliver_binding(self, id, WriteOutcome{false, 0, "the scheduler is shutting down"});
+  if (!queued) deliver_binding(self, id, WriteOutcome{false, 0, "the scheduler is shutting down", {}});
 }
 
 /// binder.go bindAPIUpdate: each claim's write, in order; the first failure
@@ -168,7 +168,7 @@ void bind_after_claims(Self self, uint64_t id, const BindJobPtr& job, BindCall b
   });
   if (!queued) {
     st.claim_runs.erase(id);
-    deliver_binding(self, id, WriteOutcome{false, 0, "the scheduler is shutting down"});
+    deliver_binding(self, id, WriteOutcome{false, 0, "the scheduler is shutting down", {}});
   }
 }
 

@@ -270,7 +270,7 @@ HttpReply ExtenderService::bind(const std::shared_ptr<const plugins::Framework>&
   WriteOutcome outcome;
   self->request(deps_.writer, kBindTimeout, atom::bind_v, BindJobPtr(job))
       .receive([&](const WriteOutcome& o) { outcome = o; },
-               [&](caf::error& e) { outcome = WriteOutcome{false, 0, caf::to_string(e)}; });
+               [&](caf::error& e) { outcome = WriteOutcome{false, 0, caf::to_string(e), {}}; });
   if (!outcome.ok) {
     unreserve();
     return fail("binding " + job->ns + "/" + job->name + " to " + job->node + ": " + outcome.message);
