@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "actors/actor_watchdog.hpp"
 #include "actors/api_writer.hpp"
 #include "actors/atoms.hpp"
 #include "actors/cycle_actor.hpp"
@@ -130,6 +131,8 @@ struct SchedulerRuntime::Impl {
   api_writer_actor writer;
   cycle_actor cycle;
   informer_actor informer;
+  caf::actor watchdog;
+  std::shared_ptr<ActorFailure> actor_failure = std::make_shared<ActorFailure>();
   std::shared_ptr<std::atomic<bool>> ready = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<std::atomic<bool>> may_schedule = std::make_shared<std::atomic<bool>>(true);
   std::atomic<bool> lost_leadership{false};
@@ -145,6 +148,17 @@ struct SchedulerRuntime::Impl {
   bool stopped = false;
 
   Status start();
+  /// The actors the watchdog watches, by name.
+  WatchedActors core_actors() const {
+    WatchedActors watched;
+    for (size_t i = 0; i < nodes.size(); ++i)
+      watched.emplace_back("node partition " + std::to_string(i), caf::actor_cast<caf::actor>(nodes[i]));
+    watched.emplace_back("queue", caf::actor_cast<caf::actor>(queue));
+    watched.emplace_back("API writer", caf::actor_cast<caf::actor>(writer));
+    watched.emplace_back("scheduling cycle", caf::actor_cast<caf::actor>(cycle));
+    watched.emplace_back("informer", caf::actor_cast<caf::actor>(informer));
+    return watched;
+  }
   /// The INFORMER follows `resource`. `optional`: a 404 on the list (the
   /// CRD is not installed) counts as an empty, synced list, so a cluster
   /// without it still becomes ready; the reflector keeps retrying and picks
@@ -258,6 +272,7 @@ Status SchedulerRuntime::Impl::start() {
   if (volumes)
     for (const auto& collection : kVolumeCollections) informer_deps.resources.insert(collection.resource);
   informer = system->spawn(informer_actor_fn, informer_deps);
+  watchdog = spawn_actor_watchdog(*system, core_actors(), actor_failure);
 
   if (!options.metrics_address.empty()) {
     auto served = endpoint.start(options.metrics_address, [this](const HttpRequest& r) { return serve(r); });
@@ -398,9 +413,12 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
   std::string path = request.target.substr(0, request.target.find('?'));
   if (path == "/metrics")
     return {200, "text/plain; version=0.0.4; charset=utf-8", metrics->render()};
-  if (path == "/healthz" || path == "/livez")
-    return lost_leadership ? HttpReply{500, "text/plain", "[-]leaderElection failed: lost the lease\n"}
-                           : HttpReply{200, "text/plain", "ok"};
+  if (path == "/healthz" || path == "/livez") {
+    if (lost_leadership) return {500, "text/plain", "[-]leaderElection failed: lost the lease\n"};
+    if (std::string failed = actor_failure->what(); !failed.empty())
+      return {500, "text/plain", "[-]actors failed: " + failed + "\n"};
+    return {200, "text/plain", "ok"};
+  }
   if (path == "/readyz")
     return ready->load() ? HttpReply{200, "text/plain", "ok"}
                          : HttpReply{500, "text/plain", "[-]informer-sync failed: reason withheld\n"};
@@ -498,6 +516,7 @@ void SchedulerRuntime::Impl::stop() {
     caf::anon_send_exit(cycle, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(informer, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(writer, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(watchdog, caf::exit_reason::user_shutdown);
   }
   if (io) io->shutdown();
   if (api) api->shutdown();
@@ -525,7 +544,11 @@ SchedulerRuntime::~SchedulerRuntime() { stop(); }
 void SchedulerRuntime::stop() { impl_->stop(); }
 bool SchedulerRuntime::ready() const { return impl_->ready->load(); }
 bool SchedulerRuntime::leading() const { return impl_->may_schedule->load(); }
-bool SchedulerRuntime::healthy() const { return !impl_->lost_leadership.load(); }
+bool SchedulerRuntime::healthy() const { return health_problem().empty(); }
+std::string SchedulerRuntime::health_problem() const {
+  if (impl_->lost_leadership.load()) return "lost leadership";
+  return impl_->actor_failure->what();
+}
 unsigned short SchedulerRuntime::metrics_port() const { return impl_->endpoint.port(); }
 unsigned short SchedulerRuntime::extender_port() const { return impl_->extender_endpoint.port(); }
 MetricsRegistry& SchedulerRuntime::metrics() { return *impl_->metrics; }

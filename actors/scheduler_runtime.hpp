@@ -43,8 +43,11 @@ class SchedulerRuntime {
   bool ready() const;
   /// We hold the lease (always true without leader election).
   bool leading() const;
-  /// False once leadership was lost: kube-scheduler exits then, and so should the caller.
+  /// False once leadership was lost or a core actor stopped (actor_watchdog.hpp):
+  /// kube-scheduler exits then, and so should the caller.
   bool healthy() const;
+  /// Why not healthy ("" when healthy): "lost leadership", "queue stopped: ...".
+  std::string health_problem() const;
   unsigned short metrics_port() const;
   /// 0 when the extender endpoint is off.
   unsigned short extender_port() const;

@@ -128,10 +128,10 @@ int run_scheduler(int argc, char** argv) {
   std::printf("troupe scheduler running; metrics on port %u\n", (*runtime)->metrics_port());
   std::fflush(stdout);
   while (!g_stop && (*runtime)->healthy()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  bool lost = !(*runtime)->healthy();
+  const std::string problem = (*runtime)->health_problem();
   (*runtime)->stop();
-  if (lost) {
-    std::fprintf(stderr, "troupe scheduler: lost leadership, exiting\n");
+  if (!problem.empty()) {
+    std::fprintf(stderr, "troupe scheduler: %s, exiting\n", problem.c_str());
     return 1;
   }
   return 0;
