@@ -3,6 +3,7 @@
 #include <bitset>
 
 #include "plugins/deviceshare/joint_allocator.hpp"
+#include "plugins/topology_manager/numa_hint.hpp"
 
 namespace troupe::plugins::deviceshare {
 
@@ -67,6 +68,8 @@ PluginStatus generate_numa_hints(const NodeDevices& node, const DeviceShareReque
   std::vector<int32_t> nodes;
   for (const auto& [numa, switches] : node.numa_topology())
     if (numa >= 0 && numa <= 63) nodes.push_back(numa);  // the map is ordered: ascending ids
+  if (nodes.size() > plugins::topology::kMaxAlignedNumaNodes)
+    return PluginStatus::unresolvable(plugins::topology::kErrTooManyNumaNodes);
 
   std::array<std::optional<size_t>, kDeviceTypeCount> min_size;
   bool sizes_set = false;

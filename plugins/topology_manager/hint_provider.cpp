@@ -5,6 +5,8 @@ namespace troupe::plugins::topology {
 PluginStatus admit(const NumaHintProviders& providers, const CycleState& state, const PodInfo& pod,
                    const NodeInfo& node, NumaPolicy policy, const std::vector<int>& numa_nodes,
                    NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses, NumaHint& best) {
+  if (policy != NumaPolicy::none && numa_nodes.size() > kMaxAlignedNumaNodes)
+    return PluginStatus::unresolvable(kErrTooManyNumaNodes);
   std::vector<NumaHints> all;
   std::vector<std::string> reasons;
   for (const NumaHintProvider* provider : providers) {

@@ -16,6 +16,14 @@ namespace troupe::plugins::topology {
 /// Bit i = NUMA node i (node ids 0..63).
 using NumaMask = uint64_t;
 
+/// Hints enumerate every subset of a node's NUMA nodes, 2^n of them, each
+/// tried by the providers: beyond this many NUMA nodes a pod that needs
+/// alignment is not aligned there (kubelet's topology manager itself refuses
+/// more than 8 unless told otherwise).
+inline constexpr size_t kMaxAlignedNumaNodes = 12;
+/// The rejection for such a node (UnschedulableAndUnresolvable).
+inline constexpr const char* kErrTooManyNumaNodes = "node(s) had more NUMA nodes than troupe aligns (at most 12)";
+
 struct NumaHint {
   /// 0 = "any NUMA node" (Go's nil affinity): the provider has no preference.
   NumaMask numa_nodes = 0;

@@ -1,7 +1,9 @@
 #include "plugins/topology_manager/policy.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <optional>
 
 namespace troupe::plugins::topology {
 
@@ -138,29 +140,69 @@ Filtered filter_provider_hints(const std::vector<NumaHints>& providers) {
   return out;
 }
 
-/// mergeFilteredHints: the best permutation, starting from {all nodes, not preferred}.
-NumaHint best_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
-                          NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses) {
+/// mergeFilteredHints' choice as each permutation's merged hint comes:
+/// preferred over not, then narrower, then on equal width the higher score.
+void consider(NumaHint& best, const NumaHint& merged) {
+  if (merged.preferred && !best.preferred) {
+    best = merged;
+    return;
+  }
+  if (!merged.preferred && best.preferred) return;
+  if (!is_narrower(merged.numa_nodes, best.numa_nodes)) {
+    if (mask_count(merged.numa_nodes) == mask_count(best.numa_nodes) && merged.score > best.score) best = merged;
+    return;
+  }
+  best = merged;
+}
+
+/// One permutation merged as mergeFilteredHints scores it; nullopt when its affinity is empty.
+std::optional<NumaHint> merged_hint(NumaMask all_nodes, const std::vector<NumaHint>& permutation,
+                                    NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses) {
+  NumaHint merged = merge_permutation(all_nodes, permutation);
+  if (merged.numa_nodes == 0) return std::nullopt;
+  if (!fits_exclusive(merged, exclusive, statuses)) merged.preferred = false;
+  for (const NumaHint& h : permutation)
+    if (h.numa_nodes != 0 && h.numa_nodes == merged.numa_nodes) merged.score += h.score;
+  return merged;
+}
+
+/// Visits, in mergeFilteredHints' order, the permutations that can merge
+/// preferred: every hint preferred, every non-empty one the same affinity.
+/// Once one is preferred no other kind changes the choice, so their best is
+/// the merge's answer; there are about as many as hints, not their product.
+std::optional<NumaHint> best_preferred_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
+                                                   NumaExclusive exclusive,
+                                                   const std::vector<NumaNodeStatus>& statuses) {
+  NumaHint best;
+  best.numa_nodes = all_nodes;
+  std::vector<NumaHint> permutation;
+  std::function<void(size_t, NumaMask)> iterate = [&](size_t i, NumaMask common) {
+    if (i == lists.size()) {
+      if (auto merged = merged_hint(all_nodes, permutation, exclusive, statuses)) consider(best, *merged);
+      return;
+    }
+    for (const NumaHint& h : lists[i]) {
+      if (!h.preferred || (h.numa_nodes != 0 && common != 0 && h.numa_nodes != common)) continue;
+      permutation.push_back(h);
+      iterate(i + 1, h.numa_nodes != 0 ? h.numa_nodes : common);
+      permutation.pop_back();
+    }
+  };
+  iterate(0, 0);
+  if (!best.preferred) return std::nullopt;
+  return best;
+}
+
+}  // namespace
+
+NumaHint best_of_every_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
+                                   NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses) {
   NumaHint best;
   best.numa_nodes = all_nodes;
   std::vector<NumaHint> permutation;
   std::function<void(size_t)> iterate = [&](size_t i) {
     if (i == lists.size()) {
-      NumaHint merged = merge_permutation(all_nodes, permutation);
-      if (merged.numa_nodes == 0) return;
-      if (!fits_exclusive(merged, exclusive, statuses)) merged.preferred = false;
-      for (const NumaHint& h : permutation)
-        if (h.numa_nodes != 0 && h.numa_nodes == merged.numa_nodes) merged.score += h.score;
-      if (merged.preferred && !best.preferred) {
-        best = merged;
-        return;
-      }
-      if (!merged.preferred && best.preferred) return;
-      if (!is_narrower(merged.numa_nodes, best.numa_nodes)) {
-        if (mask_count(merged.numa_nodes) == mask_count(best.numa_nodes) && merged.score > best.score) best = merged;
-        return;
-      }
-      best = merged;
+      if (auto merged = merged_hint(all_nodes, permutation, exclusive, statuses)) consider(best, *merged);
       return;
     }
     for (const NumaHint& h : lists[i]) {
@@ -172,6 +214,43 @@ NumaHint best_permutation(NumaMask all_nodes, const std::vector<std::vector<Numa
   iterate(0);
   return best;
 }
+
+namespace {
+
+/// How many permutations crossing the lists gives, capped at `cap`.
+uint64_t permutation_count(const std::vector<std::vector<NumaHint>>& lists, uint64_t cap) {
+  uint64_t count = 1;
+  for (const auto& list : lists) {
+    if (list.empty()) return 0;
+    if (count > cap / list.size()) return cap;
+    count *= list.size();
+  }
+  return count;
+}
+
+/// Crossing every permutation costs the product of the hint counts: with 8
+/// NUMA nodes, up to 255 hints per resource, so 255^4 for CPU, memory, GPU
+/// and RDMA. Beyond this many no permutation is looked at one by one.
+constexpr uint64_t kPermutationBudget = 200000;
+
+}  // namespace
+
+/// mergeFilteredHints. Exact whenever some permutation merges preferred (the
+/// common case, found without crossing them all) or the permutations are
+/// few. Otherwise, past kPermutationBudget, the answer is {all nodes, not
+/// preferred, unsatisfied}: what a mixed permutation (hints of different
+/// affinities ANDed together, always unsatisfied) gives whenever one is the
+/// narrowest, as it nearly always is among that many. Restricted and
+/// SingleNUMANode admit no such answer either way.
+NumaHint best_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
+                          NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses) {
+  if (auto preferred = best_preferred_permutation(all_nodes, lists, exclusive, statuses)) return *preferred;
+  if (permutation_count(lists, kPermutationBudget + 1) <= kPermutationBudget)
+    return best_of_every_permutation(all_nodes, lists, exclusive, statuses);
+  return NumaHint{all_nodes, false, 0, true};
+}
+
+namespace {
 
 std::string join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;

@@ -3,7 +3,9 @@
 // policy*.go, itself kubelet's): every provider's hints per resource are
 // crossed, each permutation ANDed into one affinity, and the best one kept:
 // preferred over not, then narrower, then on equal width the higher summed
-// score. The policy then decides admission:
+// score. Only the permutations that can merge preferred are crossed first
+// (their number is about the hints', not their product); the rest only when
+// none does and they are few (policy.cpp). The policy then decides admission:
 //   None            admits, no affinity;
 //   BestEffort      admits whatever was found (all nodes when unsatisfied);
 //   Restricted      admits only a preferred affinity;
@@ -58,5 +60,14 @@ struct MergeResult {
 MergeResult merge_hints(NumaPolicy policy, const std::vector<int>& numa_nodes,
                         const std::vector<NumaHints>& providers, NumaExclusive exclusive,
                         const std::vector<NumaNodeStatus>& statuses);
+
+/// mergeFilteredHints' choice among the permutations of `lists` (one list
+/// per resource), as merge_hints makes it: exact when a permutation merges
+/// preferred or there are at most 200,000 permutations (see policy.cpp).
+NumaHint best_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
+                          NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses);
+/// The same by crossing every permutation one by one (the tests' reference).
+NumaHint best_of_every_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
+                                   NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses);
 
 }  // namespace troupe::plugins::topology

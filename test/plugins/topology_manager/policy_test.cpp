@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+
+#include "../builders.hpp"
+#include "plugins/topology_manager/hint_provider.hpp"
 #include "plugins/topology_manager/policy.hpp"
 
 using namespace troupe::plugins::topology;
@@ -92,4 +96,73 @@ TEST_CASE("NUMA policies parse and merge", "[topology][policy]") {
   CHECK(is_narrower(0b01, 0b11));
   CHECK(is_narrower(0b01, 0b10));
   CHECK_FALSE(is_narrower(0b110, 0b011));
+}
+
+TEST_CASE("the merge finds the preferred answer without crossing every permutation", "[topology][merge]") {
+  // Random hint lists on 2-4 NUMA nodes: best_permutation (which crosses only the permutations that can
+  // merge preferred, and all of them only when none does) against crossing every one.
+  std::mt19937 rng(20261129);
+  auto pick = [&rng](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
+  const NumaExclusive exclusives[] = {NumaExclusive::none, NumaExclusive::preferred, NumaExclusive::required};
+  int preferred_answers = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const int nodes = 2 + pick(3);
+    const NumaMask all = (NumaMask{1} << nodes) - 1;
+    std::vector<std::vector<NumaHint>> lists(1 + pick(4));
+    for (auto& list : lists) {
+      const int hints = pick(6);
+      for (int h = 0; h < hints; ++h) {
+        NumaHint hint;
+        hint.numa_nodes = pick(8) == 0 ? 0 : static_cast<NumaMask>(1 + pick(static_cast<int>(all)));
+        hint.preferred = pick(3) != 0;
+        hint.score = pick(3);
+        hint.unsatisfied = pick(10) == 0;
+        list.push_back(hint);
+      }
+    }
+    std::vector<NumaNodeStatus> statuses;
+    for (int n = 0; n < nodes; ++n) statuses.push_back(static_cast<NumaNodeStatus>(pick(3)));
+    const NumaExclusive exclusive = exclusives[pick(3)];
+    INFO("round " << round);
+    const NumaHint reference = best_of_every_permutation(all, lists, exclusive, statuses);
+    CHECK(best_permutation(all, lists, exclusive, statuses) == reference);
+    if (reference.preferred) ++preferred_answers;
+  }
+  CHECK(preferred_answers > 500);  // the fast path was taken often
+}
+
+TEST_CASE("the merge of many NUMA nodes' hints stays cheap", "[topology][merge]") {
+  // 8 NUMA nodes, 4 resources, every non-empty affinity a hint: 255^4 permutations if crossed.
+  std::vector<std::vector<NumaHint>> lists(4);
+  for (auto& list : lists)
+    for (NumaMask m = 1; m < 256; ++m) list.push_back(NumaHint{m, mask_count(m) == 1, 0, false});
+  const NumaHint preferred = best_permutation(255, lists, NumaExclusive::none, {});
+  CHECK(preferred == NumaHint{1, true, 0, false});  // one NUMA node, the lowest
+  // No single-node hint for the last resource: nothing merges preferred; too many to cross.
+  lists[3].clear();
+  for (NumaMask m = 1; m < 256; ++m)
+    if (mask_count(m) > 1) lists[3].push_back(NumaHint{m, false, 0, false});
+  CHECK(best_permutation(255, lists, NumaExclusive::none, {}) == NumaHint{255, false, 0, true});
+  const MergeResult best_effort = merge_hints(NumaPolicy::best_effort, {0, 1, 2, 3, 4, 5, 6, 7},
+                                              {NumaHints{{"a", lists[0]}, {"b", lists[1]}, {"c", lists[2]},
+                                                         {"d", lists[3]}}},
+                                              NumaExclusive::none, {});
+  CHECK(best_effort.admit);
+  CHECK(best_effort.hint == NumaHint{255, false, 0, false});
+}
+
+TEST_CASE("a node with more NUMA nodes than troupe aligns rejects a pod that needs alignment", "[topology][merge]") {
+  std::vector<int> many(kMaxAlignedNumaNodes + 1);
+  for (size_t i = 0; i < many.size(); ++i) many[i] = static_cast<int>(i);
+  troupe::plugins::CycleState state(1);
+  const auto pod = troupe::plugins::PodInfo::make(troupe::Pod{});
+  const troupe::plugins::NodeInfo node = troupe::plugins::testing::NodeBuilder("n").info();
+  NumaHint best;
+  const auto status = admit({}, state, *pod, node, NumaPolicy::restricted, many, NumaExclusive::none, {}, best);
+  CHECK(status.code == troupe::plugins::Code::unschedulable_and_unresolvable);
+  CHECK(status.message() == kErrTooManyNumaNodes);
+  // Without a policy there is nothing to align.
+  CHECK(admit({}, state, *pod, node, NumaPolicy::none, many, NumaExclusive::none, {}, best).ok());
+  many.pop_back();
+  CHECK(admit({}, state, *pod, node, NumaPolicy::restricted, many, NumaExclusive::none, {}, best).ok());
 }
