@@ -5,6 +5,7 @@
 #include <ctime>
 #include <random>
 
+#include "sim/pod_resource_defaults.hpp"
 #include "sim/pod_scheduling_gates.hpp"
 #include "sim/stored_object.hpp"
 #include "sim/yaml_json.hpp"
@@ -188,7 +189,10 @@ void prepare_for_create(const ResourceInfo& r, rapidjson::Document& doc, bool ke
       doc.AddMember("status", std::move(status), alloc);
     }
   }
-  if (r.kind == "Pod" && r.group.empty()) mark_scheduling_gated(doc);
+  if (r.kind == "Pod" && r.group.empty()) {
+    mark_scheduling_gated(doc);
+    default_requests_from_limits(doc);
+  }
   // The API server's default binding mode (storage/v1 SetDefaults_StorageClass).
   if (r.kind == "StorageClass" && string_at(doc, "volumeBindingMode").empty())
     set_string(doc, "volumeBindingMode", "Immediate", alloc);

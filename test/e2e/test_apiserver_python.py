@@ -71,6 +71,17 @@ class PythonClient(unittest.TestCase):
         self.assertEqual(patched.status.conditions[0].reason, "Unschedulable")
         self.assertEqual(patched.status.phase, "Pending")
 
+    def test_a_limit_without_a_request_becomes_the_request(self):
+        # kube-apiserver's SetDefaults_Pod: the scheduler reads requests only.
+        created = self.core.create_namespaced_pod("default", {
+            "metadata": {"name": "limits-only"},
+            "spec": {"containers": [{"name": "c", "image": "busybox",
+                                     "resources": {"requests": {"memory": "1Gi"},
+                                                   "limits": {"cpu": "3", "memory": "2Gi"}}}]}})
+        resources = created.spec.containers[0].resources
+        self.assertEqual(resources.requests, {"cpu": "3", "memory": "1Gi"})
+        self.assertEqual(resources.limits, {"cpu": "3", "memory": "2Gi"})
+
     def test_watch_stream_sees_events_arrive(self):
         self.core.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name="watch-ns")))
         rv = self.core.list_namespaced_config_map("watch-ns").metadata.resource_version
