@@ -573,6 +573,9 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
             self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
             forget_volumes(self, *a);
             gang_member_unreserved(self, a);
+            // As schedule_one.go: a rejection at Reserve is a FitError over the one node tried.
+            if (outcome.rejected)
+              return fail(self, a, plugins::fit_error_message(1, {{outcome.message, 1}}), {outcome.plugin}, false);
             fail(self, a, outcome.message, {outcome.plugin}, true);
           },
           [=](caf::error& err) {

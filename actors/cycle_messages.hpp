@@ -56,11 +56,13 @@ struct ReserveOutcome {
   bool ok = false;
   std::string message;
   std::string plugin;
+  /// The plugin rejected the pod (Unschedulable) rather than failed (Error).
+  bool rejected = false;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, ReserveOutcome& x) {
-  return f(caf::meta::type_name("ReserveOutcome"), x.ok, x.message, x.plugin);
+  return f(caf::meta::type_name("ReserveOutcome"), x.ok, x.message, x.plugin, x.rejected);
 }
 
 }  // namespace troupe::actors

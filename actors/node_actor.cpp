@@ -104,7 +104,7 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
       [=](atom::reserve, CycleRequestPtr req, const std::string& node) {
         MessageTimer timer(self->state.actor_metrics, self);
         auto status = self->state.partition.reserve(*req->framework, *req->state, req->pod, node);
-        return ReserveOutcome{status.ok(), status.message(), status.plugin};
+        return ReserveOutcome{status.ok(), status.message(), status.plugin, status.is_rejection()};
       },
       [=](atom::node_objects, NodeNamesPtr names) {
         MessageTimer timer(self->state.actor_metrics, self);

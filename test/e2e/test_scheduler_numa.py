@@ -26,7 +26,7 @@ from device_builders import allocation, make_device, make_gpu_node  # noqa: E402
 from numa_builders import (CPU_BIND_POLICY, KUBELET_CPU_POLICY, NUMA_POLICY, NUMA_STRATEGY,  # noqa: E402
                            POD_CPU_ALLOCS, RESOURCE_SPEC, RESOURCE_STATUS, cpu_details, make_cpu_node,
                            make_gpu_numa_node, make_topology, numa_pod, parse_cpuset, resource_status)
-from scheduler_helpers import SchedulingTest, fast_config  # noqa: E402
+from scheduler_helpers import SchedulingTest, condition, fast_config  # noqa: E402
 
 DEBUG = "/apis/v1/plugins/NodeNUMAResource"
 
@@ -139,6 +139,19 @@ class NumaTest(SchedulingTest):
         summary = self.debug("/nodes/n-0")
         self.assertEqual(summary["reservedCPUs"], "0-3")
         self.assertTrue(parse_cpuset(summary["availableCPUs"]).isdisjoint({0, 1, 2, 3}))
+
+    def test_a_pod_its_cpuset_cannot_be_taken_for_at_reserve_is_unschedulable_not_an_error(self):
+        # kubelet keeps CPUs 0 and 16 but they still count in allocatable: after 15 pods of 2 CPUs the node
+        # has 2 CPUs of requests left and no free core. A preferred FullPCPUs pod passes Filter (which tries
+        # only a required policy, as Koordinator's) and is turned down at Reserve.
+        kubelet = {"policy": "static", "reservedCPUs": "0,16"}
+        self.start([make_cpu_node("c-0"), make_topology("c-0", annotations={KUBELET_CPU_POLICY: kubelet})])
+        self.place([numa_pod("fill-%02d" % i, cpu="2", memory="1Gi") for i in range(15)])
+        message = self.create_unschedulable(numa_pod("late", cpu="2", memory="1Gi"))
+        self.assertEqual(message, "0/1 nodes are available: 1 not enough cpus available to satisfy request.")
+        c = condition(self.client.pod("late"))
+        self.assertEqual(c["reason"], "Unschedulable", c)
+        self.assertEqual(self.scheduler.metric("scheduler_schedule_attempts_total", result="error"), 0)
 
     def test_node_cpu_bind_policy_label_change_reaches_the_plugin(self):
         self.start([make_cpu_node("n-0"), make_topology("n-0")])
