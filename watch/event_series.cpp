@@ -44,6 +44,11 @@ EventSeriesCache::Occurrence EventSeriesCache::observe(const std::string& key, C
   return created;
 }
 
+int32_t EventSeriesCache::count_of(const std::string& key, const std::string& name) const {
+  auto it = entries_.find(key);
+  return it != entries_.end() && it->second.name == name ? it->second.count : 0;
+}
+
 void EventSeriesCache::forget(const std::string& key, const std::string& name) {
   auto it = entries_.find(key);
   if (it == entries_.end() || it->second.name != name) return;

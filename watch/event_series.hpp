@@ -40,6 +40,9 @@ class EventSeriesCache {
   /// occurrence creates one again (a no-op if the key moved on to another name).
   void forget(const std::string& key, const std::string& name);
 
+  /// Occurrences so far of the series `key` while it is recorded as `name`; 0 otherwise.
+  int32_t count_of(const std::string& key, const std::string& name) const;
+
   size_t size() const { return entries_.size(); }
 
  private:

@@ -159,17 +159,31 @@ ApiResult EventWriter::record(const EventSpec& event, const CancelToken* cancel)
     occurrence = series_.observe(key, EventSeriesCache::Clock::now(),
                                  [&] { return next_name(event.regarding.name); });
   }
+  const std::string path =
+      object_path(which == Api::events_v1 ? "/apis/events.k8s.io/v1" : "/api/v1", "events", ns, occurrence.name);
+  auto patch_series = [&](int32_t count) {
+    return patch_object(*api_, path, series_patch(event, which, count, std::chrono::system_clock::now()),
+                        PatchType::strategic_merge, cancel);
+  };
   ApiResult result;
   if (!occurrence.create) {
-    const std::string path = object_path(which == Api::events_v1 ? "/apis/events.k8s.io/v1" : "/api/v1", "events",
-                                         ns, occurrence.name);
-    result = patch_object(*api_, path, series_patch(event, which, occurrence.count, std::chrono::system_clock::now()),
-                          PatchType::strategic_merge, cancel);
+    result = patch_series(occurrence.count);
     if (result.ok || result.code != 404) return result;
-    // The Event expired or was deleted: record the series anew under its name.
+    // The Event expired or was deleted, or the write that creates it has not landed yet: record the
+    // series anew under its name.
   }
   result = create_object(*api_, collection_path(which, ns), body_for(event, which, occurrence.name, occurrence.count),
                          cancel);
+  if (!result.ok && result.code == 409) {
+    // Another write of this series (running beside this one) created it first: fold this occurrence
+    // in with the series' latest count, rather than lose it and start a second Event.
+    int32_t count = occurrence.count;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      count = std::max(count, series_.count_of(key, occurrence.name));
+    }
+    result = patch_series(count);
+  }
   if (!result.ok) {
     std::lock_guard<std::mutex> lock(mutex_);
     series_.forget(key, occurrence.name);

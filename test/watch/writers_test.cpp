@@ -300,6 +300,52 @@ TEST_CASE("event writer: falls back to core/v1 when the group is absent", "[writ
   CHECK(string_at(*body, {"firstTimestamp"}).size() == 20);  // 2026-11-21T23:37:31Z
 }
 
+TEST_CASE("event writer: a repeat that races the series' first write folds into it", "[writers][events]") {
+  // Two occurrences written at once: the repeat's PATCH comes before the first POST has landed (404),
+  // its own POST after (409). It patches the Event then, instead of dropping the occurrence.
+  std::mutex mutex;
+  int posts = 0;
+  FakeApiServer server([&](const RecordedRequest& request, ResponseWriter& out) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (request.method == "GET") {
+      out.respond(200, R"({"kind":"APIResourceList","groupVersion":"events.k8s.io/v1","resources":[]})");
+    } else if (request.method == "POST") {
+      if (posts++ == 0) {
+        out.respond(201, request.body);
+      } else {
+        out.respond_status(409, "AlreadyExists", "events.events.k8s.io \"web-0.x\" already exists");
+      }
+    } else if (request.method == "PATCH" && posts < 2) {
+      out.respond_status(404, "NotFound", "events.events.k8s.io \"web-0.x\" not found");
+    } else {
+      out.respond(200, request.body);
+    }
+  });
+  EventWriter writer(api_for(server), "troupe", "troupe-host-a");
+  EventSpec spec;
+  spec.regarding = {"Pod", "team-a", "web-0", "uid-1", "v1", "77"};
+  spec.type = "Warning";
+  spec.reason = "FailedScheduling";
+  spec.action = "Scheduling";
+  spec.note = "0/3 nodes are available: 3 Insufficient cpu.";
+  CHECK(writer.record(spec).ok);   // POST
+  CHECK(writer.record(spec).ok);   // PATCH 404, POST 409, PATCH
+  const auto requests = server.requests();
+  REQUIRE(requests.size() == 5);   // the probe first
+  CHECK(requests[1].method == "POST");
+  CHECK(requests[2].method == "PATCH");
+  CHECK(requests[3].method == "POST");
+  CHECK(requests[4].method == "PATCH");
+  CHECK(requests[4].path == requests[2].path);
+  CHECK(int_at(*body_of(requests[4]), {"series", "count"}) == 2);
+  // The series goes on under the same Event.
+  CHECK(writer.record(spec).ok);
+  const auto later = server.requests();
+  CHECK(later.back().method == "PATCH");
+  CHECK(later.back().path == requests[2].path);
+  CHECK(int_at(*body_of(later.back()), {"series", "count"}) == 3);
+}
+
 TEST_CASE("event notes are cut to 1024 bytes on a character boundary", "[writers][events]") {
   CHECK(truncate_note("short") == "short");
   CHECK(truncate_note(std::string(1024, 'x')) == std::string(1024, 'x'));
