@@ -51,6 +51,17 @@ troupe::PodGroupStatus group_status(const char* phase, int32_t scheduled, int32_
   return s;
 }
 
+/// A FailedScheduling event about team-a/web-0.
+EventSpec failed_scheduling_event() {
+  EventSpec spec;
+  spec.regarding = {"Pod", "team-a", "web-0", "uid-1", "v1", "77"};
+  spec.type = "Warning";
+  spec.reason = "FailedScheduling";
+  spec.action = "Scheduling";
+  spec.note = "0/3 nodes are available: 3 Insufficient cpu.";
+  return spec;
+}
+
 const char* kCreated = R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201})";
 
 }  // namespace
@@ -237,12 +248,7 @@ TEST_CASE("event writer: events.k8s.io/v1 when served, probed once", "[writers][
     }
   });
   EventWriter writer(api_for(server), "troupe", "troupe-host-a");
-  EventSpec spec;
-  spec.regarding = {"Pod", "team-a", "web-0", "uid-1", "v1", "77"};
-  spec.type = "Warning";
-  spec.reason = "FailedScheduling";
-  spec.action = "Scheduling";
-  spec.note = "0/3 nodes are available: 3 Insufficient cpu.";
+  const EventSpec spec = failed_scheduling_event();
   CHECK(writer.create(spec).ok);
   CHECK(writer.create(spec).ok);
   const auto requests = server.requests();
@@ -322,12 +328,7 @@ TEST_CASE("event writer: a repeat that races the series' first write folds into 
     }
   });
   EventWriter writer(api_for(server), "troupe", "troupe-host-a");
-  EventSpec spec;
-  spec.regarding = {"Pod", "team-a", "web-0", "uid-1", "v1", "77"};
-  spec.type = "Warning";
-  spec.reason = "FailedScheduling";
-  spec.action = "Scheduling";
-  spec.note = "0/3 nodes are available: 3 Insufficient cpu.";
+  const EventSpec spec = failed_scheduling_event();
   CHECK(writer.record(spec).ok);   // POST
   CHECK(writer.record(spec).ok);   // PATCH 404, POST 409, PATCH
   const auto requests = server.requests();
