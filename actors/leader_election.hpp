@@ -2,8 +2,9 @@
 // Leader election over a coordination.k8s.io Lease, as client-go does it
 // (tools/leaderelection): try to acquire every retry period; renew while
 // leading; give up leadership if a renewal has not succeeded within the renew
-// deadline; on the way out, release it. Remote timestamps are never trusted: a lease held by someone else
-// expires `lease_duration` after *we* last saw it change.
+// deadline; on the way out, release it. Remote timestamps are never trusted:
+// a lease held by someone else expires `lease_duration` after *we* last saw
+// it change.
 //
 // The algorithm is a pure step function (`step(now)`) over a LeaseBackend, so
 // tests drive it with a fake clock and an in-memory lease.
