@@ -158,7 +158,8 @@ std::string JsonReader::read_leaf(const rapidjson::Value& v, ResourceList& out) 
     std::string message = read_leaf(m->value, quantity);
     if (!message.empty()) return "." + name + ": " + message;
     // As the API server validates every resource list (ValidateResourceQuantityValue).
-    if (quantity.sign() < 0) return "." + name + ": Invalid value: \"" + quantity.to_string() + "\": must be greater than or equal to 0";
+    if (quantity.sign() < 0)
+      return "." + name + ": Invalid value: \"" + quantity.to_string() + "\": must be greater than or equal to 0";
     out[name] = quantity;
   }
   return {};
