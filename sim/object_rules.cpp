@@ -7,6 +7,7 @@
 
 #include "sim/pod_resource_defaults.hpp"
 #include "sim/pod_scheduling_gates.hpp"
+#include "sim/pod_validation.hpp"
 #include "sim/stored_object.hpp"
 #include "sim/yaml_json.hpp"
 
@@ -258,6 +259,7 @@ std::vector<StatusCause> object_causes(const ResourceInfo& r, const rapidjson::V
   if (r.kind == "Pod" && r.group.empty()) {
     if (!has_containers(doc)) causes.push_back(required_field("spec.containers"));
     for (auto& cause : check_scheduling_gates(doc)) causes.push_back(std::move(cause));
+    for (auto& cause : check_pod_containers(doc)) causes.push_back(std::move(cause));
   }
   return causes;
 }
