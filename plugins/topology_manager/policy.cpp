@@ -166,30 +166,32 @@ std::optional<NumaHint> merged_hint(NumaMask all_nodes, const std::vector<NumaHi
   return merged;
 }
 
-/// Visits, in mergeFilteredHints' order, the permutations that can merge
-/// preferred: every hint preferred, every non-empty one the same affinity.
-/// Once one is preferred no other kind changes the choice, so their best is
-/// the merge's answer; there are about as many as hints, not their product.
-std::optional<NumaHint> best_preferred_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
-                                                   NumaExclusive exclusive,
-                                                   const std::vector<NumaNodeStatus>& statuses) {
+/// mergeFilteredHints' choice over the permutations, crossed in its order,
+/// starting from {all nodes, not preferred}. `preferred_only` visits only
+/// those that can merge preferred: every hint preferred, every non-empty one
+/// the same affinity. Once one is preferred no other kind changes the
+/// choice, so their best is the merge's answer when it is preferred; there
+/// are about as many as hints, not their product.
+NumaHint cross_permutations(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
+                            NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses,
+                            bool preferred_only) {
   NumaHint best;
   best.numa_nodes = all_nodes;
   std::vector<NumaHint> permutation;
+  // `common`: the non-empty affinity chosen so far (0 = none yet), for preferred_only.
   std::function<void(size_t, NumaMask)> iterate = [&](size_t i, NumaMask common) {
     if (i == lists.size()) {
       if (auto merged = merged_hint(all_nodes, permutation, exclusive, statuses)) consider(best, *merged);
       return;
     }
     for (const NumaHint& h : lists[i]) {
-      if (!h.preferred || (h.numa_nodes != 0 && common != 0 && h.numa_nodes != common)) continue;
+      if (preferred_only && (!h.preferred || (h.numa_nodes != 0 && common != 0 && h.numa_nodes != common))) continue;
       permutation.push_back(h);
       iterate(i + 1, h.numa_nodes != 0 ? h.numa_nodes : common);
       permutation.pop_back();
     }
   };
   iterate(0, 0);
-  if (!best.preferred) return std::nullopt;
   return best;
 }
 
@@ -197,22 +199,7 @@ std::optional<NumaHint> best_preferred_permutation(NumaMask all_nodes, const std
 
 NumaHint best_of_every_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
                                    NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses) {
-  NumaHint best;
-  best.numa_nodes = all_nodes;
-  std::vector<NumaHint> permutation;
-  std::function<void(size_t)> iterate = [&](size_t i) {
-    if (i == lists.size()) {
-      if (auto merged = merged_hint(all_nodes, permutation, exclusive, statuses)) consider(best, *merged);
-      return;
-    }
-    for (const NumaHint& h : lists[i]) {
-      permutation.push_back(h);
-      iterate(i + 1);
-      permutation.pop_back();
-    }
-  };
-  iterate(0);
-  return best;
+  return cross_permutations(all_nodes, lists, exclusive, statuses, /*preferred_only=*/false);
 }
 
 namespace {
@@ -244,7 +231,8 @@ constexpr uint64_t kPermutationBudget = 200000;
 /// SingleNUMANode admit no such answer either way.
 NumaHint best_permutation(NumaMask all_nodes, const std::vector<std::vector<NumaHint>>& lists,
                           NumaExclusive exclusive, const std::vector<NumaNodeStatus>& statuses) {
-  if (auto preferred = best_preferred_permutation(all_nodes, lists, exclusive, statuses)) return *preferred;
+  NumaHint preferred = cross_permutations(all_nodes, lists, exclusive, statuses, /*preferred_only=*/true);
+  if (preferred.preferred) return preferred;
   if (permutation_count(lists, kPermutationBudget + 1) <= kPermutationBudget)
     return best_of_every_permutation(all_nodes, lists, exclusive, statuses);
   return NumaHint{all_nodes, false, 0, true};
