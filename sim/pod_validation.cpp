@@ -5,12 +5,11 @@
 
 #include "model/quantity.hpp"
 #include "model/resource_names.hpp"
+#include "watch/json_util.hpp"
 
 namespace troupe::sim {
 
 namespace {
-
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
 const rapidjson::Value* find(const rapidjson::Value& object, const char* key) {
   if (!object.IsObject()) return nullptr;
@@ -39,9 +38,9 @@ void check_resources(const rapidjson::Value& list, const std::string& path, std:
     // end-to-end tests exercise); kube-apiserver refuses it while decoding.
     if (!quantity) continue;
     if (quantity->sign() < 0) {
-      causes.push_back(invalid_field(field, quoted(text), "must be greater than or equal to 0"));
+      causes.push_back(invalid_field(field, watch::json_quote(text), "must be greater than or equal to 0"));
     } else if (resource_names::is_extended_resource_name(name) && quantity->milli_value() % 1000 != 0) {
-      causes.push_back(invalid_field(field, quoted(text), "must be an integer"));
+      causes.push_back(invalid_field(field, watch::json_quote(text), "must be an integer"));
     }
   }
 }
@@ -52,7 +51,8 @@ void check_container(const rapidjson::Value& container, const std::string& path,
   const rapidjson::Value* name = find(container, "name");
   if (name != nullptr && name->IsString()) {
     const std::string text(name->GetString(), name->GetStringLength());
-    if (!text.empty() && !names.insert(text).second) causes.push_back(duplicate_field(path + ".name", quoted(text)));
+    if (!text.empty() && !names.insert(text).second)
+      causes.push_back(duplicate_field(path + ".name", watch::json_quote(text)));
   }
   if (const rapidjson::Value* ports = find(container, "ports"); ports != nullptr && ports->IsArray())
     for (rapidjson::SizeType i = 0; i < ports->Size(); ++i) {
