@@ -360,7 +360,10 @@ DeschedulerConfiguration read_configuration(const YAML::Node& document) {
 
 Result<DeschedulerConfiguration> parse_descheduler_configuration(const YAML::Node& document) {
   DeschedulerConfiguration config;
-  Status status = catch_field_errors([&] { config = read_configuration(document); });
+  Status status = catch_field_errors([&] {
+    reject_duplicate_fields(document);
+    config = read_configuration(document);
+  });
   if (!status) return Error{status.message()};
   return config;
 }

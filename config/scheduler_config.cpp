@@ -410,7 +410,10 @@ Result<SchedulerConfiguration> parse_scheduler_configuration(const std::string& 
                  std::to_string(e.mark.column + 1) + ": " + e.msg};
   }
   SchedulerConfiguration config;
-  Status parsed = catch_field_errors([&] { config = parse_root(root, catalog); });
+  Status parsed = catch_field_errors([&] {
+    reject_duplicate_fields(root);
+    config = parse_root(root, catalog);
+  });
   if (!parsed) return Error{parsed.message()};
   return config;
 }

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <map>
 
 namespace troupe::config {
 
@@ -41,6 +42,26 @@ void expect_map(const YAML::Node& node, const std::string& path) {
 
 void expect_sequence(const YAML::Node& node, const std::string& path) {
   if (!node.IsSequence()) throw FieldError(path, "must be a list, got " + kind_of(node));
+}
+
+void reject_duplicate_fields(const YAML::Node& node, const std::string& path) {
+  if (node.IsSequence()) {
+    for (size_t i = 0; i < node.size(); ++i) reject_duplicate_fields(node[i], index_path(path, i));
+    return;
+  }
+  if (!node.IsMap()) return;
+  auto where = [](const YAML::Mark& mark) {
+    return "line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1);
+  };
+  std::map<std::string, YAML::Mark> first_set;  // key -> where it was first set
+  for (const auto& entry : node) {
+    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string("?");
+    auto [first, inserted] = first_set.emplace(key, entry.first.Mark());
+    if (!inserted)
+      throw FieldError(child_path(path, key), "set twice in one map (at " + where(first->second) + " and " +
+                                                  where(entry.first.Mark()) + ")");
+    reject_duplicate_fields(entry.second, child_path(path, key));
+  }
 }
 
 void reject_unknown_fields(const YAML::Node& map, const std::string& path,

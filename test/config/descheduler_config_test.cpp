@@ -136,6 +136,9 @@ TEST_CASE("descheduler config: errors name the field", "[descheduler-config]") {
       {"profiles: [{pluginConfig: [{args: {}}]}]", "profiles[0].pluginConfig[0].name"},
       {"[1, 2]", "must be an object"},
       {"a: [", "invalid YAML"},
+      {"dryRun: true\ndryRun: false", "dryRun: set twice in one map (at line 1, column 1 and line 2, column 1)"},
+      {"profiles: [{name: a, pluginConfig: [{name: LowNodeLoad, args: {x: 1, x: 2}}]}]",
+       "profiles[0].pluginConfig[0].args.x: set twice in one map"},
   };
   for (const Case& c : cases) {
     auto parsed = load_descheduler_configuration(c.text);

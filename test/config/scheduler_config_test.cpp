@@ -308,6 +308,14 @@ TEST_CASE("configuration errors name the field", "[config][errors]") {
       {"troupe: {eventQueueSize: -1}\n", "troupe.eventQueueSize: Invalid value: -1: must be between 0 and 10000000"},
       {"troupe: {evaluationCache: sometimes}\n", "troupe.evaluationCache: must be true or false, got \"sometimes\""},
       {"schedulerName: x\n", "schedulerName: unknown field"},
+      {"parallelism: 4\nparallelism: 8\n",
+       "parallelism: set twice in one map (at line 3, column 1 and line 4, column 1)"},
+      {"profiles:\n- schedulerName: a\n  schedulerName: b\n",
+       "profiles[0].schedulerName: set twice in one map (at line 4, column 3 and line 5, column 3)"},
+      {"profiles:\n- pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy: {type: MostAllocated, "
+       "type: LeastAllocated}}}]\n",
+       "profiles[0].pluginConfig[0].args.scoringStrategy.type: set twice in one map (at line 4, column 68 and line "
+       "4, column 89)"},
   };
   for (const auto& c : cases) {
     SECTION(c.message) {
