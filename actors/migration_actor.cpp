@@ -10,6 +10,7 @@
 #include "actors/migration_settings.hpp"
 #include "actors/migration_view.hpp"
 #include "actors/preemption_pdbs.hpp"
+#include "actors/undecodable_objects.hpp"
 #include "watch/json_util.hpp"
 #include "plugins/descheduler/arbiter.hpp"
 #include "plugins/descheduler/evictor_filter.hpp"
@@ -49,6 +50,8 @@ struct MigrationState {
   std::set<std::string> busy;       // a step of the job is on the I/O pool
   std::set<std::string> requested;  // pods whose job we created and have not seen yet
   std::set<std::string> defrag_requested;  // the part of `requested` GPUDefragmentation asked for
+  /// Pending jobs that do not decode, to be marked Failed (by name).
+  std::map<std::string, UndecodableObject> undecodable_jobs;
 };
 
 using Self = caf::stateful_actor<MigrationState>*;
@@ -173,6 +176,54 @@ void post_step(Self self, std::shared_ptr<const PodMigrationJob> job, ds::JobSte
   if (!queued) st.busy.erase(job->meta.name);
 }
 
+// ---- jobs that do not decode ----------------------------------------------------
+
+/// A Pending job that does not decode is marked Failed by the next
+/// reconcile; a started one keeps its last decoded version
+/// (actors/undecodable_objects.hpp).
+void on_undecodable_job(Self self, const rapidjson::Value& object, const std::string& message) {
+  auto& st = self->state;
+  UndecodableObject bad = undecodable_object(object, "the PodMigrationJob is malformed: " + message);
+  if (!raw_pending(object)) {
+    st.undecodable_jobs.erase(bad.name);
+    const bool kept = st.view.job(bad.name) != nullptr;
+    spdlog::warn("migration: job {} ({}): {}; {}", bad.name, raw_phase(object), bad.message,
+                 kept ? "its last decoded version is kept" : "left alone");
+    return;
+  }
+  spdlog::warn("migration: job {}: {}; it will be marked Failed", bad.name, bad.message);
+  st.view.drop_job(bad.name);
+  st.admitted.erase(bad.name);
+  st.undecodable_jobs[bad.name] = std::move(bad);
+}
+
+/// The write: phase Failed, reason Invalid and the decoding error, edited
+/// into the stored job; nothing when it decodes by now or has moved on.
+JobStepOutcomePtr fail_undecodable_job(watch::ApiClient& api, const UndecodableObject& bad) {
+  auto outcome = std::make_shared<JobStepOutcome>();
+  outcome->job = bad.name;
+  auto write = watch::update_status(api, job_path(bad.name), [&](rapidjson::Document& object) {
+    if (decode_pod_migration_job_json(watch::to_json(object))) return false;
+    return mark_invalid(object, bad, nullptr, timestamp_now());
+  });
+  if (!write.ok && write.code != 404) outcome->error = "marking it Failed: " + write.message;
+  return outcome;
+}
+
+void fail_undecodable_jobs(Self self) {
+  auto& st = self->state;
+  for (const auto& [name, bad] : st.undecodable_jobs) {
+    if (st.busy.count(name)) continue;
+    st.busy.insert(name);
+    auto me = caf::actor_cast<caf::actor>(self);
+    auto api = st.deps.api;
+    bool queued = st.deps.io->post([me, api, bad = bad] {
+      caf::anon_send(me, atom::done_v, fail_undecodable_job(*api, bad));
+    });
+    if (!queued) st.busy.erase(name);
+  }
+}
+
 // ---- reconciling jobs (arbitration + state machine) -------------------------
 
 std::vector<std::shared_ptr<const PodMigrationJob>> open_jobs(const MigrationView& view) {
@@ -232,6 +283,7 @@ void record_job_phases(MigrationState& st) {
 
 void reconcile(Self self) {
   auto& st = self->state;
+  fail_undecodable_jobs(self);
   const Timestamp now = timestamp_now();
   auto open = open_jobs(st.view);
   auto held = arbitrate_pending(st, open, now);
@@ -450,6 +502,11 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
         auto applied = event->resource == kViewPods && event->type != watch::EventType::deleted
                            ? self->state.view.apply_pod(event->object, event->pod())
                            : self->state.view.apply(event->resource, event->type, event->object);
+        if (event->resource == kViewJobs) {
+          if (!applied && event->type != watch::EventType::deleted)
+            return on_undecodable_job(self, *event->object, applied.message());
+          self->state.undecodable_jobs.erase(watch::string_at(*event->object, {"metadata", "name"}));
+        }
         if (!applied) spdlog::warn("migration: ignoring an event: {}", applied.message());
       },
       [=](atom::synced, const std::string& resource) {

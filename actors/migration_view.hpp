@@ -76,6 +76,8 @@ class MigrationView {
   const std::map<std::string, std::shared_ptr<const PodMigrationJob>>& jobs() const { return jobs_; }
   /// Replaces a job by a newer copy (our own status write, before its watch event arrives).
   void put_job(std::shared_ptr<const PodMigrationJob> job);
+  /// Forgets a job (deleted, or no longer decoding while Pending).
+  void drop_job(const std::string& name);
 
   /// The pod's controller as the arbiter sees it, or nullptr for bare pods.
   /// Expected replicas are the controller's live pods we see (no ReplicaSet
@@ -95,7 +97,6 @@ class MigrationView {
  private:
   void put_pod(std::shared_ptr<const Pod> pod);
   void drop_pod(const std::string& key);
-  void drop_job(const std::string& name);
   /// Counts (+1) or uncounts (-1) the job in active_jobs_by_pod_ when it is not finished.
   void count_active(const PodMigrationJob& job, int delta);
 

@@ -8,6 +8,7 @@
 #include "actors/atoms.hpp"
 #include "actors/messages.hpp"
 #include "actors/reservation_writes.hpp"
+#include "actors/undecodable_objects.hpp"
 #include "config/yaml_fields.hpp"
 #include "model/json.hpp"
 #include "plugins/reservation/pod_annotations.hpp"
@@ -82,6 +83,8 @@ struct ReservationActorState {
   /// Reservation uid -> its reserve pod in the queue.
   std::map<std::string, QueuedReservePod> queued;
   std::set<std::string> busy;                 // reservation uids with a write on the I/O pool
+  /// Pending reservations of our profiles that do not decode, to be marked Failed (by uid).
+  std::map<std::string, UndecodableObject> undecodable;
 };
 
 using Self = caf::stateful_actor<ReservationActorState>*;
@@ -97,10 +100,13 @@ std::string string_at(const rapidjson::Value& object, const char* a, const char*
 /// A reservation is ours when its template names one of our profiles (absent:
 /// default-scheduler), as its reserve pod's schedulerName: another
 /// scheduler's reservations are left to its own controller.
+bool ours(const ReservationActorState& st, std::string scheduler_name) {
+  if (scheduler_name.empty()) scheduler_name = rsv::kDefaultSchedulerName;
+  return st.deps.frameworks.count(scheduler_name) > 0;
+}
+
 bool ours(const ReservationActorState& st, const Reservation& r) {
-  std::string name = r.spec.pod_template ? r.spec.pod_template->spec.scheduler_name : "";
-  if (name.empty()) name = rsv::kDefaultSchedulerName;
-  return st.deps.frameworks.count(name) > 0;
+  return ours(st, r.spec.pod_template ? r.spec.pod_template->spec.scheduler_name : "");
 }
 
 // ---- queueing reserve pods -------------------------------------------------
@@ -142,19 +148,39 @@ void track_queue(Self self, const Reservation& r) {
 
 // ---- the watch view ------------------------------------------------------------
 
+/// A Pending reservation of ours that does not decode is marked Failed by
+/// the next lifecycle pass; a started one keeps its last decoded version
+/// (actors/undecodable_objects.hpp).
+void on_undecodable(Self self, const rapidjson::Value& object, const std::string& message) {
+  auto& st = self->state;
+  UndecodableObject bad = undecodable_object(object, "the reservation is malformed: " + message);
+  const rapidjson::Value* scheduler = find_path(object, "spec", "template", "spec", "schedulerName");
+  const bool mine = ours(st, scheduler && scheduler->IsString() ? scheduler->GetString() : "");
+  if (!mine || !raw_pending(object)) {
+    st.undecodable.erase(bad.uid);
+    const bool kept = st.reservations.count(bad.uid) > 0;
+    spdlog::warn("reservation {} ({}): {}; {}", bad.name, raw_phase(object), bad.message,
+                 kept ? "its last decoded version is kept" : "left alone");
+    return;
+  }
+  spdlog::warn("reservation {}: {}; it will be marked Failed", bad.name, bad.message);
+  st.reservations.erase(bad.uid);
+  dequeue(self, bad.uid);
+  st.undecodable[bad.uid] = std::move(bad);
+}
+
 void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   auto& st = self->state;
   if (type == watch::EventType::deleted) {
     const std::string uid = string_at(*object, "metadata", "uid");
     st.reservations.erase(uid);
+    st.undecodable.erase(uid);
     dequeue(self, uid);
     return;
   }
   auto decoded = decode_reservation(object);
-  if (!decoded) {
-    spdlog::warn("reservation controller ignores a Reservation that does not decode: {}", decoded.message());
-    return;
-  }
+  if (!decoded) return on_undecodable(self, *object, decoded.message());
+  st.undecodable.erase(string_at(*object, "metadata", "uid"));
   auto r = std::make_shared<const Reservation>(std::move(*decoded));
   st.reservations[r->meta.uid] = r;
   track_queue(self, *r);
@@ -194,21 +220,21 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
 
 // ---- the lifecycle pass --------------------------------------------------------
 
-void post_write(Self self, const std::shared_ptr<const Reservation>& r, std::string what,
+void post_write(Self self, const std::string& uid, const std::string& name, std::string what,
                 std::function<watch::ApiResult(watch::ApiClient&)> write) {
   auto& st = self->state;
-  st.busy.insert(r->meta.uid);
+  st.busy.insert(uid);
   auto me = caf::actor_cast<caf::actor>(self);
   auto api = st.deps.api;
   auto done = std::make_shared<ReservationWriteDone>();
-  done->uid = r->meta.uid;
-  done->name = r->meta.name;
+  done->uid = uid;
+  done->name = name;
   done->what = std::move(what);
   bool queued = st.deps.io->post([me, api, done, write = std::move(write)] {
     done->result = write(*api);
     caf::anon_send(me, atom::done_v, ReservationWriteDonePtr(done));
   });
-  if (!queued) st.busy.erase(r->meta.uid);
+  if (!queued) st.busy.erase(uid);
 }
 
 void act(Self self, const std::shared_ptr<const Reservation>& r, rsv::LifecycleDecision decision) {
@@ -218,11 +244,11 @@ void act(Self self, const std::shared_ptr<const Reservation>& r, rsv::LifecycleD
     case rsv::LifecycleAction::write_status: {
       dequeue(self, r->meta.uid);
       auto status = std::make_shared<const ReservationStatus>(std::move(*decision.status));
-      return post_write(self, r, "status (" + decision.why + ")",
+      return post_write(self, r->meta.uid, r->meta.name, "status (" + decision.why + ")",
                         [r, status](watch::ApiClient& api) { return write_reservation_status(api, *r, *status); });
     }
     case rsv::LifecycleAction::delete_object:
-      return post_write(self, r, "deletion (" + decision.why + ")",
+      return post_write(self, r->meta.uid, r->meta.name, "deletion (" + decision.why + ")",
                         [r](watch::ApiClient& api) { return delete_reservation(api, *r); });
   }
 }
@@ -257,6 +283,12 @@ void lifecycle_pass(Self self) {
     context.owner_pods = mine == owners.end() ? std::vector<const Pod*>{} : mine->second;
     context.node_exists = r->status.node_name.empty() || st.nodes.count(r->status.node_name) > 0;
     act(self, r, rsv::decide_lifecycle(*r, context));
+  }
+  for (const auto& [uid, bad] : st.undecodable) {
+    if (st.busy.count(uid)) continue;
+    auto marked = std::make_shared<const UndecodableObject>(bad);
+    post_write(self, uid, bad.name, "status (invalid: " + bad.message + ")",
+               [marked](watch::ApiClient& api) { return fail_undecodable_reservation(api, *marked); });
   }
 }
 

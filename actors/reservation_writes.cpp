@@ -2,6 +2,7 @@
 
 #include "model/json.hpp"
 #include "plugins/reservation/reservation_lifecycle.hpp"
+#include "plugins/reservation/reservation_names.hpp"
 #include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
 
@@ -99,6 +100,13 @@ watch::ApiResult write_reservation_status(watch::ApiClient& api, const Reservati
   return update_reservation_status(
       api, decided_from.meta.name,
       [&](const Reservation& r, std::string&) { return rsv::decided_update(r, decided_from, status); });
+}
+
+watch::ApiResult fail_undecodable_reservation(watch::ApiClient& api, const UndecodableObject& bad) {
+  return watch::update_status(api, reservation_path(bad.name), [&](rapidjson::Document& object) {
+    if (decode_fresh(object)) return false;
+    return mark_invalid(object, bad, rsv::kConditionScheduled, timestamp_now());
+  });
 }
 
 watch::ApiResult delete_reservation(watch::ApiClient& api, const Reservation& r) {

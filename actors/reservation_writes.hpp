@@ -8,6 +8,7 @@
 #include <string>
 
 #include "actors/messages.hpp"
+#include "actors/undecodable_objects.hpp"
 #include "model/reservation.hpp"
 #include "watch/api_client.hpp"
 #include "watch/event_writer.hpp"
@@ -32,6 +33,12 @@ watch::ApiResult report_reservation_unschedulable(watch::ApiClient& api, const F
 /// decision was made from (else nothing: the next pass decides again).
 watch::ApiResult write_reservation_status(watch::ApiClient& api, const Reservation& decided_from,
                                           const ReservationStatus& status);
+
+/// A Pending Reservation that does not decode: phase Failed, Scheduled=False
+/// with reason Invalid and the decoding error, edited into the stored object.
+/// Nothing is written when it decodes by now (the watch brings the fixed
+/// one), has another uid or is no longer Pending.
+watch::ApiResult fail_undecodable_reservation(watch::ApiClient& api, const UndecodableObject& bad);
 
 /// Deletes the Reservation (garbage collection), preconditioned on its uid.
 watch::ApiResult delete_reservation(watch::ApiClient& api, const Reservation& r);

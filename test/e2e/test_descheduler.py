@@ -421,6 +421,22 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         for kind in ("ReservationCreated", "ReservationScheduled", "Eviction", "PodBoundReservation", "BoundPodReady"):
             self.assertEqual(conditions.get(kind), "True", (kind, status["conditions"]))
 
+    def test_malformed_job_fails_naming_the_field(self):
+        self.three_nodes()
+        self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2"))
+        self.start()
+        self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "PodMigrationJob",
+                                      "metadata": {"name": "soon"},
+                                      "spec": {"podRef": {"namespace": "default", "name": "db-0"}, "ttl": "soon"}})
+        self.cluster.wait(lambda: phase(self.client.ok("GET", JOBS + "/soon")) == "Failed", 30,
+                          lambda: "job not failed: %s" % self.client.ok("GET", JOBS + "/soon"))
+        job = self.client.ok("GET", JOBS + "/soon")
+        self.assertEqual(job["status"]["reason"], "Invalid")
+        self.assertIn("the PodMigrationJob is malformed", job["status"]["message"])
+        self.assertIn("spec.ttl", job["status"]["message"])
+        self.assertEqual(job["spec"]["ttl"], "soon")  # nothing else touched
+        self.assertIsNotNone(self.client.pod("db-0"))  # and nothing evicted
+
     def test_reservation_first_with_troupe_scheduling_the_reservation(self):
         # No stand-in reservation controller: troupe schedules the Reservation, binds the
         # replacement onto it and records its owner; the test plays only kubelet and ReplicaSet.

@@ -166,6 +166,30 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
         self.assertEqual((c["status"], c["reason"]), ("False", "Invalid"))
         self.assertIn("misses the owner spec", c["message"])
 
+    def test_malformed_reservation_fails_naming_the_field_and_a_started_one_is_kept(self):
+        self.start([make_node("n1", cpu="4")], config())
+        self.create_reservation(reservation("held", {"cpu": "3"}))
+        self.wait_phase("held", "Available")
+        self.create_reservation(reservation("bad-quantity", {"cpu": "1 core"}))
+        theirs = reservation("theirs-bad", {"cpu": "1 core"})
+        theirs["spec"]["template"]["spec"]["schedulerName"] = "some-other-scheduler"
+        self.create_reservation(theirs)
+        r = self.wait_phase("bad-quantity", "Failed")
+        c = conditions(r)["Scheduled"]
+        self.assertEqual((c["status"], c["reason"]), ("False", "Invalid"))
+        self.assertIn("the reservation is malformed", c["message"])
+        self.assertIn("cpu", c["message"])
+        self.assertEqual(r["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"], "1 core")
+        # A started reservation keeps its last readable version through a bad edit: still Available, still holding.
+        held = self.get_reservation("held")
+        held["spec"]["ttl"] = "a while"
+        self.client.ok("PUT", RESERVATIONS + "/held", held)
+        message = self.create_unschedulable(make_pod("stranger", cpu="2", memory="1Gi"))
+        self.assertIn("Insufficient cpu", message)
+        self.assertEqual(self.get_reservation("held")["status"]["phase"], "Available")
+        # Another scheduler's malformed reservation is not ours to fail.
+        self.assertFalse(self.get_reservation("theirs-bad").get("status"))
+
     def test_another_schedulers_reservation_is_left_alone(self):
         self.start([make_node("n1")], config())
         theirs = reservation("theirs", {"cpu": "1"}, ttl="1s")

@@ -1,0 +1,89 @@
+#include "actors/undecodable_objects.hpp"
+
+#include "model/json.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+using Allocator = rapidjson::Document::AllocatorType;
+
+rapidjson::Value text(const std::string& s, Allocator& alloc) {
+  return rapidjson::Value(s.c_str(), static_cast<rapidjson::SizeType>(s.size()), alloc);
+}
+
+/// object[key] as an object, created (or replaced, when it is not one).
+rapidjson::Value& object_member(rapidjson::Value& object, const char* key, Allocator& alloc) {
+  auto it = object.FindMember(key);
+  if (it == object.MemberEnd()) {
+    object.AddMember(rapidjson::StringRef(key), rapidjson::Value(rapidjson::kObjectType), alloc);
+    return object[key];
+  }
+  if (!it->value.IsObject()) it->value.SetObject();
+  return it->value;
+}
+
+void set_string(rapidjson::Value& object, const char* key, const std::string& value, Allocator& alloc) {
+  auto it = object.FindMember(key);
+  if (it != object.MemberEnd())
+    it->value = text(value, alloc);
+  else
+    object.AddMember(rapidjson::StringRef(key), text(value, alloc), alloc);
+}
+
+/// Replaces the condition of `type` in status.conditions (appends it when absent).
+void set_condition(rapidjson::Value& status, const char* type, const std::string& message, Timestamp now,
+                   Allocator& alloc) {
+  auto it = status.FindMember("conditions");
+  if (it == status.MemberEnd()) {
+    status.AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), alloc);
+    it = status.FindMember("conditions");
+  }
+  if (!it->value.IsArray()) it->value.SetArray();
+  rapidjson::Value condition(rapidjson::kObjectType);
+  set_string(condition, "type", type, alloc);
+  set_string(condition, "status", "False", alloc);
+  set_string(condition, "reason", kReasonInvalid, alloc);
+  set_string(condition, "message", message, alloc);
+  set_string(condition, "lastProbeTime", format_timestamp(now), alloc);
+  for (auto& existing : it->value.GetArray()) {
+    if (get_string(existing, "type") != type) continue;
+    // Already False: the transition happened then, not now.
+    const std::string since = get_string(existing, "status") == "False" ? get_string(existing, "lastTransitionTime") : "";
+    set_string(condition, "lastTransitionTime", since.empty() ? format_timestamp(now) : since, alloc);
+    existing = std::move(condition);
+    return;
+  }
+  set_string(condition, "lastTransitionTime", format_timestamp(now), alloc);
+  it->value.PushBack(std::move(condition), alloc);
+}
+
+}  // namespace
+
+std::string raw_phase(const rapidjson::Value& object) { return get_string(object, "status", "phase"); }
+
+bool raw_pending(const rapidjson::Value& object) {
+  const std::string phase = raw_phase(object);
+  return phase.empty() || phase == "Pending";
+}
+
+UndecodableObject undecodable_object(const rapidjson::Value& object, std::string message) {
+  return {get_string(object, "metadata", "name"), get_string(object, "metadata", "uid"), std::move(message)};
+}
+
+bool mark_invalid(rapidjson::Document& object, const UndecodableObject& seen, const char* condition_type,
+                  Timestamp now) {
+  if (!object.IsObject() || get_string(object, "metadata", "uid") != seen.uid || !raw_pending(object)) return false;
+  auto& alloc = object.GetAllocator();
+  rapidjson::Value& status = object_member(object, "status", alloc);
+  set_string(status, "phase", "Failed", alloc);
+  if (condition_type != nullptr) {
+    set_condition(status, condition_type, seen.message, now, alloc);
+  } else {
+    set_string(status, "reason", kReasonInvalid, alloc);
+    set_string(status, "message", seen.message, alloc);
+  }
+  return true;
+}
+
+}  // namespace troupe::actors
