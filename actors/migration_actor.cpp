@@ -180,14 +180,17 @@ void post_step(Self self, std::shared_ptr<const PodMigrationJob> job, ds::JobSte
 
 /// A Pending job that does not decode is marked Failed by the next
 /// reconcile; a started one keeps its last decoded version
-/// (actors/undecodable_objects.hpp).
-void on_undecodable_job(Self self, const rapidjson::Value& object, const std::string& message) {
+/// (actors/undecodable_objects.hpp), and so does one with a step in flight:
+/// that step may be starting it (an eviction, a reservation) right now.
+void on_undecodable_job(Self self, const watch::ObjectPtr& object) {
   auto& st = self->state;
-  UndecodableObject bad = undecodable_object(object, "the PodMigrationJob is malformed: " + message);
-  if (!raw_pending(object)) {
+  auto decoded = decode_pod_migration_job(object);
+  if (decoded) return;  // not reached: the view could not decode it
+  UndecodableObject bad = undecodable_object(*object, "the PodMigrationJob is malformed: " + decoded.message());
+  if (!raw_pending(*object) || st.busy.count(bad.name)) {
     st.undecodable_jobs.erase(bad.name);
     const bool kept = st.view.job(bad.name) != nullptr;
-    spdlog::warn("migration: job {} ({}): {}; {}", bad.name, raw_phase(object), bad.message,
+    spdlog::warn("migration: job {} ({}): {}; {}", bad.name, raw_phase(*object), bad.message,
                  kept ? "its last decoded version is kept" : "left alone");
     return;
   }
@@ -502,9 +505,8 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
         auto applied = event->resource == kViewPods && event->type != watch::EventType::deleted
                            ? self->state.view.apply_pod(event->object, event->pod())
                            : self->state.view.apply(event->resource, event->type, event->object);
-        if (event->resource == kViewJobs) {
-          if (!applied && event->type != watch::EventType::deleted)
-            return on_undecodable_job(self, *event->object, applied.message());
+        if (event->resource == kViewJobs && event->object) {
+          if (!applied && event->type != watch::EventType::deleted) return on_undecodable_job(self, event->object);
           self->state.undecodable_jobs.erase(watch::string_at(*event->object, {"metadata", "name"}));
         }
         if (!applied) spdlog::warn("migration: ignoring an event: {}", applied.message());
@@ -538,6 +540,8 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
       [=](atom::done, const JobStepOutcomePtr& outcome) {
         auto& st = self->state;
         st.busy.erase(outcome->job);
+        // Marked Failed, or found readable again: the watch event follows.
+        if (outcome->error.empty()) st.undecodable_jobs.erase(outcome->job);
         if (outcome->updated) st.view.put_job(outcome->updated);
         if (!outcome->error.empty()) spdlog::warn("migration: job {}: {}", outcome->job, outcome->error);
       },

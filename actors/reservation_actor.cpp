@@ -321,6 +321,8 @@ caf::behavior reservation_actor_fn(Self self, ReservationControllerDeps deps, Re
       [=](atom::done, const ReservationWriteDonePtr& done) {
         auto& st = self->state;
         st.busy.erase(done->uid);
+        // Marked Failed, or found readable again: the watch event follows.
+        if (done->result.ok) st.undecodable.erase(done->uid);
         if (done->result.ok)
           spdlog::info("reservation {}: wrote {}", done->name, done->what);
         else if (done->result.code != 404)

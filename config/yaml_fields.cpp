@@ -44,9 +44,21 @@ void expect_sequence(const YAML::Node& node, const std::string& path) {
   if (!node.IsSequence()) throw FieldError(path, "must be a list, got " + kind_of(node));
 }
 
-void reject_duplicate_fields(const YAML::Node& node, const std::string& path) {
+namespace {
+
+/// Bounds on the walk: an alias may refer to its own anchor (yaml-cpp builds
+/// the loop), and a chain of aliases can expand exponentially.
+constexpr int kMaxYamlDepth = 64;
+constexpr size_t kMaxYamlNodes = 1'000'000;
+
+void reject_duplicates_under(const YAML::Node& node, const std::string& path, int depth, size_t& visited) {
+  if (depth > kMaxYamlDepth)
+    throw FieldError(path, "nested more than " + std::to_string(kMaxYamlDepth) + " levels deep (an alias of itself?)");
+  if (++visited > kMaxYamlNodes)
+    throw FieldError(path, "the document expands to more than " + std::to_string(kMaxYamlNodes) +
+                               " values (aliases of aliases?)");
   if (node.IsSequence()) {
-    for (size_t i = 0; i < node.size(); ++i) reject_duplicate_fields(node[i], index_path(path, i));
+    for (size_t i = 0; i < node.size(); ++i) reject_duplicates_under(node[i], index_path(path, i), depth + 1, visited);
     return;
   }
   if (!node.IsMap()) return;
@@ -55,13 +67,22 @@ void reject_duplicate_fields(const YAML::Node& node, const std::string& path) {
   };
   std::map<std::string, YAML::Mark> first_set;  // key -> where it was first set
   for (const auto& entry : node) {
-    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string("?");
+    if (!entry.first.IsScalar())
+      throw FieldError(path, "a key at " + where(entry.first.Mark()) + " is not a string");
+    const std::string& key = entry.first.Scalar();
     auto [first, inserted] = first_set.emplace(key, entry.first.Mark());
     if (!inserted)
       throw FieldError(child_path(path, key), "set twice in one map (at " + where(first->second) + " and " +
                                                   where(entry.first.Mark()) + ")");
-    reject_duplicate_fields(entry.second, child_path(path, key));
+    reject_duplicates_under(entry.second, child_path(path, key), depth + 1, visited);
   }
+}
+
+}  // namespace
+
+void reject_duplicate_fields(const YAML::Node& node, const std::string& path) {
+  size_t visited = 0;
+  reject_duplicates_under(node, path, 0, visited);
 }
 
 void reject_unknown_fields(const YAML::Node& map, const std::string& path,

@@ -39,7 +39,9 @@ void expect_map(const YAML::Node& node, const std::string& path);
 void expect_sequence(const YAML::Node& node, const std::string& path);
 /// Rejects a key set twice in one map, anywhere under `node`. yaml-cpp keeps
 /// both entries and lookups see only the first, so the second would be
-/// silently ignored; kube-scheduler's strict decoding rejects it.
+/// silently ignored; kube-scheduler's strict decoding rejects it. Also
+/// rejects keys that are not strings, nesting deeper than 64 levels (an
+/// alias of its own anchor makes a loop) and more than a million values.
 void reject_duplicate_fields(const YAML::Node& node, const std::string& path = "");
 /// Rejects keys outside `known` (strict decoding, as kube-scheduler does).
 void reject_unknown_fields(const YAML::Node& map, const std::string& path,

@@ -308,6 +308,7 @@ TEST_CASE("configuration errors name the field", "[config][errors]") {
       {"troupe: {eventQueueSize: -1}\n", "troupe.eventQueueSize: Invalid value: -1: must be between 0 and 10000000"},
       {"troupe: {evaluationCache: sometimes}\n", "troupe.evaluationCache: must be true or false, got \"sometimes\""},
       {"schedulerName: x\n", "schedulerName: unknown field"},
+      {"profiles:\n- {[a]: 1}\n", "profiles[0]: a key at line 4, column 4 is not a string"},
       {"parallelism: 4\nparallelism: 8\n",
        "parallelism: set twice in one map (at line 3, column 1 and line 4, column 1)"},
       {"profiles:\n- schedulerName: a\n  schedulerName: b\n",
@@ -323,6 +324,18 @@ TEST_CASE("configuration errors name the field", "[config][errors]") {
       CHECK_THAT(message, Catch::StartsWith(c.message));
     }
   }
+}
+
+TEST_CASE("aliases that loop or expand without bound are errors, not a crash", "[config][errors]") {
+  const std::string loop = parse_error(kHeader + "profiles:\n- pluginConfig: [{name: NodeResourcesFit, args: &a {x: *a}}]\n");
+  CHECK_THAT(loop, Catch::StartsWith("profiles[0].pluginConfig[0].args.x.x.x."));
+  CHECK_THAT(loop, Catch::EndsWith(".x: nested more than 64 levels deep (an alias of itself?)"));
+  const std::string laughs = parse_error(kHeader +
+      "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+      "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n");
+  CHECK_THAT(laughs, Catch::StartsWith("f["));
+  CHECK_THAT(laughs, Catch::EndsWith(": the document expands to more than 1000000 values (aliases of aliases?)"));
 }
 
 TEST_CASE("documents that are not a KubeSchedulerConfiguration are rejected", "[config][errors]") {

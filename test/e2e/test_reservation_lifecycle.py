@@ -13,6 +13,7 @@ keeps currentOwners/allocated, and deletes finished ones after the retention
 import json
 import os
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -186,6 +187,7 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
         self.client.ok("PUT", RESERVATIONS + "/held", held)
         message = self.create_unschedulable(make_pod("stranger", cpu="2", memory="1Gi"))
         self.assertIn("Insufficient cpu", message)
+        time.sleep(2.5)  # two more passes of the controller (one a second): neither is failed by them
         self.assertEqual(self.get_reservation("held")["status"]["phase"], "Available")
         # Another scheduler's malformed reservation is not ours to fail.
         self.assertFalse(self.get_reservation("theirs-bad").get("status"))
