@@ -282,6 +282,11 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
         auto events = self->state.events_for(plan->profile);
         self->state.deps.io->post([api, events, plan] { carry_out_preemption(*api, *events, *plan); });
       },
+      [=](atom::report, ObjectWarningPtr warning) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        self->state.events->record(self->state.events_for(warning->profile),
+                                   {warning->regarding, "Warning", warning->reason, "Reading", warning->message});
+      },
       [=](atom::bind_result, uint64_t id, WriteOutcome& outcome) {
         MessageTimer timer(self->state.actor_metrics, self);
         deliver_binding(self, id, std::move(outcome));

@@ -50,6 +50,8 @@ using api_writer_actor = caf::typed_actor<
     caf::reacts_to<atom::report, FailureReportPtr>,
     // Preemption: nominate, mark and delete the victims (actors/preemption_actions.hpp).
     caf::reacts_to<atom::report, PreemptionPlanPtr>,
+    // Record a Warning event on an object troupe cannot read.
+    caf::reacts_to<atom::report, ObjectWarningPtr>,
     // INTERNAL: an I/O thread finished the Binding with this id.
     caf::reacts_to<atom::bind_result, uint64_t, WriteOutcome>,
     // INTERNAL: an I/O thread wrote the claim bindings of the Binding with this id.

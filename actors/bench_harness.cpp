@@ -184,6 +184,8 @@ api_writer_actor::behavior_type bench_binder(BenchBinder self, std::shared_ptr<O
       [=](atom::report, PreemptionPlanPtr plan) {
         spdlog::warn("bench: preemption of {} ignored (no API server)", plan->preemptor.name);
       },
+      // The bench's objects are built, not read: none is malformed.
+      [=](atom::report, ObjectWarningPtr) {},
       // The bench binds at once: no I/O threads report back, no claims are bound.
       [=](atom::bind_result, uint64_t, WriteOutcome) {},
       [=](atom::claims_written, uint64_t, WriteOutcome) {},

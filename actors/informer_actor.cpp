@@ -78,6 +78,49 @@ uint64_t placement_fingerprint(const JsonValue& pod, bool terminating) {
   return std::hash<std::string>{}(text);
 }
 
+/// A kind of object the node actors hold, as an event's `regarding` names it.
+struct FollowedKind {
+  const char* kind;
+  const char* api_version;
+};
+constexpr FollowedKind kNodeKind{"Node", "v1"};
+constexpr FollowedKind kDeviceKind{"Device", "scheduling.koordinator.sh/v1alpha1"};
+constexpr FollowedKind kTopologyKind{"NodeResourceTopology", "topology.node.k8s.io/v1alpha1"};
+constexpr FollowedKind kNodeMetricKind{"NodeMetric", "slo.koordinator.sh/v1alpha1"};
+
+bool leading(const informer_state& st) { return !st.deps.may_schedule || st.deps.may_schedule->load(); }
+
+/// An object of `kind` that does not decode: this version is ignored (the
+/// node actor keeps the last one it read, if any). Said once per object and
+/// problem: in the log, and as a Warning event on the object once leading.
+void report_unreadable(Self self, const FollowedKind& kind, const JsonValue& object, const std::string& problem) {
+  auto& st = self->state;
+  const PodIdentity id = read_pod_identity(object);  // metadata.name / uid, whatever the kind
+  auto& report = st.unreadable[std::string(kind.kind) + "/" + id.name];
+  if (report.problem != problem) {
+    spdlog::warn("informer ignores this version of {} {}: {}", kind.kind, id.name, problem);
+    report = {problem, false};
+  }
+  if (report.evented || !leading(st) || st.our_scheduler_names.empty()) return;
+  report.evented = true;
+  auto warning = std::make_shared<ObjectWarning>();
+  warning->regarding.kind = kind.kind;
+  warning->regarding.api_version = kind.api_version;
+  warning->regarding.name = id.name;
+  warning->regarding.uid = id.uid;
+  warning->regarding.resource_version = id.resource_version;  // each unreadable version its own event
+  warning->profile = *st.our_scheduler_names.begin();
+  warning->reason = "Invalid";
+  warning->message = std::string("troupe cannot read this ") + kind.kind + " and ignores this version of it: " + problem;
+  self->send(st.deps.writer, atom::report_v, ObjectWarningPtr(std::move(warning)));
+}
+
+/// The object decoded, or was deleted: a later problem is said again.
+void readable(Self self, const FollowedKind& kind, const std::string& name) {
+  auto& unreadable = self->state.unreadable;
+  if (!unreadable.empty()) unreadable.erase(std::string(kind.kind) + "/" + name);
+}
+
 /// The cycle words a pod rejected before any Filter round ("0/N nodes are
 /// available: ...") with the node count; it learns it here, not only from rounds.
 void count_nodes(Self self) {
@@ -88,6 +131,7 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   auto& known = self->state.nodes;
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;  // metadata.name, whatever the kind
+    readable(self, kNodeKind, name);
     if (known.erase(name) > 0) count_nodes(self);
     self->send(owner(self, name), atom::delete_node_v, name);
     self->send(self->state.deps.cycle, atom::delete_node_v, name);
@@ -95,11 +139,9 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
     return;
   }
   auto node = decode_node(object);
-  if (!node) {
-    spdlog::warn("informer ignores a node that does not decode: {}", node.message());
-    return;
-  }
+  if (!node) return report_unreadable(self, kNodeKind, *object, node.message());
   auto ptr = std::make_shared<const Node>(std::move(*node));
+  readable(self, kNodeKind, ptr->meta.name);
   auto before = known.find(ptr->meta.name);
   const bool is_new = before == known.end();
   uint32_t actions = is_new ? ActionType::kAdd : node_update_actions(*before->second, *ptr);
@@ -114,21 +156,37 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   cluster_event(self, plugins::EventResource::node, actions);
 }
 
+// A node whose first Device cannot be read gets an empty one in its place:
+// it has no devices to give. Treated as a node without a Device, DeviceShare
+// would not filter it (Koordinator's rule) and GPU pods would bind there with
+// no device allocated. A node with a Device read before keeps that one.
+void stand_in_for_unreadable_device(Self self, const std::string& node) {
+  if (node.empty() || self->state.devices_read.count(node) > 0) return;
+  auto empty = std::make_shared<Device>();
+  empty->meta.name = node;
+  self->send(owner(self, node), atom::upsert_device_v, DevicePtr(std::move(empty)));
+  cluster_event(self, plugins::EventResource::other, ActionType::kUpdate);
+}
+
 // A Device is named after its node: it goes to the actor owning that node.
 // A change can make pods DeviceShare rejected fit, so it is a cluster event.
 void on_device(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;
+    readable(self, kDeviceKind, name);
+    self->state.devices_read.erase(name);
     self->send(owner(self, name), atom::delete_device_v, name);
     cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
     return;
   }
   auto device = decode_device(object);
   if (!device) {
-    spdlog::warn("informer ignores a Device that does not decode: {}", device.message());
-    return;
+    report_unreadable(self, kDeviceKind, *object, device.message());
+    return stand_in_for_unreadable_device(self, read_pod_identity(*object).name);
   }
   auto ptr = std::make_shared<const Device>(std::move(*device));
+  readable(self, kDeviceKind, ptr->meta.name);
+  self->state.devices_read.insert(ptr->meta.name);
   self->send(owner(self, ptr->meta.name), atom::upsert_device_v, DevicePtr(ptr));
   cluster_event(self, plugins::EventResource::other, action_of(type));
 }
@@ -138,16 +196,15 @@ void on_device(Self self, watch::EventType type, const watch::ObjectPtr& object)
 void on_topology(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;
+    readable(self, kTopologyKind, name);
     self->send(owner(self, name), atom::delete_topology_v, name);
     cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
     return;
   }
   auto nrt = decode_node_resource_topology(object);
-  if (!nrt) {
-    spdlog::warn("informer ignores a NodeResourceTopology that does not decode: {}", nrt.message());
-    return;
-  }
+  if (!nrt) return report_unreadable(self, kTopologyKind, *object, nrt.message());
   auto ptr = std::make_shared<const NodeResourceTopology>(std::move(*nrt));
+  readable(self, kTopologyKind, ptr->meta.name);
   self->send(owner(self, ptr->meta.name), atom::upsert_topology_v, TopologyPtr(ptr));
   cluster_event(self, plugins::EventResource::other, action_of(type));
 }
@@ -160,16 +217,15 @@ void on_node_metric(Self self, watch::EventType type, const watch::ObjectPtr& ob
   auto& seen = self->state.node_metrics;
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;
+    readable(self, kNodeMetricKind, name);
     seen.erase(name);
     self->send(owner(self, name), atom::delete_node_metric_v, name);
     cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
     return;
   }
   auto metric = decode_node_metric(object);
-  if (!metric) {
-    spdlog::warn("informer ignores a NodeMetric that does not decode: {}", metric.message());
-    return;
-  }
+  if (!metric) return report_unreadable(self, kNodeMetricKind, *object, metric.message());
+  readable(self, kNodeMetricKind, metric->meta.name);
   metric->raw = nullptr;  // pod, device and NUMA metrics the node actors do not read
   auto ptr = std::make_shared<const NodeMetric>(std::move(*metric));
   auto& before = seen[ptr->meta.name];

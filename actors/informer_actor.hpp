@@ -79,6 +79,16 @@ struct informer_state {
   /// isPodUpdated ignores such updates.
   std::unordered_map<std::string, std::string> pending;
   std::unordered_map<std::string, std::string> reported;      // key -> "uid\nmessage" already reported as malformed
+  /// Nodes, Devices, NodeResourceTopologies and NodeMetrics whose last version
+  /// did not decode, by "Kind/name": the problem said (logged, and recorded as
+  /// an event once this replica leads), so that every update does not say it again.
+  struct UnreadableReport {
+    std::string problem;
+    bool evented = false;
+  };
+  std::unordered_map<std::string, UnreadableReport> unreadable;
+  /// Nodes whose Device was read at least once (since it was last deleted).
+  std::unordered_set<std::string> devices_read;
   std::unordered_set<std::string> gang_members;               // uids reported to the cycle as gang members
   /// The gang group id each readable PodGroup sets, by gang id: the queue's
   /// gang rounds go by it (QueuedPod::gang_group).

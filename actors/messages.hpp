@@ -15,6 +15,7 @@
 #include "model/pod.hpp"
 #include "model/result.hpp"
 #include "plugins/framework/claim_binding.hpp"
+#include "watch/event_writer.hpp"
 #include "watch/object_store.hpp"
 #include "watch/watch_event.hpp"
 
@@ -74,6 +75,18 @@ struct FailureReport {
 };
 using FailureReportPtr = std::shared_ptr<const FailureReport>;
 
+/// An object the INFORMER follows but cannot read (a Node, Device,
+/// NodeResourceTopology or NodeMetric that does not decode): a Warning event
+/// on it, so that `kubectl describe` and `kubectl get events` show why troupe
+/// does not use it, not only the scheduler's log.
+struct ObjectWarning {
+  watch::ObjectReference regarding;
+  std::string profile;  // the reporting controller (the first profile's name)
+  std::string reason;
+  std::string message;
+};
+using ObjectWarningPtr = std::shared_ptr<const ObjectWarning>;
+
 /// A watch event as the INFORMER, the MIGRATION and the RESERVATION actors
 /// receive it from a reflector thread (actors/shared_reflectors.hpp): one
 /// ObjectEvent per change, shared by every actor that follows the collection.
@@ -109,4 +122,5 @@ using ObjectEventPtr = std::shared_ptr<const ObjectEvent>;
 // In-process only: shared immutable data, never serialized.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::BindJobPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::FailureReportPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::ObjectWarningPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::ObjectEventPtr)

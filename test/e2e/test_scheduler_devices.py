@@ -180,6 +180,34 @@ class DeviceTest(SchedulingTest):
         self.assertEqual(allocation(self.client.pod("s-2"))["gpu"][0]["minor"], 1)
         self.assertEqual(set(placed.values()), {"g-0"})
 
+    def test_unreadable_device_gets_a_warning_event_and_no_gpu_pod_binds_without_its_card(self):
+        bad = make_device("g-0")
+        bad["spec"]["devices"][0]["resources"]["koordinator.sh/gpu-memory"] = "lots"
+        self.start([make_gpu_node("g-0"), bad])
+        # Not a node without a Device (which DeviceShare does not filter): a node with no devices to give.
+        self.assertIn("Insufficient", self.create_unschedulable(gpu_pod("s-1", koord_gpu=10)))
+        events = self.cluster.wait(
+            lambda: [e for e in self.client.events_about("g-0") if e["reason"] == "Invalid"], 30,
+            lambda: "a Warning event on the Device: %s" % self.client.events_about("g-0"))
+        self.assertEqual(len(events), 1)
+        self.assertEqual(events[0]["type"], "Warning")
+        self.assertIn("troupe cannot read this Device and ignores this version of it", events[0]["message"])
+        self.assertIn('invalid quantity "lots"', events[0]["message"])
+        # Fixed: the waiting pod is placed, with its card.
+        device = self.client.ok("GET", DEVICES_PATH + "/g-0")
+        device["spec"] = make_device("g-0")["spec"]
+        self.client.ok("PUT", DEVICES_PATH + "/g-0", device)
+        self.cluster.wait(lambda: all_bound(self.client, ["s-1"]), 30, lambda: describe_pending(self.client))
+        self.assertEqual(len(allocation(self.client.pod("s-1"))["gpu"]), 1)
+        # A later bad edit keeps the last readable version: a second pod still gets a card.
+        device = self.client.ok("GET", DEVICES_PATH + "/g-0")
+        device["spec"]["devices"][1]["minor"] = "one"
+        self.client.ok("PUT", DEVICES_PATH + "/g-0", device)
+        self.cluster.wait(
+            lambda: [e for e in self.client.events_about("g-0") if "minor" in (e["message"] or "")], 30,
+            lambda: "a second Warning event: %s" % self.client.events_about("g-0"))
+        self.assertEqual(len(allocation(self.place_one(gpu_pod("s-2", koord_gpu=10)))["gpu"]), 1)
+
     def test_invalid_device_request_is_rejected_with_koordinators_message(self):
         self.start([make_gpu_node("g-0"), make_device("g-0")])
         message = self.create_unschedulable(gpu_pod("bad", whole=1, core=50))
