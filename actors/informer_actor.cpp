@@ -91,34 +91,28 @@ constexpr FollowedKind kNodeMetricKind{"NodeMetric", "slo.koordinator.sh/v1alpha
 bool leading(const informer_state& st) { return !st.deps.may_schedule || st.deps.may_schedule->load(); }
 
 /// An object of `kind` that does not decode: this version is ignored (the
-/// node actor keeps the last one it read, if any). Said once per object and
-/// problem: in the log, and as a Warning event on the object once leading.
+/// node actor keeps the last one it read, if any), and said so once
+/// (actors/unreadable_objects.hpp).
 void report_unreadable(Self self, const FollowedKind& kind, const JsonValue& object, const std::string& problem) {
   auto& st = self->state;
   const PodIdentity id = read_pod_identity(object);  // metadata.name / uid, whatever the kind
-  auto& report = st.unreadable[std::string(kind.kind) + "/" + id.name];
-  if (report.problem != problem) {
-    spdlog::warn("informer ignores this version of {} {}: {}", kind.kind, id.name, problem);
-    report = {problem, false};
-  }
-  if (report.evented || !leading(st) || st.our_scheduler_names.empty()) return;
-  report.evented = true;
-  auto warning = std::make_shared<ObjectWarning>();
-  warning->regarding.kind = kind.kind;
-  warning->regarding.api_version = kind.api_version;
-  warning->regarding.name = id.name;
-  warning->regarding.uid = id.uid;
-  warning->regarding.resource_version = id.resource_version;  // each unreadable version its own event
-  warning->profile = *st.our_scheduler_names.begin();
-  warning->reason = "Invalid";
-  warning->message = std::string("troupe cannot read this ") + kind.kind + " and ignores this version of it: " + problem;
-  self->send(st.deps.writer, atom::report_v, ObjectWarningPtr(std::move(warning)));
+  watch::ObjectReference regarding;
+  regarding.kind = kind.kind;
+  regarding.api_version = kind.api_version;
+  regarding.name = id.name;
+  regarding.uid = id.uid;
+  regarding.resource_version = id.resource_version;
+  auto verdict = st.unreadable.unreadable(regarding, problem, leading(st), UnreadableReports::Clock::now());
+  if (verdict.log) spdlog::warn("informer ignores this version of {} {}: {}", kind.kind, id.name, problem);
+  if (verdict.event) self->send(st.deps.writer, atom::report_v, verdict.event);
 }
 
-/// The object decoded, or was deleted: a later problem is said again.
 void readable(Self self, const FollowedKind& kind, const std::string& name) {
-  auto& unreadable = self->state.unreadable;
-  if (!unreadable.empty()) unreadable.erase(std::string(kind.kind) + "/" + name);
+  self->state.unreadable.readable(kind.kind, name);
+}
+
+void deleted(Self self, const FollowedKind& kind, const std::string& name) {
+  self->state.unreadable.deleted(kind.kind, name);
 }
 
 /// The cycle words a pod rejected before any Filter round ("0/N nodes are
@@ -131,7 +125,7 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   auto& known = self->state.nodes;
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;  // metadata.name, whatever the kind
-    readable(self, kNodeKind, name);
+    deleted(self, kNodeKind, name);
     if (known.erase(name) > 0) count_nodes(self);
     self->send(owner(self, name), atom::delete_node_v, name);
     self->send(self->state.deps.cycle, atom::delete_node_v, name);
@@ -160,12 +154,13 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
 // it has no devices to give. Treated as a node without a Device, DeviceShare
 // would not filter it (Koordinator's rule) and GPU pods would bind there with
 // no device allocated. A node with a Device read before keeps that one.
+// Sent once; no cluster event: it can only take room away.
 void stand_in_for_unreadable_device(Self self, const std::string& node) {
-  if (node.empty() || self->state.devices_read.count(node) > 0) return;
+  auto& st = self->state;
+  if (node.empty() || st.devices_read.count(node) > 0 || !st.device_stand_ins.insert(node).second) return;
   auto empty = std::make_shared<Device>();
   empty->meta.name = node;
   self->send(owner(self, node), atom::upsert_device_v, DevicePtr(std::move(empty)));
-  cluster_event(self, plugins::EventResource::other, ActionType::kUpdate);
 }
 
 // A Device is named after its node: it goes to the actor owning that node.
@@ -173,8 +168,9 @@ void stand_in_for_unreadable_device(Self self, const std::string& node) {
 void on_device(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;
-    readable(self, kDeviceKind, name);
+    deleted(self, kDeviceKind, name);
     self->state.devices_read.erase(name);
+    self->state.device_stand_ins.erase(name);
     self->send(owner(self, name), atom::delete_device_v, name);
     cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
     return;
@@ -187,6 +183,7 @@ void on_device(Self self, watch::EventType type, const watch::ObjectPtr& object)
   auto ptr = std::make_shared<const Device>(std::move(*device));
   readable(self, kDeviceKind, ptr->meta.name);
   self->state.devices_read.insert(ptr->meta.name);
+  self->state.device_stand_ins.erase(ptr->meta.name);
   self->send(owner(self, ptr->meta.name), atom::upsert_device_v, DevicePtr(ptr));
   cluster_event(self, plugins::EventResource::other, action_of(type));
 }
@@ -196,7 +193,7 @@ void on_device(Self self, watch::EventType type, const watch::ObjectPtr& object)
 void on_topology(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;
-    readable(self, kTopologyKind, name);
+    deleted(self, kTopologyKind, name);
     self->send(owner(self, name), atom::delete_topology_v, name);
     cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
     return;
@@ -217,7 +214,7 @@ void on_node_metric(Self self, watch::EventType type, const watch::ObjectPtr& ob
   auto& seen = self->state.node_metrics;
   if (type == watch::EventType::deleted) {
     std::string name = read_pod_identity(*object).name;
-    readable(self, kNodeMetricKind, name);
+    deleted(self, kNodeMetricKind, name);
     seen.erase(name);
     self->send(owner(self, name), atom::delete_node_metric_v, name);
     cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
@@ -567,6 +564,9 @@ uint32_t node_update_actions(const Node& before, const Node& after) {
 informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
   self->state.deps = std::move(deps);
   for (const auto& [name, _] : self->state.deps.frameworks) self->state.our_scheduler_names.insert(name);
+  // Events about unreadable objects are reported by the alphabetically first profile.
+  if (!self->state.our_scheduler_names.empty())
+    self->state.unreadable = UnreadableReports(*self->state.our_scheduler_names.begin());
   self->state.actor_metrics = actor_metrics(self->state.deps.metrics, "informer");
   return {
       [=](atom::watch_event, ObjectEventPtr event) {
@@ -592,6 +592,11 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
       [=](atom::tick) {
         MessageTimer timer(self->state.actor_metrics, self);
         cluster_event(self, plugins::EventResource::pod, std::exchange(self->state.placed_actions, 0));
+      },
+      [=](atom::start) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        for (auto& warning : self->state.unreadable.take_held_back())
+          self->send(self->state.deps.writer, atom::report_v, std::move(warning));
       },
       [=](atom::synced, const std::string& resource) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -25,6 +25,7 @@
 #include "actors/atoms.hpp"
 #include "actors/cycle_actor.hpp"
 #include "actors/messages.hpp"
+#include "actors/unreadable_objects.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
 
@@ -36,7 +37,9 @@ using informer_actor = caf::typed_actor<
     // The reflector of this resource has delivered a complete list.
     caf::reacts_to<atom::synced, std::string>,
     // INTERNAL: send the cluster event for the pods placed since the last one.
-    caf::reacts_to<atom::tick>>;
+    caf::reacts_to<atom::tick>,
+    // This replica leads now (leader election): record the events held back.
+    caf::reacts_to<atom::start>>;
 
 /// koordlet's NodeMetrics: followed when a profile runs LoadAwareScheduling,
 /// from the list and watch the descheduler's view shares.
@@ -79,16 +82,12 @@ struct informer_state {
   /// isPodUpdated ignores such updates.
   std::unordered_map<std::string, std::string> pending;
   std::unordered_map<std::string, std::string> reported;      // key -> "uid\nmessage" already reported as malformed
-  /// Nodes, Devices, NodeResourceTopologies and NodeMetrics whose last version
-  /// did not decode, by "Kind/name": the problem said (logged, and recorded as
-  /// an event once this replica leads), so that every update does not say it again.
-  struct UnreadableReport {
-    std::string problem;
-    bool evented = false;
-  };
-  std::unordered_map<std::string, UnreadableReport> unreadable;
-  /// Nodes whose Device was read at least once (since it was last deleted).
+  /// Nodes, Devices, NodeResourceTopologies and NodeMetrics that do not decode.
+  UnreadableReports unreadable;
+  /// Nodes whose Device was read at least once (since it was last deleted),
+  /// and those holding an empty stand-in for an unreadable first Device.
   std::unordered_set<std::string> devices_read;
+  std::unordered_set<std::string> device_stand_ins;
   std::unordered_set<std::string> gang_members;               // uids reported to the cycle as gang members
   /// The gang group id each readable PodGroup sets, by gang id: the queue's
   /// gang rounds go by it (QueuedPod::gang_group).

@@ -81,7 +81,7 @@ using FailureReportPtr = std::shared_ptr<const FailureReport>;
 /// does not use it, not only the scheduler's log.
 struct ObjectWarning {
   watch::ObjectReference regarding;
-  std::string profile;  // the reporting controller (the first profile's name)
+  std::string profile;  // the reporting controller (a profile's name)
   std::string reason;
   std::string message;
 };

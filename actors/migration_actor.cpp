@@ -11,6 +11,7 @@
 #include "actors/migration_view.hpp"
 #include "actors/preemption_pdbs.hpp"
 #include "actors/undecodable_objects.hpp"
+#include "actors/unreadable_objects.hpp"
 #include "watch/json_util.hpp"
 #include "plugins/descheduler/arbiter.hpp"
 #include "plugins/descheduler/evictor_filter.hpp"
@@ -50,6 +51,8 @@ struct MigrationState {
   std::set<std::string> busy;       // a step of the job is on the I/O pool
   std::set<std::string> requested;  // pods whose job we created and have not seen yet
   std::set<std::string> defrag_requested;  // the part of `requested` GPUDefragmentation asked for
+  /// Objects the view could not apply, for logging each problem once.
+  UnreadableReports unreadable;
   /// Pending jobs that do not decode, to be marked Failed (by name).
   std::map<std::string, UndecodableObject> undecodable_jobs;
 };
@@ -176,7 +179,26 @@ void post_step(Self self, std::shared_ptr<const PodMigrationJob> job, ds::JobSte
   if (!queued) st.busy.erase(job->meta.name);
 }
 
-// ---- jobs that do not decode ----------------------------------------------------
+// ---- objects that do not decode ---------------------------------------------------
+
+/// Logs an event the view could not apply, once per object and problem (a
+/// NodeMetric's bad figure would otherwise be logged at every report). The
+/// informer records the events about them; this view only logs.
+void note_unreadable(Self self, const ObjectEvent& event, const Status& applied) {
+  auto& reports = self->state.unreadable;
+  const std::string name = watch::string_at(*event.object, {"metadata", "name"});
+  if (applied || event.type == watch::EventType::deleted) {
+    if (event.type == watch::EventType::deleted) reports.deleted(event.resource, name);
+    else reports.readable(event.resource, name);
+    if (applied) return;
+  }
+  watch::ObjectReference regarding;
+  regarding.kind = event.resource;
+  regarding.name = name;
+  if (reports.unreadable(regarding, applied.message(), /*leading=*/false, UnreadableReports::Clock::now()).log)
+    spdlog::warn("migration: ignoring an event: {}", applied.message());
+}
+
 
 /// A Pending job that does not decode is marked Failed by the next
 /// reconcile; a started one keeps its last decoded version
@@ -509,7 +531,7 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
           if (!applied && event->type != watch::EventType::deleted) return on_undecodable_job(self, event->object);
           self->state.undecodable_jobs.erase(watch::string_at(*event->object, {"metadata", "name"}));
         }
-        if (!applied) spdlog::warn("migration: ignoring an event: {}", applied.message());
+        if (event->object) note_unreadable(self, *event, applied);
       },
       [=](atom::synced, const std::string& resource) {
         auto& st = self->state;

@@ -385,6 +385,7 @@ void SchedulerRuntime::Impl::run_election() {
                    le.resource_name);
       may_schedule->store(true);
       if (ready->load()) caf::anon_send(cycle, atom::start_v);
+      caf::anon_send(informer, atom::start_v);  // the events it held back while a standby
     }
     if (!leading && was_leading) {
       spdlog::error("leader election: {} stopped leading", options.identity);

@@ -14,7 +14,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scheduler_helpers import (Cluster, all_bound, capacity_violations, describe_pending, make_node,  # noqa: E402
+from device_builders import make_device, make_gpu_node  # noqa: E402
+from scheduler_helpers import (DEVICES_PATH, Cluster, all_bound, capacity_violations, describe_pending, make_node,  # noqa: E402
                                make_pod, metric_sum, scheduler_config)
 
 LEASE_PATH = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/troupe-scheduler"
@@ -80,6 +81,31 @@ class LeaderElectionTest(unittest.TestCase):
         # Takeover needs the lease to expire (2 s after it was last seen renewed) plus a retry period.
         self.assertLess(takeover, 15, "takeover took %.1f s" % takeover)
         self.assertTrue(second.alive())
+
+    def test_a_standby_holds_back_its_warning_events_until_it_leads(self):
+        # Another holder's lease, renewed just now: troupe waits 4 s as a standby.
+        now = time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime())
+        self.client.ok("POST", LEASE_PATH.rsplit("/", 1)[0], {
+            "apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+            "metadata": {"name": "troupe-scheduler", "namespace": "kube-system"},
+            "spec": {"holderIdentity": "someone-else", "leaseDurationSeconds": 4, "acquireTime": now,
+                     "renewTime": now}})
+        bad = make_device("g-0")
+        bad["spec"]["devices"][0]["minor"] = "zero"
+        self.client.create_all([make_gpu_node("g-0"), bad])
+        scheduler = self.cluster.start_scheduler(scheduler_config(leader_elect=True, lease=("2s", "1500ms", "500ms")))
+        scheduler.wait_ready()
+
+        def invalid_events():
+            return [e for e in self.client.events_about("g-0") if e["reason"] == "Invalid"]
+        self.assertIn("informer ignores this version of Device g-0", scheduler.stderr())
+        self.assertIsNone(leader_identity(scheduler))
+        self.assertEqual(invalid_events(), [])
+        self.cluster.wait(lambda: leader_identity(scheduler), 30, "troupe leads once the other lease expires")
+        events = self.cluster.wait(invalid_events, 10, "the held-back Warning event recorded by the new leader")
+        self.assertEqual(len(events), 1)
+        self.assertIn("spec.devices[0].minor", events[0]["message"])
+        self.assertEqual(self.client.ok("GET", DEVICES_PATH + "/g-0")["metadata"]["uid"], events[0]["uid"])
 
     def test_a_leader_that_stops_releases_the_lease(self):
         # A long lease: the standby takes over within a few retries only because the leader frees it.

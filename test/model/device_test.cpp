@@ -112,6 +112,17 @@ TEST_CASE("decode_device: a device without health is unhealthy, as Go decodes it
   CHECK_FALSE(out->devices[0].health);
 }
 
+TEST_CASE("decode_device: an entry without a type decodes (Koordinator skips it), the others are kept", "[device]") {
+  auto out = decode_device_json(
+      R"({"metadata": {"name": "n"}, "spec": {"devices": [{"minor": 0, "health": true}, {"type": "", "minor": 1},)"
+      R"( {"type": "gpu", "minor": 2, "health": true}]}})");
+  REQUIRE(out);
+  REQUIRE(out->devices.size() == 3);
+  CHECK(out->devices[0].type.empty());
+  CHECK(out->devices[1].type.empty());
+  CHECK(out->devices[2].type == "gpu");
+}
+
 TEST_CASE("decode_device errors name the device and field", "[device]") {
   struct Case {
     std::string json;
@@ -121,8 +132,7 @@ TEST_CASE("decode_device errors name the device and field", "[device]") {
     return R"({"metadata": {"name": "n"}, "spec": {"devices": [)" + entry + "]}}";
   };
   const std::vector<Case> cases = {
-      {device(R"({"minor": 0, "health": true})"), "spec.devices[0].type: Required value"},
-      {device(R"({"type": "", "health": true})"), "spec.devices[0].type: Required value"},
+      {device(R"({"type": 7, "health": true})"), "spec.devices[0].type: Invalid value: number: must be a string"},
       {device(R"({"type": "gpu", "health": "yes"})"), "spec.devices[0].health: Invalid value: string: must be a boolean"},
       {device(R"({"type": "gpu", "health": true, "minor": "0"})"),
        "spec.devices[0].minor: Invalid value: string: must be an integer"},
