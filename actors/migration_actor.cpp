@@ -186,6 +186,7 @@ void post_step(Self self, std::shared_ptr<const PodMigrationJob> job, ds::JobSte
 /// informer records the events about them; this view only logs.
 void note_unreadable(Self self, const ObjectEvent& event, const Status& applied) {
   auto& reports = self->state.unreadable;
+  if (applied && reports.empty()) return;
   const std::string name = watch::string_at(*event.object, {"metadata", "name"});
   if (applied || event.type == watch::EventType::deleted) {
     if (event.type == watch::EventType::deleted) reports.deleted(event.resource, name);
@@ -198,7 +199,6 @@ void note_unreadable(Self self, const ObjectEvent& event, const Status& applied)
   if (reports.unreadable(regarding, applied.message(), /*leading=*/false, UnreadableReports::Clock::now()).log)
     spdlog::warn("migration: ignoring an event: {}", applied.message());
 }
-
 
 /// A Pending job that does not decode is marked Failed by the next
 /// reconcile; a started one keeps its last decoded version

@@ -41,6 +41,8 @@ class UnreadableReports {
   void readable(const std::string& kind, const std::string& name);
   /// It was deleted: forgotten.
   void deleted(const std::string& kind, const std::string& name);
+  /// No object has been unreadable (the common case: nothing to look up).
+  bool empty() const { return reports_.empty(); }
   /// This replica leads now: the events held back for objects still unreadable.
   std::vector<ObjectWarningPtr> take_held_back();
 
