@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "actors/actor_watchdog.hpp"
@@ -15,7 +16,9 @@ using troupe::actors::testing::TestSystemConfig;
 namespace {
 
 /// An actor that throws when told to (as a handler's uncaught exception).
-caf::behavior fragile(caf::event_based_actor*) {
+/// It takes an argument: CAF 0.17 dereferences a null argument tuple when it
+/// spawns a function actor without any, which UBSan reports.
+caf::behavior fragile(caf::event_based_actor*, std::string /*name*/) {
   return {[](int) { throw std::runtime_error("boom"); }};
 }
 
@@ -31,8 +34,8 @@ TEST_CASE("the watchdog reports a watched actor that stopped on an exception, by
   TestSystemConfig config;
   caf::actor_system system{config};
   auto failure = std::make_shared<ActorFailure>();
-  auto shut_down = system.spawn(fragile);
-  auto thrower = system.spawn(fragile);
+  auto shut_down = system.spawn(fragile, std::string("queue"));
+  auto thrower = system.spawn(fragile, std::string("node partition 1"));
   auto watchdog = spawn_actor_watchdog(system, {{"queue", shut_down}, {"node partition 1", thrower}}, failure);
   // The runtime's shutdown is no failure.
   caf::anon_send_exit(shut_down, caf::exit_reason::user_shutdown);
