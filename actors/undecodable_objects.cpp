@@ -1,16 +1,13 @@
 #include "actors/undecodable_objects.hpp"
 
 #include "model/json.hpp"
+#include "model/json_edit.hpp"
 
 namespace troupe::actors {
 
 namespace {
 
 using Allocator = rapidjson::Document::AllocatorType;
-
-rapidjson::Value text(const std::string& s, Allocator& alloc) {
-  return rapidjson::Value(s.c_str(), static_cast<rapidjson::SizeType>(s.size()), alloc);
-}
 
 /// object[key] as an object, created (or replaced, when it is not one).
 rapidjson::Value& object_member(rapidjson::Value& object, const char* key, Allocator& alloc) {
@@ -21,14 +18,6 @@ rapidjson::Value& object_member(rapidjson::Value& object, const char* key, Alloc
   }
   if (!it->value.IsObject()) it->value.SetObject();
   return it->value;
-}
-
-void set_string(rapidjson::Value& object, const char* key, const std::string& value, Allocator& alloc) {
-  auto it = object.FindMember(key);
-  if (it != object.MemberEnd())
-    it->value = text(value, alloc);
-  else
-    object.AddMember(rapidjson::StringRef(key), text(value, alloc), alloc);
 }
 
 /// Replaces the condition of `type` in status.conditions (appends it when absent).

@@ -155,16 +155,6 @@ std::string string_at(const rapidjson::Value& object, std::string_view a, std::s
   return {v->GetString(), v->GetStringLength()};
 }
 
-void set_string(rapidjson::Value& object, const char* key, const std::string& value, Alloc& alloc) {
-  rapidjson::Value v(value.c_str(), static_cast<rapidjson::SizeType>(value.size()), alloc);
-  auto it = object.FindMember(key);
-  if (it != object.MemberEnd()) {
-    it->value = std::move(v);
-  } else {
-    object.AddMember(rapidjson::Value(key, alloc), std::move(v), alloc);
-  }
-}
-
 void prepare_for_create(const ResourceInfo& r, rapidjson::Document& doc, bool keep_status) {
   auto& alloc = doc.GetAllocator();
   rapidjson::Value& meta = metadata_of(doc);

@@ -12,6 +12,7 @@
 
 #include <rapidjson/document.h>
 
+#include "model/json_edit.hpp"
 #include "sim/resource_registry.hpp"
 #include "sim/status_errors.hpp"
 
@@ -31,7 +32,7 @@ rapidjson::Value& metadata_of(rapidjson::Document& doc);
 rapidjson::Value& conditions_of(rapidjson::Document& doc);
 std::string string_at(const rapidjson::Value& object, std::string_view a, std::string_view b = {},
                       std::string_view c = {});
-void set_string(rapidjson::Value& object, const char* key, const std::string& value, rapidjson::Document::AllocatorType& alloc);
+using troupe::set_string;  // model/json_edit.hpp
 
 /// Fills uid, creationTimestamp and generation; clears deletion fields; applies
 /// the kind's create defaults (a Pod's schedulerName and Pending status, a
