@@ -6,6 +6,7 @@
 #include <iterator>
 #include <set>
 
+#include "actors/cycle_off_actor.hpp"
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/preemption_step.hpp"
@@ -82,19 +83,6 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 void next(Self self) { self->send(self, atom::next_v); }
 
 const Extenders* extenders_of(Self self) { return self->state.deps.extenders.get(); }
-
-/// Runs `call` on an I/O thread, then `resume(result)` back on this actor.
-/// False when there is no pool or it is shutting down (nothing will run).
-template <class Result, class Call, class Resume>
-bool off_actor(Self self, Call call, Resume resume) {
-  if (!self->state.deps.io) return false;
-  auto me = caf::actor_cast<cycle_actor>(self);
-  return self->state.deps.io->post([me, call = std::move(call), resume = std::move(resume)]() mutable {
-    auto result = std::make_shared<Result>(call());
-    auto then = std::make_shared<const std::function<void()>>([resume, result] { resume(*result); });
-    caf::anon_send(me, atom::next_v, CycleResumePtr(std::move(then)));
-  });
-}
 
 /// Calls `then()` once a->node_json holds the API JSON of the feasible nodes
 /// (only fetched from the NODE actors when an interested extender is not
