@@ -63,6 +63,43 @@ Result<std::vector<std::string>> passing_names(const rapidjson::Value& root, boo
   return names;
 }
 
+Result<int64_t> pdb_violations(const rapidjson::Value& victims, const std::string& at) {
+  const rapidjson::Value* count = member(victims, "NumPDBViolations");
+  if (is_null_or_absent(count)) return int64_t{0};
+  if (!count->IsInt64()) return Error{at + ".NumPDBViolations: expected an integer"};
+  return count->GetInt64();
+}
+
+Result<MetaVictims> meta_victims(const rapidjson::Value& victims, const std::string& at) {
+  MetaVictims out;
+  if (victims.IsNull()) return out;  // no victims: the caller decides what that means
+  if (!victims.IsObject()) return Error{at + ": expected an object"};
+  auto count = pdb_violations(victims, at);
+  if (!count) return Error{count.message()};
+  out.num_pdb_violations = *count;
+  const rapidjson::Value* pods = member(victims, "Pods");
+  if (is_null_or_absent(pods)) return out;
+  if (!pods->IsArray()) return Error{at + ".Pods: expected an array"};
+  for (rapidjson::SizeType i = 0; i < pods->Size(); ++i) {
+    const rapidjson::Value* uid = member((*pods)[i], "UID");
+    if (uid == nullptr || !uid->IsString())
+      return Error{at + ".Pods[" + std::to_string(i) + "].UID: expected a string"};
+    out.pod_uids.emplace_back(uid->GetString(), uid->GetStringLength());
+  }
+  return out;
+}
+
+std::string victims_json(const PreemptionVictims& victims, bool meta) {
+  std::string out = "{\"Pods\":[";
+  const auto& pods = meta ? victims.pod_uids : victims.pod_jsons;
+  for (size_t i = 0; i < pods.size(); ++i) {
+    if (i) out += ",";
+    out += meta ? "{\"UID\":" + json_quote(pods[i]) + "}" : pods[i];
+  }
+  out += "],\"NumPDBViolations\":" + std::to_string(victims.num_pdb_violations) + "}";
+  return out;
+}
+
 }  // namespace
 
 std::string extender_args_json(std::string_view pod_json, const std::vector<std::string>& node_jsons,
@@ -145,6 +182,40 @@ Status parse_extender_binding_result(std::string_view body) {
   return Status::success();
 }
 
+std::string extender_preemption_args_json(std::string_view pod_json,
+                                          const std::map<std::string, PreemptionVictims>& victims,
+                                          bool node_cache_capable) {
+  std::string map = "{";
+  for (const auto& [node, node_victims] : victims) {
+    if (map.size() > 1) map += ",";
+    map += json_quote(node) + ":" + victims_json(node_victims, node_cache_capable);
+  }
+  map += "}";
+  std::string out = "{\"Pod\":";
+  out += pod_json;
+  out += node_cache_capable ? ",\"NodeNameToVictims\":null,\"NodeNameToMetaVictims\":" + map + "}"
+                            : ",\"NodeNameToVictims\":" + map + ",\"NodeNameToMetaVictims\":null}";
+  return out;
+}
+
+Result<std::map<std::string, MetaVictims>> parse_extender_preemption_result(std::string_view body) {
+  auto doc = parse_document(body);
+  if (!doc) return Error{"ExtenderPreemptionResult: " + doc.message()};
+  const rapidjson::Value& root = **doc;
+  if (!root.IsObject()) return Error{"ExtenderPreemptionResult: expected a JSON object"};
+  std::map<std::string, MetaVictims> out;
+  const rapidjson::Value* nodes = member(root, "NodeNameToMetaVictims");
+  if (is_null_or_absent(nodes)) return out;
+  if (!nodes->IsObject()) return Error{"ExtenderPreemptionResult.NodeNameToMetaVictims: expected an object"};
+  for (auto it = nodes->MemberBegin(); it != nodes->MemberEnd(); ++it) {
+    std::string node(it->name.GetString(), it->name.GetStringLength());
+    auto victims = meta_victims(it->value, "ExtenderPreemptionResult.NodeNameToMetaVictims[" + node + "]");
+    if (!victims) return Error{victims.message()};
+    out[node] = std::move(victims).value();
+  }
+  return out;
+}
+
 Result<std::shared_ptr<ExtenderClient>> ExtenderClient::create(const ExtenderEndpoint& endpoint) {
   ClusterConfig cluster;
   cluster.server = endpoint.url_prefix;
@@ -198,6 +269,13 @@ Status ExtenderClient::bind(const std::string& verb, const ExtenderBindingArgs& 
   auto body = send(verb, extender_binding_args_json(args), cancel);
   if (!body) return Error{body.message()};
   return parse_extender_binding_result(*body);
+}
+
+Result<std::map<std::string, MetaVictims>> ExtenderClient::preempt(const std::string& verb, const std::string& args_json,
+                                                                   const CancelToken* cancel) {
+  auto body = send(verb, args_json, cancel);
+  if (!body) return Error{body.message()};
+  return parse_extender_preemption_result(*body);
 }
 
 }  // namespace troupe::watch

@@ -6,7 +6,10 @@
 // {Pod, Nodes, NodeNames}, ExtenderFilterResult {Nodes, NodeNames,
 // FailedNodes, FailedAndUnresolvableNodes, Error}, HostPriorityList
 // [{Host, Score}], ExtenderBindingArgs {PodName, PodNamespace, PodUID, Node},
-// ExtenderBindingResult {Error}.
+// ExtenderBindingResult {Error}, ExtenderPreemptionArgs {Pod,
+// NodeNameToVictims, NodeNameToMetaVictims}, Victims {Pods,
+// NumPDBViolations}, MetaVictims {Pods: [{UID}], NumPDBViolations},
+// ExtenderPreemptionResult {NodeNameToMetaVictims}.
 //
 // Thread-safe and blocking, like HttpClient: call it from I/O threads.
 
@@ -45,6 +48,20 @@ struct HostPriority {
   int64_t score = 0;
 };
 
+/// One candidate node's victims as the scheduler sends them: the pods' uids
+/// (MetaVictims, to a nodeCacheCapable extender) or their API JSON (Victims).
+struct PreemptionVictims {
+  std::vector<std::string> pod_uids;
+  std::vector<std::string> pod_jsons;  // in pod_uids' order
+  int64_t num_pdb_violations = 0;
+};
+
+/// One node's victims as an extender answers them (MetaVictims).
+struct MetaVictims {
+  std::vector<std::string> pod_uids;
+  int64_t num_pdb_violations = 0;
+};
+
 struct ExtenderBindingArgs {
   std::string pod_name, pod_namespace, pod_uid, node;
 };
@@ -62,6 +79,14 @@ Result<ExtenderFilterResult> parse_extender_filter_result(std::string_view body,
                                                           const std::vector<std::string>& candidates);
 Result<std::vector<HostPriority>> parse_host_priority_list(std::string_view body);
 std::string extender_binding_args_json(const ExtenderBindingArgs& args);
+/// The ExtenderPreemptionArgs body: NodeNameToMetaVictims for a
+/// nodeCacheCapable extender, NodeNameToVictims (whole pods) otherwise.
+std::string extender_preemption_args_json(std::string_view pod_json,
+                                          const std::map<std::string, PreemptionVictims>& victims,
+                                          bool node_cache_capable);
+/// Decodes an ExtenderPreemptionResult: node -> the victims the extender
+/// wants there. A null or absent map is an empty answer.
+Result<std::map<std::string, MetaVictims>> parse_extender_preemption_result(std::string_view body);
 /// ExtenderBindingResult: success, or its Error as the message.
 Status parse_extender_binding_result(std::string_view body);
 
@@ -81,6 +106,8 @@ class ExtenderClient {
   Result<std::vector<HostPriority>> prioritize(const std::string& verb, const std::string& args_json,
                                                const CancelToken* cancel = nullptr);
   Status bind(const std::string& verb, const ExtenderBindingArgs& args, const CancelToken* cancel = nullptr);
+  Result<std::map<std::string, MetaVictims>> preempt(const std::string& verb, const std::string& args_json,
+                                                     const CancelToken* cancel = nullptr);
 
   const std::string& url_prefix() const { return endpoint_.url_prefix; }
 

@@ -114,6 +114,80 @@ TEST_CASE("HostPriorityList and ExtenderBindingResult decoding", "[extender]") {
   CHECK(string_at(**args, {"Node"}) == "n1");
 }
 
+TEST_CASE("ExtenderPreemptionArgs carry whole victim pods or only their uids", "[extender]") {
+  const std::string pod = R"({"metadata":{"name":"p"}})";
+  const std::map<std::string, PreemptionVictims> victims = {
+      {"n1", {{"u1", "u2"}, {R"({"metadata":{"uid":"u1"}})", R"({"metadata":{"uid":"u2"}})"}, 1}},
+      {"n\"2", {{"u3"}, {R"({"metadata":{"uid":"u3"}})"}, 0}}};
+  SECTION("whole pods (NodeNameToVictims)") {
+    auto doc = parse_document(extender_preemption_args_json(pod, victims, false));
+    REQUIRE(doc.ok());
+    CHECK(string_at(**doc, {"Pod", "metadata", "name"}) == "p");
+    CHECK((**doc)["NodeNameToMetaVictims"].IsNull());
+    const auto& n1 = (**doc)["NodeNameToVictims"]["n1"];
+    REQUIRE(n1["Pods"].Size() == 2);
+    CHECK(string_at(n1["Pods"][1], {"metadata", "uid"}) == "u2");
+    CHECK(n1["NumPDBViolations"].GetInt64() == 1);
+    CHECK((**doc)["NodeNameToVictims"]["n\"2"]["Pods"].Size() == 1);
+  }
+  SECTION("uids for a nodeCacheCapable extender (NodeNameToMetaVictims)") {
+    auto doc = parse_document(extender_preemption_args_json(pod, victims, true));
+    REQUIRE(doc.ok());
+    CHECK((**doc)["NodeNameToVictims"].IsNull());
+    const auto& n1 = (**doc)["NodeNameToMetaVictims"]["n1"];
+    REQUIRE(n1["Pods"].Size() == 2);
+    CHECK(string_at(n1["Pods"][0], {"UID"}) == "u1");
+    CHECK(n1["NumPDBViolations"].GetInt64() == 1);
+  }
+  SECTION("no victims at all") {
+    auto doc = parse_document(extender_preemption_args_json(pod, {}, true));
+    REQUIRE(doc.ok());
+    CHECK((**doc)["NodeNameToMetaVictims"].ObjectEmpty());
+  }
+}
+
+TEST_CASE("ExtenderPreemptionResult decoding", "[extender]") {
+  struct Case {
+    const char* body;
+    std::map<std::string, std::vector<std::string>> uids;  // when ok
+    std::map<std::string, int64_t> violations;            // when ok, nodes listed only
+    const char* error;                                     // "" = ok
+  };
+  const std::vector<Case> cases = {
+      {R"({"NodeNameToMetaVictims":{"n1":{"Pods":[{"UID":"a"},{"UID":"b"}],"NumPDBViolations":2}}})",
+       {{"n1", {"a", "b"}}}, {{"n1", 2}}, ""},
+      // Go decodes keys case-insensitively.
+      {R"({"nodeNameToMetaVictims":{"n1":{"pods":[{"uid":"a"}]}}})", {{"n1", {"a"}}}, {{"n1", 0}}, ""},
+      {R"({"NodeNameToMetaVictims":{}})", {}, {}, ""},
+      {R"({"NodeNameToMetaVictims":null})", {}, {}, ""},
+      {R"({})", {}, {}, ""},
+      // A node with null victims or without Pods: listed with none (the caller decides).
+      {R"({"NodeNameToMetaVictims":{"n1":null,"n2":{"Pods":null}}})", {{"n1", {}}, {"n2", {}}}, {}, ""},
+      {R"([])", {}, {}, "ExtenderPreemptionResult: expected a JSON object"},
+      {R"(nope)", {}, {}, "ExtenderPreemptionResult: "},
+      {R"({"NodeNameToMetaVictims":["n1"]})", {}, {}, "NodeNameToMetaVictims: expected an object"},
+      {R"({"NodeNameToMetaVictims":{"n1":"a"}})", {}, {}, "NodeNameToMetaVictims[n1]: expected an object"},
+      {R"({"NodeNameToMetaVictims":{"n1":{"Pods":{"UID":"a"}}}})", {}, {}, "NodeNameToMetaVictims[n1].Pods: expected an array"},
+      {R"({"NodeNameToMetaVictims":{"n1":{"Pods":[{"UID":7}]}}})", {}, {}, "NodeNameToMetaVictims[n1].Pods[0].UID: expected a string"},
+      {R"({"NodeNameToMetaVictims":{"n1":{"Pods":[{"UID":"a"},{}]}}})", {}, {}, "Pods[1].UID: expected a string"},
+      {R"({"NodeNameToMetaVictims":{"n1":{"NumPDBViolations":"1"}}})", {}, {}, "NodeNameToMetaVictims[n1].NumPDBViolations: expected an integer"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.body);
+    auto r = parse_extender_preemption_result(c.body);
+    if (*c.error != '\0') {
+      REQUIRE_FALSE(r.ok());
+      CHECK_THAT(r.message(), Catch::Contains(c.error));
+      continue;
+    }
+    REQUIRE(r.ok());
+    std::map<std::string, std::vector<std::string>> uids;
+    for (const auto& [node, victims] : *r) uids[node] = victims.pod_uids;
+    CHECK(uids == c.uids);
+    for (const auto& [node, count] : c.violations) CHECK(r->at(node).num_pdb_violations == count);
+  }
+}
+
 TEST_CASE("extender client posts JSON to urlPrefix/verb and reports non-200 as kube-scheduler does", "[extender]") {
   FakeApiServer server([](const RecordedRequest& request, ResponseWriter& out) {
     if (request.path == "/scheduler/filter") {
