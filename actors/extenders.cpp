@@ -131,6 +131,12 @@ bool Extenders::prioritizes(const Pod& pod) const {
   return false;
 }
 
+bool Extenders::preempts(const Pod& pod) const {
+  for (const auto& e : entries_)
+    if (!e.config.preempt_verb.empty() && extender_interested(e.config, pod)) return true;
+  return false;
+}
+
 bool Extenders::needs_node_objects(const Pod& pod) const {
   for (const auto& e : entries_) {
     bool calls = !e.config.filter_verb.empty() || !e.config.prioritize_verb.empty();

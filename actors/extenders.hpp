@@ -12,6 +12,7 @@
 //               total (prioritizeNodes); an extender's error is ignored.
 //   Bind:       the first extender with a bindVerb interested in the pod
 //               binds it instead of the Binding API (extendersBinding).
+//   Preempt:    see extender_preemption.hpp.
 //
 // The calls block: run them on I/O threads (TaskPool), never in an actor.
 
@@ -77,6 +78,8 @@ class Extenders {
   /// Whether an interested extender filters / prioritizes this pod.
   bool filters(const Pod& pod) const;
   bool prioritizes(const Pod& pod) const;
+  /// Whether an interested extender has a preemptVerb (see extender_preemption.hpp).
+  bool preempts(const Pod& pod) const;
   /// Whether some interested filter/prioritize extender wants whole Node
   /// objects (not nodeCacheCapable), so the cycle must fetch them.
   bool needs_node_objects(const Pod& pod) const;

@@ -1,6 +1,7 @@
 #pragma once
 // What the SCHEDULING CYCLE sends for preemption: the candidate search request
-// to the NODE actors (each answers with its partition's best candidate), and
+// to the NODE actors (each answers with its partition's best candidate, and
+// with all of them when extenders are to narrow them), and
 // the plan the API WRITER carries out (nominate, mark and delete victims,
 // clear overridden nominations, Preempted events).
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "actors/cycle_off_actor.hpp"
+#include "actors/extender_preemption.hpp"
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/preemption_messages.hpp"
@@ -80,6 +82,8 @@ std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleReque
   request->pdbs = pdbs ? pdbs->snapshot() : std::make_shared<const std::vector<PodDisruptionBudget>>();
   request->search.options = plugin.options(now);
   request->search.options.reserve_pods_preempt = reserve_pods_preempt(*cycle->framework);
+  const auto& extenders = self->state.deps.extenders;
+  request->search.options.keep_candidates = extenders && extenders->preempts(*cycle->pod->pod);
   request->search.total_nodes = total_nodes;
   request->search.nominated = self->state.nominations.priorities();
   if (const auto& released = self->state.released) {
@@ -87,6 +91,72 @@ std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleReque
     request->search.pending_victims = released->second.victims;
   }
   return request;
+}
+
+plugins::PostFilterResult failed_post_filter(std::string message) {
+  plugins::PostFilterResult failed;
+  failed.message = std::move(message);
+  failed.status = plugins::PluginStatus::unschedulable(failed.message);
+  return failed;  // no nominated_node: an earlier nomination stands
+}
+
+bool contains_pod(const std::vector<std::shared_ptr<const plugins::PodInfo>>& pods, const plugins::PodInfo& pod) {
+  for (const auto& p : pods)
+    if (plugins::pod_identity(*p) == plugins::pod_identity(pod)) return true;
+  return false;
+}
+
+/// What an extender may name as victims on each candidate's node: the
+/// cluster's pods there (not nomination placeholders, not reservations'
+/// reserve pods: neither is a pod to delete), and the candidate's own
+/// victims, should the cycle's view of the node lag the partition's.
+CandidateNodePods pods_on_candidates(CycleSelf self, const std::vector<pre::Candidate>& candidates) {
+  const auto& cluster = self->state.cluster_pods;
+  CandidateNodePods out;
+  for (const auto& candidate : candidates) {
+    auto& pods = out[candidate.node];
+    if (auto it = cluster.nodes().find(candidate.node); it != cluster.nodes().end())
+      for (const auto& pod : it->second.pods)
+        if (!cluster.is_nominated(*pod) && !plugins::reservation::is_reserve_pod(pod->meta())) pods.push_back(pod);
+    for (const auto& victim : candidate.victims.pods)
+      if (!contains_pod(pods, *victim)) pods.push_back(victim);
+  }
+  return out;
+}
+
+bool any_ineligible(const pre::PreemptionSearchState& search) {
+  for (const auto& part : search.partitions)
+    if (part.ineligible) return true;
+  return false;
+}
+
+using SearchDone = std::function<void(pre::PreemptionSearchState)>;
+using PostFilterDone = std::function<void(const plugins::PostFilterResult&)>;
+
+/// callExtenders: the extenders with a preemptVerb narrow the partitions'
+/// candidates (on an I/O thread) before PostFilter picks among what they
+/// leave. Nothing to narrow (not eligible, or no candidate): no call.
+void narrow_with_extenders(CycleSelf self, const CycleRequestPtr& request, pre::PreemptionSearchState search,
+                           SearchDone finish, PostFilterDone done) {
+  auto candidates = pre::gather_candidates(search.partitions);
+  if (any_ineligible(search) || candidates.empty()) return finish(std::move(search));
+  auto pods = std::make_shared<const CandidateNodePods>(pods_on_candidates(self, candidates));
+  auto extenders = self->state.deps.extenders;
+  auto pod = request->pod->pod;
+  auto pending = std::make_shared<pre::PreemptionSearchState>(std::move(search));
+  using Narrowed = Result<std::vector<pre::Candidate>>;
+  bool posted = off_actor<Narrowed>(
+      self,
+      [extenders, pod, candidates = std::move(candidates), pods]() mutable {
+        return call_preemption_extenders(*extenders, *pod, std::move(candidates), *pods);
+      },
+      [pending, finish, done](const Narrowed& narrowed) {
+        if (!narrowed) return done(failed_post_filter("preemption: " + narrowed.message()));
+        pending->after_extenders = *narrowed;
+        finish(std::move(*pending));
+      });
+  if (!posted)
+    done(failed_post_filter("preemption: extenders cannot be called: no I/O threads (the scheduler is shutting down)"));
 }
 
 }  // namespace
@@ -139,8 +209,7 @@ void forget_nomination(CycleSelf self, const std::string& uid) {
 }
 
 void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& extender_statuses,
-                       int64_t total_nodes, const pre::DefaultPreemption& plugin,
-                       std::function<void(const plugins::PostFilterResult&)> done) {
+                       int64_t total_nodes, const pre::DefaultPreemption& plugin, PostFilterDone done) {
   if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
   const Timestamp now = timestamp_now();
   const auto& framework = *request->framework;
@@ -159,22 +228,22 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
     return done(framework.run_post_filter(*request->state, *request->pod, extender_statuses));
   }
   auto preemption = make_request(self, request, extender_statuses, total_nodes, plugin, now);
+  const bool extenders_narrow = preemption->search.options.keep_candidates;
+  SearchDone finish = [=, &plugin](pre::PreemptionSearchState search) {
+    plugin.write_search(*request->state, std::move(search));
+    done(request->framework->run_post_filter(*request->state, *request->pod, extender_statuses));
+  };
   fan_out<PartitionPreemptionPtr>(
       self, self->state.deps.nodes, kSearchTimeout,
-      [=, &plugin](std::vector<PartitionPreemptionPtr> parts) {
+      [=](std::vector<PartitionPreemptionPtr> parts) {
         pre::PreemptionSearchState search;
         for (const auto& part : parts) search.partitions.push_back(*part);
         search.total_nodes = total_nodes;
         search.now = now;
-        plugin.write_search(*request->state, std::move(search));
-        done(request->framework->run_post_filter(*request->state, *request->pod, extender_statuses));
+        if (extenders_narrow) return narrow_with_extenders(self, request, std::move(search), finish, done);
+        finish(std::move(search));
       },
-      [=](caf::error err) {
-        plugins::PostFilterResult failed;
-        failed.message = "preemption: the candidate search failed: " + to_string(err);
-        failed.status = plugins::PluginStatus::unschedulable(failed.message);
-        done(failed);
-      },
+      [=](caf::error err) { done(failed_post_filter("preemption: the candidate search failed: " + to_string(err))); },
       atom::evaluate_v, PreemptionRequestPtr(std::move(preemption)));
 }
 

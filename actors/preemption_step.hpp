@@ -4,7 +4,10 @@
 // nowhere and the profile enables DefaultPreemption:
 //   search   fan out a PreemptionRequest to every NODE actor, merge nothing
 //            here: the answers go into DefaultPreemption's CycleState slot and
-//            the Framework's PostFilter picks the node
+//            the Framework's PostFilter picks the node; when an extender with
+//            a preemptVerb is interested in the pod, the partitions answer
+//            with every candidate and the extenders narrow them first
+//            (extender_preemption.hpp, on an I/O thread)
 //   act      success: override the node's lower-priority nominations, hold
 //            the preemptor's placeholder on the node, and hand the plan to the
 //            API WRITER; no candidate: clear an earlier nomination; not
@@ -48,7 +51,8 @@ void forget_nomination(CycleSelf self, const std::string& uid);
 
 /// Searches every partition (each over the nodes its round of this cycle
 /// rejected, plus those of `extender_statuses`, the extenders' rejections),
-/// then runs the Framework's PostFilter; calls `done(result)` on the cycle actor.
+/// lets the preempting extenders narrow the candidates, then runs the
+/// Framework's PostFilter; calls `done(result)` on the cycle actor.
 void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& extender_statuses,
                        int64_t total_nodes, const plugins::preemption::DefaultPreemption& plugin,
                        std::function<void(const plugins::PostFilterResult&)> done);

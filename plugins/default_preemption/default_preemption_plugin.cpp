@@ -38,11 +38,12 @@ PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo
     out.message = kSearchMissing;
     return out;
   }
-  MergedPreemption merged = merge_partition_preemptions(search->partitions, search->total_nodes, search->now);
+  MergedPreemption merged =
+      merge_partition_preemptions(search->partitions, search->total_nodes, search->now, search->after_extenders);
   if (!merged.chosen) {
     out.status = PluginStatus::unschedulable(merged.message);
     out.message = merged.message;
-    if (!merged.ineligible) out.nominated_node = std::string();
+    if (!merged.keep_nomination) out.nominated_node = std::string();
     return out;
   }
   out.nominated_node = merged.chosen->node;

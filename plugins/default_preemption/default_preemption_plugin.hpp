@@ -7,6 +7,7 @@
 // the state (a caller that cannot fan out) rejects with a message saying so.
 
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct PreemptionSearchState {
   std::vector<PartitionPreemption> partitions;
   int64_t total_nodes = 0;
   Timestamp now{};
+  /// The candidates the extenders with a preemptVerb left, when they ran.
+  std::optional<std::vector<Candidate>> after_extenders;
 };
 
 class DefaultPreemption : public PostFilterPlugin {

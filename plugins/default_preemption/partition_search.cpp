@@ -68,15 +68,25 @@ PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeI
   PreemptionResult result = preempt(preemptor, std::move(nodes), statuses, dry_run, pdbs, options);
   out.best = std::move(result.chosen);
   out.node_statuses = std::move(result.node_statuses);
+  out.candidates = std::move(result.candidates);
   return out;
 }
 
+std::vector<Candidate> gather_candidates(const std::vector<PartitionPreemption>& parts) {
+  std::vector<Candidate> all;
+  for (int violating = 0; violating < 2; ++violating)
+    for (const auto& part : parts)
+      for (const auto& candidate : part.candidates)
+        if ((candidate.victims.num_pdb_violations > 0) == (violating == 1)) all.push_back(candidate);
+  return all;
+}
+
 MergedPreemption merge_partition_preemptions(const std::vector<PartitionPreemption>& parts, int64_t total_nodes,
-                                             Timestamp now) {
+                                             Timestamp now, const std::optional<std::vector<Candidate>>& after_extenders) {
   MergedPreemption out;
   for (const auto& part : parts) {
     if (!part.ineligible) continue;
-    out.ineligible = true;
+    out.keep_nomination = true;
     out.message = "preemption: " + *part.ineligible;
     return out;
   }
@@ -85,6 +95,15 @@ MergedPreemption merge_partition_preemptions(const std::vector<PartitionPreempti
     for (const auto& part : parts)
       if (part.best && (part.best->victims.num_pdb_violations > 0) == (violating == 1))
         candidates.push_back(*part.best);
+  if (!candidates.empty() && after_extenders) {
+    if (auto chosen = pick_one_node_for_preemption(*after_extenders, now)) {
+      out.chosen = (*after_extenders)[*chosen];
+      return out;
+    }
+    out.keep_nomination = true;
+    out.message = kNoCandidateAfterExtenders;
+    return out;
+  }
   if (auto chosen = pick_one_node_for_preemption(candidates, now)) {
     out.chosen = std::move(candidates[*chosen]);
     return out;

@@ -33,6 +33,9 @@ struct PartitionPreemption {
   /// Reason -> count of the nodes ruled out before the search (no pod there
   /// the preemptor may evict), counted rather than listed: usually most nodes.
   std::map<std::string, int64_t> ruled_out;
+  /// Every candidate it found, when the search asked for them
+  /// (PreemptionOptions::keep_candidates: extenders will narrow them).
+  std::vector<Candidate> candidates;
 };
 
 /// What a partition needs besides its nodes.
@@ -77,14 +80,26 @@ PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeI
 struct MergedPreemption {
   /// The chosen node and its victims; nullopt when preemption cannot help.
   std::optional<Candidate> chosen;
-  /// Set when some partition found the preemptor not eligible (its
-  /// nomination, if any, is kept, as upstream returns no PostFilterResult).
-  bool ineligible = false;
+  /// Nothing chosen, and the preemptor's earlier nomination (if any) stays:
+  /// some partition found it not eligible, or the extenders left no
+  /// candidate (upstream returns no PostFilterResult in both cases). Without
+  /// it, a failure clears the nomination (no candidate anywhere).
+  bool keep_nomination = false;
   /// "preemption: ..." when nothing was chosen; empty on success.
   std::string message;
 };
 
+inline constexpr const char* kNoCandidateAfterExtenders = "preemption: no candidate node for preemption";
+
+/// Every partition's candidates (PartitionPreemption::candidates) in
+/// upstream's order for the extenders: the non-violating ones, then the
+/// violating ones, each in partition order.
+std::vector<Candidate> gather_candidates(const std::vector<PartitionPreemption>& parts);
+
+/// `after_extenders`: when extenders with a preemptVerb ran, the candidates
+/// they left (callExtenders); the choice is made among those only.
 MergedPreemption merge_partition_preemptions(const std::vector<PartitionPreemption>& parts, int64_t total_nodes,
-                                             Timestamp now);
+                                             Timestamp now,
+                                             const std::optional<std::vector<Candidate>>& after_extenders = {});
 
 }  // namespace troupe::plugins::preemption

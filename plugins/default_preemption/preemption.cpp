@@ -106,7 +106,12 @@ PreemptionResult preempt(const PodInfo& preemptor, std::vector<NodeInfo> nodes, 
   const auto chosen = pick_one_node_for_preemption(candidates, options.victims.now);
   if (!chosen) return failure(total_nodes, std::move(node_statuses));
   PreemptionResult out;
-  out.chosen = std::move(candidates[*chosen]);
+  if (options.keep_candidates) {
+    out.chosen = candidates[*chosen];
+    out.candidates = std::move(candidates);
+  } else {
+    out.chosen = std::move(candidates[*chosen]);
+  }
   out.node_statuses = std::move(node_statuses);
   return out;
 }

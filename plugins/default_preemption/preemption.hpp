@@ -47,6 +47,9 @@ struct PreemptionOptions {
   VictimOptions victims;
   /// ReservationArgs.enablePreemption of the profile: reserve pods may preempt.
   bool reserve_pods_preempt = false;
+  /// Return every candidate found, not only the chosen one: extenders with a
+  /// preemptVerb narrow the whole list before the choice (callExtenders).
+  bool keep_candidates = false;
 };
 
 struct PreemptionResult {
@@ -57,6 +60,9 @@ struct PreemptionResult {
   std::string message;
   /// Why each node could not be a candidate.
   std::map<std::string, PluginStatus> node_statuses;
+  /// With PreemptionOptions::keep_candidates: every candidate found,
+  /// non-violating ones first (the chosen one among them).
+  std::vector<Candidate> candidates;
 };
 
 /// The reason the preemptor may not preempt; nullopt when it may.

@@ -12,6 +12,11 @@ KubeSchedulerConfiguration) served by a small Python HTTP extender.
   one marked ignoredByScheduler is not checked by NodeResourcesFit;
 - bind: the binder extender receives ExtenderBindingArgs and performs the
   Binding itself;
+- preempt: the preemption candidates reach the extender (whole victim pods,
+  or only their UIDs when nodeCacheCapable), and the node it keeps is where
+  the preemptor is nominated and its victims deleted, though the scheduler
+  alone would have chosen another; an extender that keeps no node, or fails,
+  stops the preemption (nothing is deleted) and says so in the pod's condition;
 - the extension point, plugin and actor metrics are exported while it runs.
 """
 import json
@@ -32,12 +37,14 @@ class Extender:
     500 to every call when `broken`, and binds through `binder` (a callable
     (namespace, name, uid, node) -> error text) when one is set."""
 
-    def __init__(self, reject=(), favourite=None, broken=False, binder=None):
+    def __init__(self, reject=(), favourite=None, broken=False, binder=None, preempt_keep=None):
         self.reject = set(reject)
         self.favourite = favourite
         self.broken = broken
         self.binder = binder
+        self.preempt_keep = preempt_keep  # the nodes a preempt call keeps (None: all it is given)
         self.calls = []  # (verb, pod name, [node names])
+        self.preempt_args = []  # the ExtenderPreemptionArgs received
         self.lock = threading.Lock()
         extender = self
 
@@ -84,6 +91,8 @@ class Extender:
                 self.calls.append(("bind", args["PodName"], [args["Node"]]))
             error = self.binder(args["PodNamespace"], args["PodName"], args["PodUID"], args["Node"])
             return 200, {"Error": error}
+        if verb == "preempt":
+            return self.preempt(args)
         names = self.node_names(args)
         pod = args["Pod"]["metadata"]["name"]
         with self.lock:
@@ -100,6 +109,22 @@ class Extender:
         if verb == "prioritize":
             return 200, [{"Host": n, "Score": 10 if n == self.favourite else 0} for n in names]
         return 404, {"Error": "unknown verb " + verb}
+
+    def preempt(self, args):
+        """ExtenderPreemptionArgs -> ExtenderPreemptionResult: the victims it is
+        given (by UID) on the nodes it keeps."""
+        if args.get("NodeNameToMetaVictims") is not None:
+            victims = {n: [p["UID"] for p in v["Pods"]] for n, v in args["NodeNameToMetaVictims"].items()}
+        else:
+            victims = {n: [p["metadata"]["uid"] for p in v["Pods"]] for n, v in args["NodeNameToVictims"].items()}
+        with self.lock:
+            self.calls.append(("preempt", args["Pod"]["metadata"]["name"], sorted(victims)))
+            self.preempt_args.append(args)
+        if self.broken:
+            return 500, {"Error": "broken on purpose"}
+        kept = {n: {"Pods": [{"UID": uid} for uid in uids], "NumPDBViolations": 0}
+                for n, uids in victims.items() if self.preempt_keep is None or n in self.preempt_keep}
+        return 200, {"NodeNameToMetaVictims": kept}
 
 
 def extender_config(extender, **fields):
@@ -240,6 +265,68 @@ class ExtenderTest(unittest.TestCase):
         events = self.cluster.wait(lambda: [e for e in self.client.events_about("b0") if e["reason"] == "Scheduled"],
                                    30, "Scheduled event for b0")
         self.assertIn("to n1", events[0]["message"])
+
+
+    def fill_nodes(self):
+        """n0 runs a priority-1 pod, n1..n3 priority-5 pods, each taking the whole node:
+        the scheduler alone would evict n0's pod (the lowest victim priority)."""
+        self.client.create_all([make_pod("low-%d" % i, cpu="8", node_name="n%d" % i, priority=1 if i == 0 else 5)
+                                for i in range(4)])
+
+    def wait_condition(self, name):
+        return self.cluster.wait(lambda: condition(self.client.pod(name) or {}), 30, name + " gets a condition")
+
+    def test_a_preempting_extender_chooses_among_the_candidates(self):
+        self.fill_nodes()
+        extender = self.start_extender(preempt_keep={"n2"})
+        self.start([extender_config(extender, preemptVerb="preempt")])
+        self.client.create(make_pod("high", cpu="4", priority=10))
+        self.assertEqual(self.wait_bound(["high"])["high"], "n2")
+        remaining = sorted(p["metadata"]["name"] for p in self.client.pods())
+        self.assertEqual(remaining, ["high", "low-0", "low-1", "low-3"])
+        # Every candidate reached the extender with its victims as whole pods.
+        args = extender.preempt_args[0]
+        self.assertEqual(args["Pod"]["metadata"]["name"], "high")
+        self.assertIsNone(args.get("NodeNameToMetaVictims"))
+        victims = {n: [p["metadata"]["name"] for p in v["Pods"]] for n, v in args["NodeNameToVictims"].items()}
+        self.assertEqual(victims, {"n%d" % i: ["low-%d" % i] for i in range(4)})
+        preempted = [e for e in self.client.events_about("low-2") if e["reason"] == "Preempted"]
+        self.assertTrue(preempted)
+
+    def test_a_preempting_extender_that_keeps_nothing_or_fails_stops_the_preemption(self):
+        self.fill_nodes()
+        uids = {p["metadata"]["name"]: p["metadata"]["uid"] for p in self.client.pods()}
+        keeps_nothing = self.start_extender(preempt_keep=set())
+        broken = self.start_extender(broken=True)
+        self.start([extender_config(keeps_nothing, preemptVerb="preempt", nodeCacheCapable=True,
+                                    managedResources=[{"name": "example.com/a"}]),
+                    extender_config(broken, preemptVerb="preempt", nodeCacheCapable=True,
+                                    managedResources=[{"name": "example.com/b"}])])
+        for node in ("n0", "n1", "n2", "n3"):
+            self.client.ok("PATCH", "/api/v1/nodes/%s/status" % node,
+                           {"status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110",
+                                                       "example.com/a": "1", "example.com/b": "1"}}},
+                           "application/merge-patch+json")
+        self.client.create(make_pod("kept-out", cpu="4", priority=10, extra_requests={"example.com/a": "1"}))
+        c = self.wait_condition("kept-out")
+        self.assertEqual((c["status"], c["reason"]), ("False", "Unschedulable"), c)
+        self.assertIn("preemption: no candidate node for preemption", c["message"])
+        # A nodeCacheCapable extender gets the victims' UIDs only.
+        meta = keeps_nothing.preempt_args[0]["NodeNameToMetaVictims"]
+        self.assertEqual({n: [p["UID"] for p in v["Pods"]] for n, v in meta.items()},
+                         {"n%d" % i: [uids["low-%d" % i]] for i in range(4)})
+        self.assertIsNone(keeps_nothing.preempt_args[0].get("NodeNameToVictims"))
+        self.assertEqual(broken.calls_for("preempt"), [])  # not interested in kept-out
+
+        self.client.create(make_pod("failed", cpu="4", priority=10, extra_requests={"example.com/b": "1"}))
+        c = self.wait_condition("failed")
+        self.assertEqual((c["status"], c["reason"]), ("False", "Unschedulable"), c)
+        self.assertIn("preemption: failed preempt with extender at URL %s/preempt, code 500" % broken.url,
+                      c["message"])
+        for name in ("kept-out", "failed"):
+            self.assertFalse((self.client.pod(name).get("status") or {}).get("nominatedNodeName"), name)
+        self.assertEqual(sorted(p["metadata"]["name"] for p in self.client.pods()),
+                         ["failed", "kept-out", "low-0", "low-1", "low-2", "low-3"])
 
 
 if __name__ == "__main__":

@@ -121,15 +121,15 @@ TEST_CASE("merge verdicts: violations last, ineligibility, failures counted over
   auto victims = [](const char* name, int32_t priority, int64_t violations) {
     return Candidate{name, Victims{{pod(std::string("v-") + name, priority, "1")}, violations}};
   };
-  PartitionPreemption violating{victims("x", 1, 1), {}, std::nullopt, {}};
-  PartitionPreemption clean{victims("y", 8, 0), {}, std::nullopt, {}};
-  PartitionPreemption none{std::nullopt, {{"z", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt, {}};
-  PartitionPreemption ineligible{std::nullopt, {}, std::string(kNotEligibleTerminating), {}};
+  PartitionPreemption violating{victims("x", 1, 1), {}, std::nullopt, {}, {}};
+  PartitionPreemption clean{victims("y", 8, 0), {}, std::nullopt, {}, {}};
+  PartitionPreemption none{std::nullopt, {{"z", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt, {}, {}};
+  PartitionPreemption ineligible{std::nullopt, {}, std::string(kNotEligibleTerminating), {}, {}};
   struct Case {
     const char* what;
     std::vector<PartitionPreemption> parts;
     std::string chosen;
-    bool ineligible;
+    bool keep_nomination;
     std::string message;
   };
   const std::vector<Case> cases = {
@@ -145,8 +145,70 @@ TEST_CASE("merge verdicts: violations last, ineligibility, failures counted over
     INFO(c.what);
     auto merged = merge_partition_preemptions(c.parts, 3, kNow);
     CHECK((merged.chosen ? merged.chosen->node : std::string()) == c.chosen);
-    CHECK(merged.ineligible == c.ineligible);
+    CHECK(merged.keep_nomination == c.keep_nomination);
     if (!c.message.empty() || c.chosen.empty()) CHECK(merged.message == c.message);
+  }
+}
+
+TEST_CASE("extenders: every candidate kept in upstream order, the choice made among what they leave",
+          "[preemption]") {
+  auto victims = [](const char* name, int32_t priority, int64_t violations) {
+    return Candidate{name, Victims{{pod(std::string("v-") + name, priority, "1")}, violations}};
+  };
+  SECTION("keep_candidates: the search returns every candidate, non-violating first") {
+    // a holds a priority-5 pod, b a priority-1 pod, c a priority-3 pod: all three are candidates.
+    const std::vector<NodeInfo> all = {node4("a", {pod("a1", 5, "4")}), node4("b", {pod("b1", 1, "4")}),
+                                       node4("c", {pod("c1", 3, "4")})};
+    auto search = search_of(3);
+    auto plain = search_partition(*pod("p", 10, "2"), all, insufficient(all), cpu_fits, {}, search);
+    CHECK(plain.candidates.empty());
+    search.options.keep_candidates = true;
+    auto kept = search_partition(*pod("p", 10, "2"), all, insufficient(all), cpu_fits, {}, search);
+    REQUIRE(kept.best);
+    CHECK(kept.best->node == plain.best->node);
+    std::vector<std::string> nodes;
+    for (const auto& c : kept.candidates) nodes.push_back(c.node);
+    CHECK(nodes == std::vector<std::string>{"a", "b", "c"});
+  }
+  SECTION("gather: non-violating candidates of every partition, then the violating ones") {
+    PartitionPreemption first{victims("x", 1, 1), {}, std::nullopt, {}, {victims("w", 2, 0), victims("x", 1, 1)}};
+    PartitionPreemption second{victims("y", 8, 0), {}, std::nullopt, {}, {victims("y", 8, 0), victims("z", 1, 2)}};
+    std::vector<std::string> nodes;
+    for (const auto& c : gather_candidates({first, second})) nodes.push_back(c.node);
+    CHECK(nodes == std::vector<std::string>{"w", "y", "x", "z"});
+  }
+  SECTION("merge after extenders") {
+    PartitionPreemption found{victims("y", 8, 0), {}, std::nullopt, {}, {victims("y", 8, 0), victims("x", 1, 0)}};
+    PartitionPreemption none{std::nullopt, {{"z", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt, {}, {}};
+    PartitionPreemption ineligible{std::nullopt, {}, std::string(kNotEligibleTerminating), {}, {}};
+    struct Case {
+      const char* what;
+      std::vector<PartitionPreemption> parts;
+      std::optional<std::vector<Candidate>> after;
+      std::string chosen;
+      bool keep_nomination;
+      std::string message;
+    };
+    const std::vector<Case> cases = {
+        {"the extender's subset decides", {found}, std::vector<Candidate>{victims("y", 8, 0)}, "y", false, ""},
+        {"its victims count, not the search's", {found},
+         std::vector<Candidate>{victims("y", 0, 0), victims("x", 4, 0)}, "y", false, ""},
+        {"nothing left: no candidate, the nomination stays", {found}, std::vector<Candidate>{}, "", true,
+         kNoCandidateAfterExtenders},
+        {"no candidate before the extenders: the fit error, the nomination cleared", {none},
+         std::vector<Candidate>{}, "", false,
+         "preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod."},
+        {"not eligible wins", {found, ineligible}, std::vector<Candidate>{victims("y", 8, 0)}, "", true,
+         "preemption: not eligible due to a terminating pod on the nominated node."},
+        {"no extender ran: the partitions' best", {found}, std::nullopt, "y", false, ""},
+    };
+    for (const auto& c : cases) {
+      INFO(c.what);
+      auto merged = merge_partition_preemptions(c.parts, 3, kNow, c.after);
+      CHECK((merged.chosen ? merged.chosen->node : std::string()) == c.chosen);
+      CHECK(merged.keep_nomination == c.keep_nomination);
+      CHECK(merged.message == c.message);
+    }
   }
 }
 
@@ -278,7 +340,7 @@ TEST_CASE("DefaultPreemption PostFilter turns the merged search into a nominatio
   }
   SECTION("no candidate clears, ineligible keeps") {
     PreemptionSearchState none;
-    none.partitions.push_back({std::nullopt, {{"n", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt, {}});
+    none.partitions.push_back({std::nullopt, {{"n", PluginStatus::unresolvable(kNoVictimsFound)}}, std::nullopt, {}, {}});
     none.total_nodes = 1;
     dp.write_search(state, none);
     auto r = dp.post_filter(state, *preemptor, {});
@@ -286,7 +348,7 @@ TEST_CASE("DefaultPreemption PostFilter turns the merged search into a nominatio
     CHECK(r.nominated_node == std::optional<std::string>(""));
     CHECK(r.message == "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
     PreemptionSearchState never;
-    never.partitions.push_back({std::nullopt, {}, std::string(kNotEligiblePolicyNever), {}});
+    never.partitions.push_back({std::nullopt, {}, std::string(kNotEligiblePolicyNever), {}, {}});
     dp.write_search(state, never);
     auto kept = dp.post_filter(state, *preemptor, {});
     CHECK_FALSE(kept.nominated_node);
