@@ -73,6 +73,11 @@ std::string scheduling_fingerprint(const Reservation& r) {
   return out;
 }
 
+struct FinishedUndecodable {
+  std::string name;
+  std::optional<Timestamp> finished;
+};
+
 struct ReservationActorState {
   ReservationControllerDeps deps;
   ReservationControllerSettings settings;
@@ -85,6 +90,9 @@ struct ReservationActorState {
   std::set<std::string> busy;                 // reservation uids with a write on the I/O pool
   /// Pending reservations of our profiles that do not decode, to be marked Failed (by uid).
   std::map<std::string, UndecodableObject> undecodable;
+  /// Finished reservations of our profiles that do not decode (and have no
+  /// decoded version kept), to be garbage collected as the others (by uid).
+  std::map<std::string, FinishedUndecodable> finished_undecodable;
 };
 
 using Self = caf::stateful_actor<ReservationActorState>*;
@@ -159,8 +167,15 @@ void on_undecodable(Self self, const rapidjson::Value& object, const std::string
   if (!mine || !raw_pending(object)) {
     st.undecodable.erase(bad.uid);
     const bool kept = st.reservations.count(bad.uid) > 0;
+    const bool collected = mine && !kept && raw_finished(object);
+    if (collected)
+      st.finished_undecodable[bad.uid] = {bad.name, raw_finished_at(object, {rsv::kConditionReady,
+                                                                             rsv::kConditionScheduled})};
+    else
+      st.finished_undecodable.erase(bad.uid);
     spdlog::warn("reservation {} ({}): {}; {}", bad.name, raw_phase(object), bad.message,
-                 kept ? "its last decoded version is kept" : "left alone");
+                 kept ? "its last decoded version is kept"
+                      : collected ? "it is deleted once finished for gcDurationSeconds" : "left alone");
     return;
   }
   spdlog::warn("reservation {}: {}; it will be marked Failed", bad.name, bad.message);
@@ -175,12 +190,14 @@ void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& ob
     const std::string uid = string_at(*object, "metadata", "uid");
     st.reservations.erase(uid);
     st.undecodable.erase(uid);
+    st.finished_undecodable.erase(uid);
     dequeue(self, uid);
     return;
   }
   auto decoded = decode_reservation(object);
   if (!decoded) return on_undecodable(self, *object, decoded.message());
   st.undecodable.erase(string_at(*object, "metadata", "uid"));
+  st.finished_undecodable.erase(string_at(*object, "metadata", "uid"));
   auto r = std::make_shared<const Reservation>(std::move(*decoded));
   st.reservations[r->meta.uid] = r;
   track_queue(self, *r);
@@ -249,7 +266,7 @@ void act(Self self, const std::shared_ptr<const Reservation>& r, rsv::LifecycleD
     }
     case rsv::LifecycleAction::delete_object:
       return post_write(self, r->meta.uid, r->meta.name, "deletion (" + decision.why + ")",
-                        [r](watch::ApiClient& api) { return delete_reservation(api, *r); });
+                        [r](watch::ApiClient& api) { return delete_reservation(api, r->meta.name, r->meta.uid); });
   }
 }
 
@@ -289,6 +306,11 @@ void lifecycle_pass(Self self) {
     auto marked = std::make_shared<const UndecodableObject>(bad);
     post_write(self, uid, bad.name, "status (invalid: " + bad.message + ")",
                [marked](watch::ApiClient& api) { return fail_undecodable_reservation(api, *marked); });
+  }
+  for (const auto& [uid, finished] : st.finished_undecodable) {
+    if (st.busy.count(uid) || !rsv::due_for_collection(finished.finished, context)) continue;
+    post_write(self, uid, finished.name, "deletion (finished, and does not decode)",
+               [name = finished.name, uid = uid](watch::ApiClient& api) { return delete_reservation(api, name, uid); });
   }
 }
 

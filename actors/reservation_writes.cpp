@@ -109,13 +109,12 @@ watch::ApiResult fail_undecodable_reservation(watch::ApiClient& api, const Undec
   });
 }
 
-watch::ApiResult delete_reservation(watch::ApiClient& api, const Reservation& r) {
+watch::ApiResult delete_reservation(watch::ApiClient& api, const std::string& name, const std::string& uid) {
   watch::HttpRequest request;
   request.method = "DELETE";
-  request.target = reservation_path(r.meta.name);
+  request.target = reservation_path(name);
   request.content_type = "application/json";
-  request.body = R"({"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"uid":)" + watch::json_quote(r.meta.uid) +
-                 "}}";
+  request.body = R"({"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"uid":)" + watch::json_quote(uid) + "}}";
   return api.call(request);
 }
 

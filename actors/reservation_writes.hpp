@@ -41,7 +41,7 @@ watch::ApiResult write_reservation_status(watch::ApiClient& api, const Reservati
 watch::ApiResult fail_undecodable_reservation(watch::ApiClient& api, const UndecodableObject& bad);
 
 /// Deletes the Reservation (garbage collection), preconditioned on its uid.
-watch::ApiResult delete_reservation(watch::ApiClient& api, const Reservation& r);
+watch::ApiResult delete_reservation(watch::ApiClient& api, const std::string& name, const std::string& uid);
 
 /// The Reservation as an event's `regarding`.
 watch::ObjectReference reservation_reference(const std::string& name, const std::string& uid);

@@ -56,6 +56,26 @@ bool raw_pending(const rapidjson::Value& object) {
   return phase.empty() || phase == "Pending";
 }
 
+bool raw_finished(const rapidjson::Value& object) {
+  const std::string phase = raw_phase(object);
+  return phase == "Succeeded" || phase == "Failed";
+}
+
+std::optional<Timestamp> raw_finished_at(const rapidjson::Value& object,
+                                         std::initializer_list<const char*> condition_types) {
+  const rapidjson::Value* conditions = find_path(object, "status", "conditions");
+  for (const char* type : condition_types) {
+    if (conditions == nullptr || !conditions->IsArray()) break;
+    for (const auto& c : conditions->GetArray()) {
+      if (get_string(c, "type") != type) continue;
+      if (auto at = parse_timestamp(get_string(c, "lastTransitionTime")); at.ok()) return *at;
+    }
+  }
+  if (auto created = parse_timestamp(get_string(object, "metadata", "creationTimestamp")); created.ok())
+    return *created;
+  return std::nullopt;
+}
+
 UndecodableObject undecodable_object(const rapidjson::Value& object, std::string message) {
   return {get_string(object, "metadata", "name"), get_string(object, "metadata", "uid"), std::move(message)};
 }

@@ -9,8 +9,12 @@
 //
 // One that has started (a Reservation Available, a job Running) keeps its
 // last decoded version instead: a bad edit must not drop resources reserved
-// for owners or stop an eviction half done.
+// for owners or stop an eviction half done. A finished Reservation that does
+// not decode is still garbage collected, from what can be read of it (its
+// phase and its conditions' times).
 
+#include <initializer_list>
+#include <optional>
 #include <string>
 
 #include <rapidjson/document.h>
@@ -33,6 +37,15 @@ std::string raw_phase(const rapidjson::Value& object);
 
 /// Not started yet: no phase, or Pending.
 bool raw_pending(const rapidjson::Value& object);
+
+/// Finished: status.phase Succeeded or Failed.
+bool raw_finished(const rapidjson::Value& object);
+
+/// When it finished: the lastTransitionTime of the first of `condition_types`
+/// in status.conditions that has one that parses, else
+/// metadata.creationTimestamp; nullopt when neither parses.
+std::optional<Timestamp> raw_finished_at(const rapidjson::Value& object,
+                                         std::initializer_list<const char*> condition_types);
 
 /// The object as the watch delivered it: its name and uid, and `message`.
 UndecodableObject undecodable_object(const rapidjson::Value& object, std::string message);

@@ -26,9 +26,7 @@ std::string expiry_message(const Reservation& r) {
 
 /// Finished (Succeeded or Failed): deleted once the retention has passed.
 LifecycleDecision decide_finished(const Reservation& r, const LifecycleContext& context) {
-  if (!context.garbage_collection) return {};
-  auto finished = finished_at(r);
-  if (!finished || context.now - *finished <= context.retention) return {};
+  if (!due_for_collection(finished_at(r), context)) return {};
   return {LifecycleAction::delete_object, std::nullopt,
           "finished " + reservation_phase(r) + " more than " + std::to_string(context.retention.count()) + "s ago"};
 }
@@ -142,6 +140,10 @@ std::optional<Timestamp> finished_at(const Reservation& r) {
     if (const Condition* c = find_condition(r.status.conditions, type); c && c->last_transition_time)
       return c->last_transition_time;
   return r.meta.creation_timestamp;
+}
+
+bool due_for_collection(std::optional<Timestamp> finished, const LifecycleContext& context) {
+  return context.garbage_collection && finished && context.now - *finished > context.retention;
 }
 
 LifecycleDecision decide_lifecycle(const Reservation& r, const LifecycleContext& context) {

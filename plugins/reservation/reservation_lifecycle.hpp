@@ -115,4 +115,8 @@ void set_condition(std::vector<Condition>& conditions, const std::string& type, 
 /// lastTransitionTime, else its Scheduled condition's, else its creation time.
 std::optional<Timestamp> finished_at(const Reservation& r);
 
+/// A reservation that finished at `finished` is due for deletion: garbage
+/// collection is on and more than the retention has passed (never without a time).
+bool due_for_collection(std::optional<Timestamp> finished, const LifecycleContext& context);
+
 }  // namespace troupe::plugins::reservation

@@ -125,6 +125,44 @@ TEST_CASE("raw_phase and raw_pending read the phase without decoding", "[undecod
   }
 }
 
+TEST_CASE("raw_finished and raw_finished_at: a finished object's phase and time without decoding", "[undecodable]") {
+  struct Case {
+    const char* text;
+    bool finished;
+    const char* at;  // "" = nullopt
+  };
+  const Case cases[] = {
+      {R"({"metadata":{"creationTimestamp":"2026-01-01T00:00:00Z"},"status":{"phase":"Failed","conditions":[
+          {"type":"Scheduled","lastTransitionTime":"2026-01-01T00:05:00Z"},
+          {"type":"Ready","lastTransitionTime":"2026-01-01T00:10:00Z"}]}})",
+       true, "2026-01-01T00:10:00Z"},
+      // Ready without a time that parses: the Scheduled one.
+      {R"({"status":{"phase":"Succeeded","conditions":[{"type":"Ready","lastTransitionTime":"soon"},
+          {"type":"Scheduled","lastTransitionTime":"2026-01-01T00:05:00Z"}]}})",
+       true, "2026-01-01T00:05:00Z"},
+      // No condition with a time: the creation time.
+      {R"({"metadata":{"creationTimestamp":"2026-01-01T00:00:00Z"},"status":{"phase":"Failed","conditions":5}})",
+       true, "2026-01-01T00:00:00Z"},
+      {R"({"metadata":{"creationTimestamp":7},"status":{"phase":"Failed"}})", true, ""},
+      {R"({"status":{"phase":"Available"}})", false, ""},
+      {R"({"status":{"phase":"Pending"}})", false, ""},
+      {R"({})", false, ""},
+  };
+  for (const Case& c : cases) {
+    auto doc = parse_json(c.text);
+    REQUIRE(doc);
+    INFO(c.text);
+    CHECK(raw_finished(**doc) == c.finished);
+    auto at = raw_finished_at(**doc, {"Ready", "Scheduled"});
+    if (*c.at == '\0') {
+      CHECK_FALSE(at);
+    } else {
+      REQUIRE(at);
+      CHECK(format_timestamp(*at) == c.at);
+    }
+  }
+}
+
 TEST_CASE("undecodable_object reads name and uid as the watch delivered them", "[undecodable]") {
   auto doc = parse_json(R"({"metadata":{"name":"r1","uid":"u1"},"spec":5})");
   REQUIRE(doc);

@@ -257,8 +257,12 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
     def test_finished_reservations_are_garbage_collected_after_the_retention(self):
         self.start([make_node("n1", cpu="4", memory="8Gi")], config(gc_seconds=2))
         self.create_reservation(reservation("brief", {"cpu": "1"}, ttl="1s"))
+        # One that does not decode: marked Failed, then collected from what can be read of it.
+        self.create_reservation(reservation("unreadable", {"cpu": "1 core"}))
         self.wait_phase("brief", "Failed", timeout=20)
+        self.wait_phase("unreadable", "Failed", timeout=20)
         self.cluster.wait(lambda: self.get_reservation("brief") is None, 20, "reservation brief deleted")
+        self.cluster.wait(lambda: self.get_reservation("unreadable") is None, 20, "reservation unreadable deleted")
 
     # ---- leader election ----
 

@@ -224,6 +224,31 @@ TEST_CASE("lifecycle: garbage collection can be switched off and measures from t
   CHECK(decide_lifecycle(bare, context).action == LifecycleAction::none);  // unknown age: kept
 }
 
+TEST_CASE("lifecycle: a reservation is due for collection strictly after the retention", "[reservation][lifecycle]") {
+  struct Case {
+    const char* what;
+    std::optional<Timestamp> finished;
+    bool garbage_collection;
+    bool due;
+  };
+  const std::vector<Case> cases = {
+      {"61 s ago", at("2026-01-01T00:38:59Z"), true, true},
+      {"exactly 60 s ago", at("2026-01-01T00:39:00Z"), true, false},
+      {"just now", at("2026-01-01T00:40:00Z"), true, false},
+      {"in the future (clock skew)", at("2026-01-01T01:00:00Z"), true, false},
+      {"unknown", std::nullopt, true, false},
+      {"collection off", at("2026-01-01T00:00:00Z"), false, false},
+  };
+  LifecycleContext context;
+  context.now = at("2026-01-01T00:40:00Z");
+  context.retention = std::chrono::seconds(60);
+  for (const auto& c : cases) {
+    INFO(c.what);
+    context.garbage_collection = c.garbage_collection;
+    CHECK(due_for_collection(c.finished, context) == c.due);
+  }
+}
+
 TEST_CASE("lifecycle: status transitions keep what they do not own", "[reservation][lifecycle]") {
   Reservation r = pending("r");
   const Timestamp t0 = at("2026-01-01T00:01:00Z"), t1 = at("2026-01-01T00:02:00Z"), t2 = at("2026-01-01T00:03:00Z");
