@@ -157,6 +157,10 @@ struct cycle_actor_state {
   /// nomination of the pod under attempt, released while it is tried.
   plugins::preemption::NominationBook nominations;
   std::optional<std::pair<std::string, plugins::preemption::Nomination>> released;
+  /// The pod whose preemption search is under way (uid), and whether it was
+  /// deleted meanwhile: then nothing is nominated or evicted for it.
+  std::string preempting;
+  bool preemptor_gone = false;
   /// Nominations of lower priority than the pod under attempt, off their
   /// nodes until it ends (preemption_step.hpp: set_aside_lower_nominations).
   std::vector<plugins::preemption::Nomination> set_aside;

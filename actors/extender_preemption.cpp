@@ -37,17 +37,18 @@ Result<VictimsByNode> ask(const Extenders::Entry& extender, const std::string& p
                                                    config.node_cache_capable);
   auto answer = extender.client->preempt(config.preempt_verb, body);
   if (!answer) return Error{answer.message()};
-  return victims_from_answer(*answer, pods, config.url_prefix);
+  return victims_from_answer(*answer, victims, pods, config.url_prefix);
 }
 
 }  // namespace
 
 Result<VictimsByNode> victims_from_answer(const std::map<std::string, watch::MetaVictims>& answer,
-                                          const CandidateNodePods& pods, const std::string& extender_url) {
+                                          const VictimsByNode& asked, const CandidateNodePods& pods,
+                                          const std::string& extender_url) {
   VictimsByNode out;
   for (const auto& [node, meta] : answer) {
     auto on_node = pods.find(node);
-    if (on_node == pods.end())
+    if (asked.count(node) == 0 || on_node == pods.end())
       return Error{"extender: " + extender_url + " claims node \"" + node +
                    "\", which is not one of the nodes it was given for preemption"};
     auto& victims = out[node];

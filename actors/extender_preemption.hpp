@@ -39,10 +39,12 @@ using CandidateNodePods = std::map<std::string, std::vector<std::shared_ptr<cons
 /// The victims map as it goes from one extender to the next.
 using VictimsByNode = std::map<std::string, plugins::preemption::Victims>;
 
-/// One extender's answer as victims: the uids resolved against `pods`.
-/// Errors as above; `extender_url` names the extender in them.
+/// One extender's answer as victims: each node one of `asked` (the map it
+/// was sent), the uids resolved against `pods`. Errors as above;
+/// `extender_url` names the extender in them.
 Result<VictimsByNode> victims_from_answer(const std::map<std::string, watch::MetaVictims>& answer,
-                                          const CandidateNodePods& pods, const std::string& extender_url);
+                                          const VictimsByNode& asked, const CandidateNodePods& pods,
+                                          const std::string& extender_url);
 
 /// Drops (ignorable) or rejects (otherwise) the nodes answered without victims.
 Status check_victims_present(VictimsByNode& victims, bool ignorable);

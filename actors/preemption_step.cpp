@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 #include "actors/cycle_off_actor.hpp"
 #include "actors/extender_preemption.hpp"
@@ -137,7 +138,7 @@ using PostFilterDone = std::function<void(const plugins::PostFilterResult&)>;
 /// candidates (on an I/O thread) before PostFilter picks among what they
 /// leave. Nothing to narrow (not eligible, or no candidate): no call.
 void narrow_with_extenders(CycleSelf self, const CycleRequestPtr& request, pre::PreemptionSearchState search,
-                           SearchDone finish, PostFilterDone done) {
+                           SearchDone finish) {
   auto candidates = pre::gather_candidates(search.partitions);
   if (any_ineligible(search) || candidates.empty()) return finish(std::move(search));
   auto pods = std::make_shared<const CandidateNodePods>(pods_on_candidates(self, candidates));
@@ -150,13 +151,16 @@ void narrow_with_extenders(CycleSelf self, const CycleRequestPtr& request, pre::
       [extenders, pod, candidates = std::move(candidates), pods]() mutable {
         return call_preemption_extenders(*extenders, *pod, std::move(candidates), *pods);
       },
-      [pending, finish, done](const Narrowed& narrowed) {
-        if (!narrowed) return done(failed_post_filter("preemption: " + narrowed.message()));
-        pending->after_extenders = *narrowed;
+      [pending, finish](const Narrowed& narrowed) {
+        if (narrowed)
+          pending->after_extenders = *narrowed;
+        else
+          pending->extender_error = narrowed.message();
         finish(std::move(*pending));
       });
-  if (!posted)
-    done(failed_post_filter("preemption: extenders cannot be called: no I/O threads (the scheduler is shutting down)"));
+  if (posted) return;
+  pending->extender_error = "extenders cannot be called: no I/O threads (the scheduler is shutting down)";
+  finish(std::move(*pending));
 }
 
 }  // namespace
@@ -200,6 +204,9 @@ void restore_set_aside(CycleSelf self) {
 
 void forget_nomination(CycleSelf self, const std::string& uid) {
   auto& state = self->state;
+  // The pod under attempt: its placeholder left its node when the attempt began.
+  if (state.released && state.released->first == uid) state.released.reset();
+  if (!state.preempting.empty() && state.preempting == uid) state.preemptor_gone = true;
   auto& set_aside = state.set_aside;  // already off its node
   set_aside.erase(std::remove_if(set_aside.begin(), set_aside.end(),
                                  [&](const pre::Nomination& n) { return uid_of(n) == uid; }),
@@ -211,6 +218,8 @@ void forget_nomination(CycleSelf self, const std::string& uid) {
 void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& extender_statuses,
                        int64_t total_nodes, const pre::DefaultPreemption& plugin, PostFilterDone done) {
   if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
+  self->state.preempting = std::string(plugins::pod_identity(*request->pod));
+  self->state.preemptor_gone = false;
   const Timestamp now = timestamp_now();
   const auto& framework = *request->framework;
   // preemptionPolicy: Never, and reserve pods without ReservationArgs.enablePreemption:
@@ -240,7 +249,7 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
         for (const auto& part : parts) search.partitions.push_back(*part);
         search.total_nodes = total_nodes;
         search.now = now;
-        if (extenders_narrow) return narrow_with_extenders(self, request, std::move(search), finish, done);
+        if (extenders_narrow) return narrow_with_extenders(self, request, std::move(search), finish);
         finish(std::move(search));
       },
       [=](caf::error err) { done(failed_post_filter("preemption: the candidate search failed: " + to_string(err))); },
@@ -253,7 +262,12 @@ void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::D
   const plugins::PodInfo& pod = *request.pod;
   auto released = std::move(state.released);
   state.released.reset();
-  if (!post.nominated_node) {  // not eligible: the earlier nomination stands
+  state.preempting.clear();
+  if (std::exchange(state.preemptor_gone, false)) {
+    spdlog::info("preemption: {} was deleted while its preemption was searched; nothing nominated or evicted", pod.key);
+    return;
+  }
+  if (!post.nominated_node) {  // not eligible, or the extenders left nothing or failed: the earlier nomination stands
     if (released) {
       hold(self, released->second);
       state.nominations.restore(released->first, std::move(released->second));

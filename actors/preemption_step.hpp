@@ -11,7 +11,8 @@
 //   act      success: override the node's lower-priority nominations, hold
 //            the preemptor's placeholder on the node, and hand the plan to the
 //            API WRITER; no candidate: clear an earlier nomination; not
-//            eligible: keep it
+//            eligible, nothing left by the extenders, or an extender's
+//            error: keep it; the preemptor deleted meanwhile: nothing
 // Nominations live in cycle_actor_state::nominations (NominationBook); a
 // pod's placeholder is released at the start of its next attempt. While a pod
 // is tried, the nominations of lower-priority pods are set aside (their

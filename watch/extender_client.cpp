@@ -202,8 +202,9 @@ Result<std::map<std::string, MetaVictims>> parse_extender_preemption_result(std:
   auto doc = parse_document(body);
   if (!doc) return Error{"ExtenderPreemptionResult: " + doc.message()};
   const rapidjson::Value& root = **doc;
-  if (!root.IsObject()) return Error{"ExtenderPreemptionResult: expected a JSON object"};
   std::map<std::string, MetaVictims> out;
+  if (root.IsNull()) return out;  // Go decodes null to an empty result: no node kept
+  if (!root.IsObject()) return Error{"ExtenderPreemptionResult: expected a JSON object"};
   const rapidjson::Value* nodes = member(root, "NodeNameToMetaVictims");
   if (is_null_or_absent(nodes)) return out;
   if (!nodes->IsObject()) return Error{"ExtenderPreemptionResult.NodeNameToMetaVictims: expected an object"};

@@ -85,7 +85,7 @@ std::string extender_preemption_args_json(std::string_view pod_json,
                                           const std::map<std::string, PreemptionVictims>& victims,
                                           bool node_cache_capable);
 /// Decodes an ExtenderPreemptionResult: node -> the victims the extender
-/// wants there. A null or absent map is an empty answer.
+/// wants there. A null body, or a null or absent map, is an empty answer.
 Result<std::map<std::string, MetaVictims>> parse_extender_preemption_result(std::string_view body);
 /// ExtenderBindingResult: success, or its Error as the message.
 Status parse_extender_binding_result(std::string_view body);

@@ -38,6 +38,11 @@ PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo
     out.message = kSearchMissing;
     return out;
   }
+  if (search->extender_error) {
+    out.message = "preemption: " + *search->extender_error;
+    out.status = PluginStatus::internal_error(out.message);
+    return out;
+  }
   MergedPreemption merged =
       merge_partition_preemptions(search->partitions, search->total_nodes, search->now, search->after_extenders);
   if (!merged.chosen) {

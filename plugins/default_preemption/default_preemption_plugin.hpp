@@ -27,6 +27,9 @@ struct PreemptionSearchState {
   Timestamp now{};
   /// The candidates the extenders with a preemptVerb left, when they ran.
   std::optional<std::vector<Candidate>> after_extenders;
+  /// An extender with a preemptVerb failed (not ignorable): PostFilter
+  /// answers Error with it and keeps any earlier nomination, as upstream.
+  std::optional<std::string> extender_error;
 };
 
 class DefaultPreemption : public PostFilterPlugin {
@@ -47,7 +50,8 @@ class DefaultPreemption : public PostFilterPlugin {
 
   /// Success with the node to nominate; Unschedulable with the
   /// "preemption: ..." message otherwise (nominated_node "" clears an earlier
-  /// nomination, nullopt keeps it, as upstream).
+  /// nomination, nullopt keeps it, as upstream: not eligible, or nothing left
+  /// by the extenders); Error when an extender failed (the nomination kept).
   PostFilterResult post_filter(CycleState& state, const PodInfo& pod, const NodeStatuses& statuses) const override;
 
   /// The chosen candidate of the last post_filter on `state` (its victims).

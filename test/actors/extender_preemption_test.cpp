@@ -66,6 +66,7 @@ TEST_CASE("an extender's preemption answer is resolved to the pods on its nodes"
     std::map<std::string, watch::MetaVictims> answer;
     std::map<std::string, std::vector<std::string>> victims;  // node -> pod names, when ok
     const char* error;                                         // "" = ok
+    bool c_dropped = false;  // an earlier extender dropped c: this one was not sent it
   };
   const std::vector<Case> cases = {
       {"a subset of the nodes, more victims than asked", {{"b", {{"uid-b0", "uid-b1"}, 1}}},
@@ -79,10 +80,16 @@ TEST_CASE("an extender's preemption answer is resolved to the pods on its nodes"
       {"an unknown pod", {{"c", {{"uid-c0", "uid-zz"}, 0}}}, {}, "(UID: uid-zz) on node: c"},
       {"a node it was not given", {{"d", {{"uid-a0"}, 0}}}, {},
        "extender: http://x claims node \"d\", which is not one of the nodes it was given for preemption"},
+      {"a candidate an earlier extender dropped", {{"c", {{"uid-c0"}, 0}}}, {},
+       "extender: http://x claims node \"c\", which is not one of the nodes it was given for preemption", true},
+      {"the nodes it was sent", {{"b", {{"uid-b0"}, 0}}}, {{"b", {"b0"}}}, "", true},
   };
   for (const auto& c : cases) {
     INFO(c.what);
-    auto r = victims_from_answer(c.answer, pods, "http://x");
+    VictimsByNode asked;
+    for (const auto& [node, on_node] : pods)
+      if (!(c.c_dropped && node == "c")) asked[node].pods = {on_node[0]};
+    auto r = victims_from_answer(c.answer, asked, pods, "http://x");
     if (*c.error != '\0') {
       REQUIRE_FALSE(r.ok());
       CHECK_THAT(r.message(), Catch::Contains(c.error));
@@ -141,6 +148,10 @@ TEST_CASE("preempting extenders narrow the candidates in turn", "[extenders]") {
     out.respond(200, R"({"NodeNameToMetaVictims":{"c":{"Pods":[{"UID":"uid-c1"}]}}})");
   });
   FakeApiServer failing([](const RecordedRequest&, ResponseWriter& out) { out.respond(500, "no", "text/plain"); });
+  FakeApiServer keeps_nothing([](const RecordedRequest&, ResponseWriter& out) { out.respond(200, "null"); });
+  FakeApiServer strays([](const RecordedRequest&, ResponseWriter& out) {
+    out.respond(200, R"({"NodeNameToMetaVictims":{"d":{"Pods":[{"UID":"uid-a0"}]}}})");
+  });
 
   SECTION("the chain") {
     auto extenders = Extenders::create({preempting(first.url() + "/x", false), preempting(second.url() + "/y", true)});
@@ -182,6 +193,27 @@ TEST_CASE("preempting extenders narrow the candidates in turn", "[extenders]") {
     auto narrowed = call_preemption_extenders(**extenders, preemptor(), candidates(pods), pods);
     REQUIRE_FALSE(narrowed.ok());
     CHECK(narrowed.message() == "failed preempt with extender at URL " + failing.url() + "/preempt, code 500");
+  }
+  SECTION("one that keeps nothing ends the chain: the others are not asked") {
+    auto extenders = Extenders::create({preempting(keeps_nothing.url(), true), preempting(failing.url(), true)});
+    REQUIRE(extenders.ok());
+    auto narrowed = call_preemption_extenders(**extenders, preemptor(), candidates(pods), pods);
+    REQUIRE(narrowed.ok());
+    CHECK(narrowed->empty());
+    CHECK(keeps_nothing.request_count() == 1);
+    CHECK(failing.request_count() == 0);
+  }
+  SECTION("an answer naming a node it was not given: skipped when ignorable, an error otherwise") {
+    auto lenient = Extenders::create({preempting(strays.url(), true, true)});
+    REQUIRE(lenient.ok());
+    auto skipped = call_preemption_extenders(**lenient, preemptor(), candidates(pods), pods);
+    REQUIRE(skipped.ok());
+    CHECK(skipped->size() == 3);
+    auto strict = Extenders::create({preempting(strays.url(), true)});
+    REQUIRE(strict.ok());
+    auto failed = call_preemption_extenders(**strict, preemptor(), candidates(pods), pods);
+    REQUIRE_FALSE(failed.ok());
+    CHECK_THAT(failed.message(), Catch::Contains("claims node \"d\""));
   }
   SECTION("an extender not interested in the pod, or without a preemptVerb, is not asked") {
     auto managed = preempting(failing.url(), true);

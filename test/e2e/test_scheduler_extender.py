@@ -17,12 +17,14 @@ KubeSchedulerConfiguration) served by a small Python HTTP extender.
   the preemptor is nominated and its victims deleted, though the scheduler
   alone would have chosen another; an extender that keeps no node, or fails,
   stops the preemption (nothing is deleted) and says so in the pod's condition;
+  a preemptor deleted while the extender answers gets nothing evicted for it;
 - the extension point, plugin and actor metrics are exported while it runs.
 """
 import json
 import os
 import sys
 import threading
+import time
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -37,12 +39,13 @@ class Extender:
     500 to every call when `broken`, and binds through `binder` (a callable
     (namespace, name, uid, node) -> error text) when one is set."""
 
-    def __init__(self, reject=(), favourite=None, broken=False, binder=None, preempt_keep=None):
+    def __init__(self, reject=(), favourite=None, broken=False, binder=None, preempt_keep=None, preempt_delay=0):
         self.reject = set(reject)
         self.favourite = favourite
         self.broken = broken
         self.binder = binder
         self.preempt_keep = preempt_keep  # the nodes a preempt call keeps (None: all it is given)
+        self.preempt_delay = preempt_delay  # seconds a preempt call takes
         self.calls = []  # (verb, pod name, [node names])
         self.preempt_args = []  # the ExtenderPreemptionArgs received
         self.lock = threading.Lock()
@@ -120,6 +123,7 @@ class Extender:
         with self.lock:
             self.calls.append(("preempt", args["Pod"]["metadata"]["name"], sorted(victims)))
             self.preempt_args.append(args)
+        time.sleep(self.preempt_delay)
         if self.broken:
             return 500, {"Error": "broken on purpose"}
         kept = {n: {"Pods": [{"UID": uid} for uid in uids], "NumPDBViolations": 0}
@@ -296,17 +300,18 @@ class ExtenderTest(unittest.TestCase):
     def test_a_preempting_extender_that_keeps_nothing_or_fails_stops_the_preemption(self):
         self.fill_nodes()
         uids = {p["metadata"]["name"]: p["metadata"]["uid"] for p in self.client.pods()}
+        # The nodes have the extenders' resources before the scheduler reads them.
+        for node in ("n0", "n1", "n2", "n3"):
+            self.client.ok("PATCH", "/api/v1/nodes/%s/status" % node,
+                           {"status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110",
+                                                       "example.com/a": "1", "example.com/b": "1"}}},
+                           "application/merge-patch+json")
         keeps_nothing = self.start_extender(preempt_keep=set())
         broken = self.start_extender(broken=True)
         self.start([extender_config(keeps_nothing, preemptVerb="preempt", nodeCacheCapable=True,
                                     managedResources=[{"name": "example.com/a"}]),
                     extender_config(broken, preemptVerb="preempt", nodeCacheCapable=True,
                                     managedResources=[{"name": "example.com/b"}])])
-        for node in ("n0", "n1", "n2", "n3"):
-            self.client.ok("PATCH", "/api/v1/nodes/%s/status" % node,
-                           {"status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110",
-                                                       "example.com/a": "1", "example.com/b": "1"}}},
-                           "application/merge-patch+json")
         self.client.create(make_pod("kept-out", cpu="4", priority=10, extra_requests={"example.com/a": "1"}))
         c = self.wait_condition("kept-out")
         self.assertEqual((c["status"], c["reason"]), ("False", "Unschedulable"), c)
@@ -321,12 +326,28 @@ class ExtenderTest(unittest.TestCase):
         self.client.create(make_pod("failed", cpu="4", priority=10, extra_requests={"example.com/b": "1"}))
         c = self.wait_condition("failed")
         self.assertEqual((c["status"], c["reason"]), ("False", "Unschedulable"), c)
-        self.assertIn("preemption: failed preempt with extender at URL %s/preempt, code 500" % broken.url,
-                      c["message"])
+        # An Error of DefaultPreemption's PostFilter, as upstream words it.
+        self.assertIn('running PostFilter plugin "DefaultPreemption": preemption: failed preempt with extender at '
+                      'URL %s/preempt, code 500' % broken.url, c["message"])
         for name in ("kept-out", "failed"):
             self.assertFalse((self.client.pod(name).get("status") or {}).get("nominatedNodeName"), name)
         self.assertEqual(sorted(p["metadata"]["name"] for p in self.client.pods()),
                          ["failed", "kept-out", "low-0", "low-1", "low-2", "low-3"])
+
+    def test_a_preemptor_deleted_while_the_extender_answers_evicts_nothing(self):
+        self.fill_nodes()
+        extender = self.start_extender(preempt_delay=3)
+        self.start([extender_config(extender, preemptVerb="preempt", httpTimeout="10s")])
+        self.client.create(make_pod("high", cpu="4", priority=10))
+        self.cluster.wait(lambda: extender.calls_for("preempt", "high"), 30, "the extender is asked for high")
+        self.client.ok("DELETE", "/api/v1/namespaces/default/pods/high")
+        time.sleep(5)  # the answer has come back (3 s) and been acted on
+        self.assertEqual(sorted(p["metadata"]["name"] for p in self.client.pods()),
+                         ["low-0", "low-1", "low-2", "low-3"])
+        # Nothing holds room for the deleted pod: the next one preempts n0's pod and binds there.
+        extender.preempt_delay = 0
+        self.client.create(make_pod("next", cpu="8", priority=10))
+        self.assertEqual(self.wait_bound(["next"])["next"], "n0")
 
 
 if __name__ == "__main__":

@@ -161,6 +161,7 @@ TEST_CASE("ExtenderPreemptionResult decoding", "[extender]") {
       {R"({"NodeNameToMetaVictims":{}})", {}, {}, ""},
       {R"({"NodeNameToMetaVictims":null})", {}, {}, ""},
       {R"({})", {}, {}, ""},
+      {R"(null)", {}, {}, ""},
       // A node with null victims or without Pods: listed with none (the caller decides).
       {R"({"NodeNameToMetaVictims":{"n1":null,"n2":{"Pods":null}}})", {{"n1", {}}, {"n2", {}}}, {}, ""},
       {R"([])", {}, {}, "ExtenderPreemptionResult: expected a JSON object"},

@@ -354,6 +354,36 @@ TEST_CASE("DefaultPreemption PostFilter turns the merged search into a nominatio
     CHECK_FALSE(kept.nominated_node);
     CHECK(kept.message == "preemption: not eligible due to preemptionPolicy=Never.");
   }
+  SECTION("extenders: nothing left keeps the nomination; a failure is an Error that keeps it") {
+    const auto all = cluster();
+    PreemptionSearchState search;
+    auto options = search_of(4);
+    options.options.keep_candidates = true;
+    search.partitions.push_back(search_partition(*preemptor, all, insufficient(all), cpu_fits, {}, options));
+    search.total_nodes = 4;
+    search.now = kNow;
+    REQUIRE(search.partitions[0].candidates.size() > 1);
+    PreemptionSearchState narrowed = search;
+    narrowed.after_extenders = std::vector<Candidate>{search.partitions[0].candidates.back()};
+    dp.write_search(state, narrowed);
+    auto chosen = dp.post_filter(state, *preemptor, {});
+    CHECK(chosen.status.ok());
+    CHECK(chosen.nominated_node == std::optional<std::string>(search.partitions[0].candidates.back().node));
+    PreemptionSearchState emptied = search;
+    emptied.after_extenders = std::vector<Candidate>{};
+    dp.write_search(state, emptied);
+    auto none = dp.post_filter(state, *preemptor, {});
+    CHECK(none.status.code == Code::unschedulable);
+    CHECK_FALSE(none.nominated_node);
+    CHECK(none.message == kNoCandidateAfterExtenders);
+    PreemptionSearchState failed = search;
+    failed.extender_error = "failed preempt with extender at URL http://x/preempt, code 500";
+    dp.write_search(state, failed);
+    auto error = dp.post_filter(state, *preemptor, {});
+    CHECK(error.status.code == Code::error);
+    CHECK_FALSE(error.nominated_node);
+    CHECK(error.message == "preemption: failed preempt with extender at URL http://x/preempt, code 500");
+  }
 }
 
 TEST_CASE("DefaultPreemptionArgs: defaults, values and field-naming errors", "[preemption]") {
