@@ -86,6 +86,7 @@ struct FollowedKind {
 constexpr FollowedKind kNodeKind{"Node", "v1"};
 constexpr FollowedKind kDeviceKind{"Device", "scheduling.koordinator.sh/v1alpha1"};
 constexpr FollowedKind kTopologyKind{"NodeResourceTopology", "topology.node.k8s.io/v1alpha1"};
+constexpr FollowedKind kReservationKind{"Reservation", "scheduling.koordinator.sh/v1alpha1"};
 constexpr FollowedKind kNodeMetricKind{"NodeMetric", "slo.koordinator.sh/v1alpha1"};
 
 bool leading(const informer_state& st) { return !st.deps.may_schedule || st.deps.may_schedule->load(); }
@@ -322,12 +323,14 @@ void on_namespace(Self self, watch::EventType type, const watch::ObjectPtr& obje
 void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   const PodIdentity id = read_pod_identity(*object);  // metadata.name / uid, whatever the kind
   ReservationPtr reservation;
-  if (type != watch::EventType::deleted) {
+  if (type == watch::EventType::deleted) {
+    deleted(self, kReservationKind, id.name);
+  } else {
+    // Its node keeps holding the last version read (the reservation
+    // controller marks a Pending one of ours Failed).
     auto decoded = decode_reservation(object);
-    if (!decoded) {
-      spdlog::warn("informer ignores a Reservation that does not decode: {}", decoded.message());
-      return;
-    }
+    if (!decoded) return report_unreadable(self, kReservationKind, *object, decoded.message());
+    readable(self, kReservationKind, id.name);
     reservation = std::make_shared<const Reservation>(std::move(*decoded));
   }
   auto& held = self->state.reservation_nodes;

@@ -189,6 +189,15 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
         self.assertIn("Insufficient cpu", message)
         time.sleep(2.5)  # two more passes of the controller (one a second): neither is failed by them
         self.assertEqual(self.get_reservation("held")["status"]["phase"], "Available")
+        # Where users look: a Warning event on each reservation troupe cannot read.
+        for name, field in (("held", "spec.ttl"), ("bad-quantity", "cpu")):
+            events = self.cluster.wait(
+                lambda: [e for e in self.client.events_about(name) if e["reason"] == "Invalid"], 30,
+                lambda: "a Warning event on %s: %s" % (name, self.client.events_about(name)))
+            self.assertEqual(len(events), 1, events)
+            self.assertEqual(events[0]["type"], "Warning")
+            self.assertIn("troupe cannot read this Reservation and ignores this version of it", events[0]["message"])
+            self.assertIn(field, events[0]["message"])
         # Another scheduler's malformed reservation is not ours to fail.
         self.assertFalse(self.get_reservation("theirs-bad").get("status"))
 
