@@ -53,6 +53,9 @@ struct MigrationState {
   std::set<std::string> defrag_requested;  // the part of `requested` GPUDefragmentation asked for
   /// Objects the view could not apply, for logging each problem once.
   UnreadableReports unreadable;
+  /// PodMigrationJobs that do not decode: a Warning event on each (the
+  /// informer does not follow jobs), recorded while leading.
+  UnreadableReports job_reports;
   /// Pending jobs that do not decode, to be marked Failed (by name).
   std::map<std::string, UndecodableObject> undecodable_jobs;
 };
@@ -204,10 +207,31 @@ void note_unreadable(Self self, const ObjectEvent& event, const Status& applied)
 /// reconcile; a started one keeps its last decoded version
 /// (actors/undecodable_objects.hpp), and so does one with a step in flight:
 /// that step may be starting it (an eviction, a reservation) right now.
+/// A Warning event on the job, once per problem (actors/unreadable_objects.hpp).
+void report_undecodable_job(Self self, const rapidjson::Value& object, const std::string& problem) {
+  auto& st = self->state;
+  watch::ObjectReference regarding;
+  regarding.kind = "PodMigrationJob";
+  regarding.api_version = "scheduling.koordinator.sh/v1alpha1";
+  regarding.name = watch::string_at(object, {"metadata", "name"});
+  regarding.uid = watch::string_at(object, {"metadata", "uid"});
+  regarding.resource_version = watch::string_at(object, {"metadata", "resourceVersion"});
+  auto verdict = st.job_reports.unreadable(regarding, problem, leading(st), UnreadableReports::Clock::now());
+  if (verdict.event && st.deps.writer) self->send(st.deps.writer, atom::report_v, verdict.event);
+}
+
+/// Held back while standing by: recorded once this replica leads.
+void record_held_back_job_events(Self self) {
+  auto& st = self->state;
+  if (st.job_reports.empty() || !st.deps.writer) return;
+  for (auto& warning : st.job_reports.take_held_back()) self->send(st.deps.writer, atom::report_v, std::move(warning));
+}
+
 void on_undecodable_job(Self self, const watch::ObjectPtr& object) {
   auto& st = self->state;
   auto decoded = decode_pod_migration_job(object);
   if (decoded) return;  // not reached: the view could not decode it
+  report_undecodable_job(self, *object, decoded.message());
   UndecodableObject bad = undecodable_object(*object, "the PodMigrationJob is malformed: " + decoded.message());
   if (!raw_pending(*object) || st.busy.count(bad.name)) {
     st.undecodable_jobs.erase(bad.name);
@@ -520,6 +544,9 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
   st.deps = std::move(deps);
   st.settings = std::move(settings);
   st.arbiter = std::make_unique<ds::ArbiterState>(st.settings.controller);
+  // Events are reported by the alphabetically first profile, as the informer's.
+  const auto& names = st.deps.scheduler_names;
+  if (!names.empty()) st.job_reports = UnreadableReports(*std::min_element(names.begin(), names.end()));
   st.unsynced.insert(resources.begin(), resources.end());
   return {
       [=](atom::watch_event, const ObjectEventPtr& event) {
@@ -529,7 +556,12 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
                            : self->state.view.apply(event->resource, event->type, event->object);
         if (event->resource == kViewJobs && event->object) {
           if (!applied && event->type != watch::EventType::deleted) return on_undecodable_job(self, event->object);
-          self->state.undecodable_jobs.erase(watch::string_at(*event->object, {"metadata", "name"}));
+          const std::string name = watch::string_at(*event->object, {"metadata", "name"});
+          self->state.undecodable_jobs.erase(name);
+          if (event->type == watch::EventType::deleted)
+            self->state.job_reports.deleted("PodMigrationJob", name);
+          else
+            self->state.job_reports.readable("PodMigrationJob", name);
         }
         if (event->object) note_unreadable(self, *event, applied);
       },
@@ -556,7 +588,10 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
                              atom::tick_v);
       },
       [=](atom::next) {
-        if (leading(self->state)) reconcile(self);
+        if (leading(self->state)) {
+          record_held_back_job_events(self);
+          reconcile(self);
+        }
         self->delayed_send(self, reconcile_period(self->state.settings), atom::next_v);
       },
       [=](atom::done, const JobStepOutcomePtr& outcome) {

@@ -22,6 +22,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/api_writer.hpp"
 #include "actors/metrics_registry.hpp"
 #include "actors/shared_reflectors.hpp"
 #include "config/descheduler_config.hpp"
@@ -47,6 +48,9 @@ struct MigrationDeps {
   /// Where the actor subscribes to its collections (started by the caller
   /// once everyone subscribed, stopped before stop()).
   SharedReflectors* reflectors = nullptr;
+  /// Records the Warning events about PodMigrationJobs that do not decode
+  /// (none without it).
+  api_writer_actor writer;
 };
 
 /// What an I/O task reports back about one job step.

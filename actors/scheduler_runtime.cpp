@@ -338,7 +338,8 @@ Status SchedulerRuntime::Impl::start() {
   std::vector<std::string> profile_names;
   for (const auto& [name, framework] : by_name) profile_names.push_back(name);
   auto migration_controller = MigrationController::start(MigrationDeps{
-      system.get(), api, io, metrics, may_schedule, options.descheduler, profile_names, shared_reflectors.get()});
+      system.get(), api, io, metrics, may_schedule, options.descheduler, profile_names, shared_reflectors.get(),
+      writer});
   if (!migration_controller) return Error{migration_controller.message()};
   migration = std::move(*migration_controller);
   // Reservations: reserve pods into the queue, lifecycle writes while leading.

@@ -1,7 +1,7 @@
 #pragma once
 // What the INFORMER says about the objects it follows but cannot read (a
 // Node, Device, NodeResourceTopology, NodeMetric or Reservation that does
-// not decode):
+// not decode; the MIGRATION actor likewise for PodMigrationJobs):
 // one log line and one Warning event (reason Invalid) per object and
 // problem, so that `kubectl describe` shows why troupe does not use it.
 //

@@ -436,6 +436,14 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         self.assertIn("spec.ttl", job["status"]["message"])
         self.assertEqual(job["spec"]["ttl"], "soon")  # nothing else touched
         self.assertIsNotNone(self.client.pod("db-0"))  # and nothing evicted
+        # And a Warning event on the job, once (marking it Failed is a new version with the same problem).
+        events = self.cluster.wait(lambda: [e for e in self.client.events_about("soon") if e["reason"] == "Invalid"],
+                                   30, lambda: "a Warning event on the job: %s" % self.client.events_about("soon"))
+        self.assertEqual(events[0]["type"], "Warning")
+        self.assertIn("troupe cannot read this PodMigrationJob and ignores this version of it: spec.ttl",
+                      events[0]["message"])
+        time.sleep(1)
+        self.assertEqual(len([e for e in self.client.events_about("soon") if e["reason"] == "Invalid"]), 1)
 
     def test_reservation_first_with_troupe_scheduling_the_reservation(self):
         # No stand-in reservation controller: troupe schedules the Reservation, binds the
