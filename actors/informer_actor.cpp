@@ -9,6 +9,7 @@
 #include "actors/partitioning.hpp"
 #include "actors/pod_routing.hpp"
 #include "actors/reservation_routing.hpp"
+#include "actors/undecodable_objects.hpp"
 #include "actors/volume_store.hpp"
 #include "model/json.hpp"
 #include "model/pod_group.hpp"
@@ -16,6 +17,7 @@
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/image_locality/image_spread.hpp"
 #include "plugins/load_aware/queueing_hint.hpp"
+#include "plugins/reservation/reserve_pod.hpp"
 
 namespace troupe::actors {
 
@@ -320,18 +322,30 @@ void on_namespace(Self self, watch::EventType type, const watch::ObjectPtr& obje
 // A Reservation is held by the actor owning status.nodeName while Available,
 // and its reserve pod counts among the cycle's cluster pods. The previous
 // holder is told when it moves, leaves Available or is deleted.
+/// An unreadable Reservation concerns troupe when it is one of its profiles'
+/// or may hold room on a node (Available, Waiting): those get an event.
+bool reservation_concerns_us(const informer_state& st, const JsonValue& object) {
+  const std::string phase = raw_phase(object);
+  if (phase == "Available" || phase == "Waiting") return true;
+  std::string scheduler = get_string(object, "spec", "template", "spec", "schedulerName");
+  if (scheduler.empty()) scheduler = plugins::reservation::kDefaultSchedulerName;
+  return st.our_scheduler_names.count(scheduler) > 0;
+}
+
 void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   const PodIdentity id = read_pod_identity(*object);  // metadata.name / uid, whatever the kind
   ReservationPtr reservation;
   if (type == watch::EventType::deleted) {
     deleted(self, kReservationKind, id.name);
-  } else {
-    // Its node keeps holding the last version read (the reservation
-    // controller marks a Pending one of ours Failed).
-    auto decoded = decode_reservation(object);
-    if (!decoded) return report_unreadable(self, kReservationKind, *object, decoded.message());
+  } else if (auto decoded = decode_reservation(object); decoded) {
     readable(self, kReservationKind, id.name);
     reservation = std::make_shared<const Reservation>(std::move(*decoded));
+  } else {
+    if (reservation_concerns_us(self->state, *object))
+      report_unreadable(self, kReservationKind, *object, decoded.message());
+    // A started one keeps holding what it reserved (its last version read);
+    // a finished one holds nothing any more, readable or not.
+    if (!raw_finished(*object)) return;
   }
   auto& held = self->state.reservation_nodes;
   auto before = held.find(id.uid);

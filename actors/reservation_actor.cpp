@@ -156,26 +156,40 @@ void track_queue(Self self, const Reservation& r) {
 
 // ---- the watch view ------------------------------------------------------------
 
+/// A finished reservation of ours that does not decode: whatever version
+/// was kept is over; it is garbage collected as the others, from what can be
+/// read of it.
+void collect_undecodable(Self self, const rapidjson::Value& object, const UndecodableObject& bad) {
+  auto& st = self->state;
+  st.reservations.erase(bad.uid);
+  dequeue(self, bad.uid);
+  // One being deleted (finalizers) needs no DELETE.
+  if (find_path(object, "metadata", "deletionTimestamp") == nullptr)
+    st.finished_undecodable[bad.uid] = {bad.name, raw_finished_at(object, {rsv::kConditionReady,
+                                                                           rsv::kConditionScheduled})};
+  spdlog::warn("reservation {} ({}): {}; {}", bad.name, raw_phase(object), bad.message,
+               st.settings.garbage_collection ? "it is deleted gcDurationSeconds after it finished"
+                                              : "left alone (garbage collection is disabled)");
+}
+
 /// A Pending reservation of ours that does not decode is marked Failed by
 /// the next lifecycle pass; a started one keeps its last decoded version
-/// (actors/undecodable_objects.hpp).
+/// (actors/undecodable_objects.hpp); a finished one is collected.
 void on_undecodable(Self self, const rapidjson::Value& object, const std::string& message) {
   auto& st = self->state;
   UndecodableObject bad = undecodable_object(object, "the reservation is malformed: " + message);
   const rapidjson::Value* scheduler = find_path(object, "spec", "template", "spec", "schedulerName");
   const bool mine = ours(st, scheduler && scheduler->IsString() ? scheduler->GetString() : "");
+  st.finished_undecodable.erase(bad.uid);  // decided again below
+  if (mine && raw_finished(object)) {
+    st.undecodable.erase(bad.uid);
+    return collect_undecodable(self, object, bad);
+  }
   if (!mine || !raw_pending(object)) {
     st.undecodable.erase(bad.uid);
     const bool kept = st.reservations.count(bad.uid) > 0;
-    const bool collected = mine && !kept && raw_finished(object);
-    if (collected)
-      st.finished_undecodable[bad.uid] = {bad.name, raw_finished_at(object, {rsv::kConditionReady,
-                                                                             rsv::kConditionScheduled})};
-    else
-      st.finished_undecodable.erase(bad.uid);
     spdlog::warn("reservation {} ({}): {}; {}", bad.name, raw_phase(object), bad.message,
-                 kept ? "its last decoded version is kept"
-                      : collected ? "it is deleted once finished for gcDurationSeconds" : "left alone");
+                 kept ? "its last decoded version is kept" : "left alone");
     return;
   }
   spdlog::warn("reservation {}: {}; it will be marked Failed", bad.name, bad.message);
@@ -343,8 +357,11 @@ caf::behavior reservation_actor_fn(Self self, ReservationControllerDeps deps, Re
       [=](atom::done, const ReservationWriteDonePtr& done) {
         auto& st = self->state;
         st.busy.erase(done->uid);
-        // Marked Failed, or found readable again: the watch event follows.
-        if (done->result.ok) st.undecodable.erase(done->uid);
+        // Marked Failed, deleted, or found readable again: the watch event follows.
+        if (done->result.ok) {
+          st.undecodable.erase(done->uid);
+          st.finished_undecodable.erase(done->uid);
+        }
         if (done->result.ok)
           spdlog::info("reservation {}: wrote {}", done->name, done->what);
         else if (done->result.code != 404)

@@ -64,13 +64,16 @@ bool raw_finished(const rapidjson::Value& object) {
 std::optional<Timestamp> raw_finished_at(const rapidjson::Value& object,
                                          std::initializer_list<const char*> condition_types) {
   const rapidjson::Value* conditions = find_path(object, "status", "conditions");
+  std::optional<Timestamp> latest;
   for (const char* type : condition_types) {
     if (conditions == nullptr || !conditions->IsArray()) break;
     for (const auto& c : conditions->GetArray()) {
       if (get_string(c, "type") != type) continue;
-      if (auto at = parse_timestamp(get_string(c, "lastTransitionTime")); at.ok()) return *at;
+      for (const char* field : {"lastTransitionTime", "lastProbeTime"})
+        if (auto at = parse_timestamp(get_string(c, field)); at.ok() && (!latest || *at > *latest)) latest = *at;
     }
   }
+  if (latest) return latest;
   if (auto created = parse_timestamp(get_string(object, "metadata", "creationTimestamp")); created.ok())
     return *created;
   return std::nullopt;

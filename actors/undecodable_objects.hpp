@@ -41,8 +41,8 @@ bool raw_pending(const rapidjson::Value& object);
 /// Finished: status.phase Succeeded or Failed.
 bool raw_finished(const rapidjson::Value& object);
 
-/// When it finished: the lastTransitionTime of the first of `condition_types`
-/// in status.conditions that has one that parses, else
+/// When it finished: the latest lastTransitionTime or lastProbeTime of the
+/// `condition_types` in status.conditions that parses, else
 /// metadata.creationTimestamp; nullopt when neither parses.
 std::optional<Timestamp> raw_finished_at(const rapidjson::Value& object,
                                          std::initializer_list<const char*> condition_types);

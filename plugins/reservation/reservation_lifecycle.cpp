@@ -26,7 +26,7 @@ std::string expiry_message(const Reservation& r) {
 
 /// Finished (Succeeded or Failed): deleted once the retention has passed.
 LifecycleDecision decide_finished(const Reservation& r, const LifecycleContext& context) {
-  if (!due_for_collection(finished_at(r), context)) return {};
+  if (r.meta.deletion_timestamp || !due_for_collection(finished_at(r), context)) return {};
   return {LifecycleAction::delete_object, std::nullopt,
           "finished " + reservation_phase(r) + " more than " + std::to_string(context.retention.count()) + "s ago"};
 }
@@ -136,10 +136,14 @@ std::optional<ReservationStatus> decided_update(const Reservation& fresh, const 
 }
 
 std::optional<Timestamp> finished_at(const Reservation& r) {
-  for (const char* type : {kConditionReady, kConditionScheduled})
-    if (const Condition* c = find_condition(r.status.conditions, type); c && c->last_transition_time)
-      return c->last_transition_time;
-  return r.meta.creation_timestamp;
+  std::optional<Timestamp> latest;
+  for (const char* type : {kConditionReady, kConditionScheduled}) {
+    const Condition* c = find_condition(r.status.conditions, type);
+    if (c == nullptr) continue;
+    for (const auto& t : {c->last_transition_time, c->last_probe_time})
+      if (t && (!latest || *t > *latest)) latest = t;
+  }
+  return latest ? latest : r.meta.creation_timestamp;
 }
 
 bool due_for_collection(std::optional<Timestamp> finished, const LifecycleContext& context) {

@@ -111,8 +111,10 @@ std::optional<ReservationStatus> decided_update(const Reservation& fresh, const 
 void set_condition(std::vector<Condition>& conditions, const std::string& type, const std::string& status,
                    const std::string& reason, const std::string& message, Timestamp now);
 
-/// When a finished reservation finished: its Ready condition's
-/// lastTransitionTime, else its Scheduled condition's, else its creation time.
+/// When a finished reservation finished: the latest lastTransitionTime or
+/// lastProbeTime of its Ready and Scheduled conditions (the write that
+/// finished it stamps the probe time even when a condition was already False,
+/// as an Unschedulable one marked Invalid), else its creation time.
 std::optional<Timestamp> finished_at(const Reservation& r);
 
 /// A reservation that finished at `finished` is due for deletion: garbage

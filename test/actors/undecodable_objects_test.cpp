@@ -140,6 +140,10 @@ TEST_CASE("raw_finished and raw_finished_at: a finished object's phase and time 
       {R"({"status":{"phase":"Succeeded","conditions":[{"type":"Ready","lastTransitionTime":"soon"},
           {"type":"Scheduled","lastTransitionTime":"2026-01-01T00:05:00Z"}]}})",
        true, "2026-01-01T00:05:00Z"},
+      // Scheduled False since long before, marked Invalid later (probe time): the later time.
+      {R"({"status":{"phase":"Failed","conditions":[{"type":"Scheduled","status":"False",
+          "lastTransitionTime":"2026-01-01T00:00:00Z","lastProbeTime":"2026-01-03T00:00:00Z"}]}})",
+       true, "2026-01-03T00:00:00Z"},
       // No condition with a time: the creation time.
       {R"({"metadata":{"creationTimestamp":"2026-01-01T00:00:00Z"},"status":{"phase":"Failed","conditions":5}})",
        true, "2026-01-01T00:00:00Z"},

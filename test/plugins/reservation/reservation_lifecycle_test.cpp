@@ -222,6 +222,18 @@ TEST_CASE("lifecycle: garbage collection can be switched off and measures from t
   CHECK_FALSE(finished_at(bare));
   context.garbage_collection = true;
   CHECK(decide_lifecycle(bare, context).action == LifecycleAction::none);  // unknown age: kept
+
+  // Unschedulable since long ago, then failed (Scheduled already False: only its probe time moves).
+  Reservation late = pending("late");
+  late.status = unschedulable_status(late, "0/1 nodes are available", at("2025-12-01T00:00:00Z"));
+  late.status.phase = kPhaseFailed;
+  set_condition(late.status.conditions, kConditionScheduled, "False", kReasonInvalid, "bad", at("2026-01-01T00:39:30Z"));
+  CHECK(*finished_at(late) == at("2026-01-01T00:39:30Z"));
+  CHECK(decide_lifecycle(late, context).action == LifecycleAction::none);  // 30 s ago, retention 60 s
+  // One being deleted (finalizers) is not deleted again.
+  Reservation going = done;
+  going.meta.deletion_timestamp = at("2026-01-01T00:35:00Z");
+  CHECK(decide_lifecycle(going, context).action == LifecycleAction::none);
 }
 
 TEST_CASE("lifecycle: a reservation is due for collection strictly after the retention", "[reservation][lifecycle]") {
