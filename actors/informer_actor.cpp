@@ -319,9 +319,6 @@ void on_namespace(Self self, watch::EventType type, const watch::ObjectPtr& obje
   self->send(self->state.deps.cycle, atom::namespace_labels_v, NamespaceChangePtr(std::move(change)));
 }
 
-// A Reservation is held by the actor owning status.nodeName while Available,
-// and its reserve pod counts among the cycle's cluster pods. The previous
-// holder is told when it moves, leaves Available or is deleted.
 /// An unreadable Reservation concerns troupe when it is one of its profiles'
 /// or may hold room on a node (Available, Waiting): those get an event.
 bool reservation_concerns_us(const informer_state& st, const JsonValue& object) {
@@ -332,6 +329,9 @@ bool reservation_concerns_us(const informer_state& st, const JsonValue& object) 
   return st.our_scheduler_names.count(scheduler) > 0;
 }
 
+// A Reservation is held by the actor owning status.nodeName while Available,
+// and its reserve pod counts among the cycle's cluster pods. The previous
+// holder is told when it moves, leaves Available or is deleted.
 void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   const PodIdentity id = read_pod_identity(*object);  // metadata.name / uid, whatever the kind
   ReservationPtr reservation;

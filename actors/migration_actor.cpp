@@ -203,10 +203,6 @@ void note_unreadable(Self self, const ObjectEvent& event, const Status& applied)
     spdlog::warn("migration: ignoring an event: {}", applied.message());
 }
 
-/// A Pending job that does not decode is marked Failed by the next
-/// reconcile; a started one keeps its last decoded version
-/// (actors/undecodable_objects.hpp), and so does one with a step in flight:
-/// that step may be starting it (an eviction, a reservation) right now.
 /// A Warning event on the job, once per problem (actors/unreadable_objects.hpp).
 void report_undecodable_job(Self self, const rapidjson::Value& object, const std::string& problem) {
   auto& st = self->state;
@@ -227,6 +223,10 @@ void record_held_back_job_events(Self self) {
   for (auto& warning : st.job_reports.take_held_back()) self->send(st.deps.writer, atom::report_v, std::move(warning));
 }
 
+/// A Pending job that does not decode is marked Failed by the next
+/// reconcile; a started one keeps its last decoded version
+/// (actors/undecodable_objects.hpp), and so does one with a step in flight:
+/// that step may be starting it (an eviction, a reservation) right now.
 void on_undecodable_job(Self self, const watch::ObjectPtr& object) {
   auto& st = self->state;
   auto decoded = decode_pod_migration_job(object);

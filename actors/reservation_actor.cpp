@@ -76,6 +76,7 @@ std::string scheduling_fingerprint(const Reservation& r) {
 struct FinishedUndecodable {
   std::string name;
   std::optional<Timestamp> finished;
+  bool deleting = false;  // a DELETE was sent: its watch event follows (or, failed, it is sent again)
 };
 
 struct ReservationActorState {
@@ -90,8 +91,8 @@ struct ReservationActorState {
   std::set<std::string> busy;                 // reservation uids with a write on the I/O pool
   /// Pending reservations of our profiles that do not decode, to be marked Failed (by uid).
   std::map<std::string, UndecodableObject> undecodable;
-  /// Finished reservations of our profiles that do not decode (and have no
-  /// decoded version kept), to be garbage collected as the others (by uid).
+  /// Finished reservations of our profiles that do not decode (any version
+  /// kept is dropped), to be garbage collected as the others (by uid).
   std::map<std::string, FinishedUndecodable> finished_undecodable;
 };
 
@@ -321,8 +322,9 @@ void lifecycle_pass(Self self) {
     post_write(self, uid, bad.name, "status (invalid: " + bad.message + ")",
                [marked](watch::ApiClient& api) { return fail_undecodable_reservation(api, *marked); });
   }
-  for (const auto& [uid, finished] : st.finished_undecodable) {
-    if (st.busy.count(uid) || !rsv::due_for_collection(finished.finished, context)) continue;
+  for (auto& [uid, finished] : st.finished_undecodable) {
+    if (finished.deleting || st.busy.count(uid) || !rsv::due_for_collection(finished.finished, context)) continue;
+    finished.deleting = true;
     post_write(self, uid, finished.name, "deletion (finished, and does not decode)",
                [name = finished.name, uid = uid](watch::ApiClient& api) { return delete_reservation(api, name, uid); });
   }
@@ -357,11 +359,11 @@ caf::behavior reservation_actor_fn(Self self, ReservationControllerDeps deps, Re
       [=](atom::done, const ReservationWriteDonePtr& done) {
         auto& st = self->state;
         st.busy.erase(done->uid);
-        // Marked Failed, deleted, or found readable again: the watch event follows.
-        if (done->result.ok) {
-          st.undecodable.erase(done->uid);
-          st.finished_undecodable.erase(done->uid);
-        }
+        // Marked Failed, or found readable again: the watch event follows.
+        if (done->result.ok) st.undecodable.erase(done->uid);
+        // A DELETE that failed is sent again by a later pass.
+        if (auto it = st.finished_undecodable.find(done->uid); !done->result.ok && it != st.finished_undecodable.end())
+          it->second.deleting = false;
         if (done->result.ok)
           spdlog::info("reservation {}: wrote {}", done->name, done->what);
         else if (done->result.code != 404)
