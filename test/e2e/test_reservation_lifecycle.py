@@ -265,12 +265,12 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
         self.assertIn("node doomed not found", conditions(r)["Ready"]["message"])
 
     def test_finished_reservations_are_garbage_collected_after_the_retention(self):
-        self.start([make_node("n1", cpu="4", memory="8Gi")], config(gc_seconds=2))
+        self.start([make_node("n1", cpu="4", memory="8Gi")], config(gc_seconds=4))
         # Unschedulable for longer than the retention, then edited into one that does not decode.
         self.create_reservation(reservation("late", {"cpu": "100"}))
         self.cluster.wait(lambda: conditions(self.get_reservation("late") or {}).get("Scheduled"), 20,
                           "late is unschedulable")
-        time.sleep(2.5)
+        time.sleep(4.5)
         late = self.get_reservation("late")
         late["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1 core"
         self.client.ok("PUT", RESERVATIONS + "/late", late)
