@@ -217,15 +217,17 @@ class ExtenderTest(unittest.TestCase):
         self.assertIn("failed filter with extender at URL %s/filter, code 500" % broken.url, c["message"])
 
     def test_managed_resources_limit_which_pods_reach_the_extender(self):
-        extender = self.start_extender(reject={"n0", "n1", "n2"})
-        self.start([extender_config(extender, filterVerb="filter", nodeCacheCapable=True,
-                                    managedResources=[{"name": "example.com/widget"}])])
+        # The nodes have the widgets before the scheduler reads them: a pod tried while only some
+        # updates had arrived would reach the extender with fewer nodes.
         for node in ("n0", "n1", "n2", "n3"):
             status, body = self.client.request(
                 "PATCH", "/api/v1/nodes/%s/status" % node,
                 {"status": {"capacity": {"example.com/widget": "4"}, "allocatable": {"example.com/widget": "4"}}},
                 content_type="application/merge-patch+json")
             self.assertEqual(status, 200, body)
+        extender = self.start_extender(reject={"n0", "n1", "n2"})
+        self.start([extender_config(extender, filterVerb="filter", nodeCacheCapable=True,
+                                    managedResources=[{"name": "example.com/widget"}])])
         self.client.create(make_pod("plain", cpu="100m"))
         self.client.create(make_pod("widget", cpu="100m", extra_requests={"example.com/widget": "1"}))
         placed = self.wait_bound(["plain", "widget"])
