@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "plugins/reservation/reserve_pod.hpp"
+
 namespace troupe::actors {
 
 namespace {
@@ -41,6 +43,19 @@ Result<VictimsByNode> ask(const Extenders::Entry& extender, const std::string& p
 }
 
 }  // namespace
+
+CandidateNodePods pods_on_candidates(const plugins::ClusterPods& cluster, const std::vector<pre::Candidate>& candidates) {
+  CandidateNodePods out;
+  for (const auto& candidate : candidates) {
+    auto& pods = out[candidate.node];
+    if (auto it = cluster.nodes().find(candidate.node); it != cluster.nodes().end())
+      for (const auto& pod : it->second.pods)
+        if (!cluster.is_nominated(*pod) && !plugins::reservation::is_reserve_pod(pod->meta())) pods.push_back(pod);
+    for (const auto& victim : candidate.victims.pods)
+      if (!find_pod(pods, std::string(plugins::pod_identity(*victim)))) pods.push_back(victim);
+  }
+  return out;
+}
 
 Result<VictimsByNode> victims_from_answer(const std::map<std::string, watch::MetaVictims>& answer,
                                           const VictimsByNode& asked, const CandidateNodePods& pods,

@@ -29,6 +29,7 @@
 
 #include "actors/extenders.hpp"
 #include "plugins/default_preemption/candidate_selection.hpp"
+#include "plugins/framework/cluster_pods.hpp"
 
 namespace troupe::actors {
 
@@ -38,6 +39,13 @@ namespace troupe::actors {
 using CandidateNodePods = std::map<std::string, std::vector<std::shared_ptr<const plugins::PodInfo>>>;
 /// The victims map as it goes from one extender to the next.
 using VictimsByNode = std::map<std::string, plugins::preemption::Victims>;
+
+/// What an extender may name as victims on each candidate's node: the
+/// cluster's pods there (not nomination placeholders, not reservations'
+/// reserve pods: neither is a pod to delete), and the candidate's own
+/// victims, should the cycle's view of the node lag the partition's.
+CandidateNodePods pods_on_candidates(const plugins::ClusterPods& cluster,
+                                     const std::vector<plugins::preemption::Candidate>& candidates);
 
 /// One extender's answer as victims: each node one of `asked` (the map it
 /// was sent), the uids resolved against `pods`. Errors as above;

@@ -98,15 +98,9 @@ bool leading(const informer_state& st) { return !st.deps.may_schedule || st.deps
 /// (actors/unreadable_objects.hpp).
 void report_unreadable(Self self, const FollowedKind& kind, const JsonValue& object, const std::string& problem) {
   auto& st = self->state;
-  const PodIdentity id = read_pod_identity(object);  // metadata.name / uid, whatever the kind
-  watch::ObjectReference regarding;
-  regarding.kind = kind.kind;
-  regarding.api_version = kind.api_version;
-  regarding.name = id.name;
-  regarding.uid = id.uid;
-  regarding.resource_version = id.resource_version;
+  const watch::ObjectReference regarding = reference_to(object, kind.kind, kind.api_version);
   auto verdict = st.unreadable.unreadable(regarding, problem, leading(st), UnreadableReports::Clock::now());
-  if (verdict.log) spdlog::warn("informer ignores this version of {} {}: {}", kind.kind, id.name, problem);
+  if (verdict.log) spdlog::warn("informer ignores this version of {} {}: {}", kind.kind, regarding.name, problem);
   if (verdict.event) self->send(st.deps.writer, atom::report_v, verdict.event);
 }
 

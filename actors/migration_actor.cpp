@@ -206,12 +206,7 @@ void note_unreadable(Self self, const ObjectEvent& event, const Status& applied)
 /// A Warning event on the job, once per problem (actors/unreadable_objects.hpp).
 void report_undecodable_job(Self self, const rapidjson::Value& object, const std::string& problem) {
   auto& st = self->state;
-  watch::ObjectReference regarding;
-  regarding.kind = "PodMigrationJob";
-  regarding.api_version = "scheduling.koordinator.sh/v1alpha1";
-  regarding.name = watch::string_at(object, {"metadata", "name"});
-  regarding.uid = watch::string_at(object, {"metadata", "uid"});
-  regarding.resource_version = watch::string_at(object, {"metadata", "resourceVersion"});
+  const auto regarding = reference_to(object, "PodMigrationJob", "scheduling.koordinator.sh/v1alpha1");
   auto verdict = st.job_reports.unreadable(regarding, problem, leading(st), UnreadableReports::Clock::now());
   if (verdict.event && st.deps.writer) self->send(st.deps.writer, atom::report_v, verdict.event);
 }

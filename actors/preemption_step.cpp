@@ -101,30 +101,6 @@ plugins::PostFilterResult failed_post_filter(std::string message) {
   return failed;  // no nominated_node: an earlier nomination stands
 }
 
-bool contains_pod(const std::vector<std::shared_ptr<const plugins::PodInfo>>& pods, const plugins::PodInfo& pod) {
-  for (const auto& p : pods)
-    if (plugins::pod_identity(*p) == plugins::pod_identity(pod)) return true;
-  return false;
-}
-
-/// What an extender may name as victims on each candidate's node: the
-/// cluster's pods there (not nomination placeholders, not reservations'
-/// reserve pods: neither is a pod to delete), and the candidate's own
-/// victims, should the cycle's view of the node lag the partition's.
-CandidateNodePods pods_on_candidates(CycleSelf self, const std::vector<pre::Candidate>& candidates) {
-  const auto& cluster = self->state.cluster_pods;
-  CandidateNodePods out;
-  for (const auto& candidate : candidates) {
-    auto& pods = out[candidate.node];
-    if (auto it = cluster.nodes().find(candidate.node); it != cluster.nodes().end())
-      for (const auto& pod : it->second.pods)
-        if (!cluster.is_nominated(*pod) && !plugins::reservation::is_reserve_pod(pod->meta())) pods.push_back(pod);
-    for (const auto& victim : candidate.victims.pods)
-      if (!contains_pod(pods, *victim)) pods.push_back(victim);
-  }
-  return out;
-}
-
 bool any_ineligible(const pre::PreemptionSearchState& search) {
   for (const auto& part : search.partitions)
     if (part.ineligible) return true;
@@ -141,7 +117,7 @@ void narrow_with_extenders(CycleSelf self, const CycleRequestPtr& request, pre::
                            SearchDone finish) {
   auto candidates = pre::gather_candidates(search.partitions);
   if (any_ineligible(search) || candidates.empty()) return finish(std::move(search));
-  auto pods = std::make_shared<const CandidateNodePods>(pods_on_candidates(self, candidates));
+  auto pods = std::make_shared<const CandidateNodePods>(pods_on_candidates(self->state.cluster_pods, candidates));
   auto extenders = self->state.deps.extenders;
   auto pod = request->pod->pod;
   auto pending = std::make_shared<pre::PreemptionSearchState>(std::move(search));

@@ -211,8 +211,8 @@ void on_reservation(Self self, watch::EventType type, const watch::ObjectPtr& ob
   }
   auto decoded = decode_reservation(object);
   if (!decoded) return on_undecodable(self, *object, decoded.message());
-  st.undecodable.erase(string_at(*object, "metadata", "uid"));
-  st.finished_undecodable.erase(string_at(*object, "metadata", "uid"));
+  st.undecodable.erase(decoded->meta.uid);
+  st.finished_undecodable.erase(decoded->meta.uid);
   auto r = std::make_shared<const Reservation>(std::move(*decoded));
   st.reservations[r->meta.uid] = r;
   track_queue(self, *r);

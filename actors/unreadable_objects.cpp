@@ -1,5 +1,7 @@
 #include "actors/unreadable_objects.hpp"
 
+#include "model/json.hpp"
+
 namespace troupe::actors {
 
 namespace {
@@ -17,6 +19,16 @@ ObjectWarningPtr make_warning(const watch::ObjectReference& regarding, const std
 }
 
 }  // namespace
+
+watch::ObjectReference reference_to(const rapidjson::Value& object, const char* kind, const char* api_version) {
+  watch::ObjectReference regarding;
+  regarding.kind = kind;
+  regarding.api_version = api_version;
+  regarding.name = get_string(object, "metadata", "name");
+  regarding.uid = get_string(object, "metadata", "uid");
+  regarding.resource_version = get_string(object, "metadata", "resourceVersion");
+  return regarding;
+}
 
 std::string UnreadableReports::problem_key(const std::string& problem) {
   // The decoder's messages read "<field path>: <what is wrong>".

@@ -16,9 +16,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include <rapidjson/document.h>
+
 #include "actors/messages.hpp"
 
 namespace troupe::actors {
+
+/// What an event about `object` (a raw API object of `kind`) regards: its
+/// name, uid and the resourceVersion that could not be read.
+watch::ObjectReference reference_to(const rapidjson::Value& object, const char* kind, const char* api_version);
 
 class UnreadableReports {
  public:
