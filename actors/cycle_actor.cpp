@@ -19,7 +19,9 @@
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/load_aware/load_aware_plugin.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
+#include "plugins/reservation/reservation_diagnosis.hpp"
 #include "plugins/reservation/reservation_names.hpp"
+#include "plugins/reservation/reservation_plugin.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 #include "plugins/volumes/claims_in_use.hpp"
 #include "plugins/volumes/volume_binding.hpp"
@@ -622,8 +624,26 @@ void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResu
   fail_and_next(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
 }
 
-/// PostFilter: DefaultPreemption searches the partitions first (off the path of pods that fit).
+/// Why the pod could not use the reservations it may own, for the
+/// Reservation plugin's PostFilter reasons (reservation_diagnosis.hpp):
+/// counted only here, when no node fits.
+void share_reservation_diagnosis(Self self, const Attempt& a) {
+  const auto& reservations = self->state.reservations;
+  const auto& post_filters = a.framework().post_filter_plugins();
+  const bool wanted = std::any_of(post_filters.begin(), post_filters.end(), [](const plugins::PostFilterPlugin* p) {
+    return p->name() == plugins::reservation::ReservationPlugin::kName;
+  });
+  if (!wanted || reservations.empty()) return;
+  auto diagnosis = reservations.diagnose(*a.pod().pod, self->state.cluster_pods);
+  if (!diagnosis) return;
+  a.request->state->share_input(
+      std::make_shared<const plugins::reservation::ReservationDiagnosis>(std::move(*diagnosis)), 1,
+      /*read_by_filter=*/false);
+}
+
+/// PostFilter: a preempting plugin's search runs on the partitions first (off the path of pods that fit).
 void no_fit(Self self, const AttemptPtr& a) {
+  share_reservation_diagnosis(self, *a);
   if (const auto* preemption = preemption_plugin(a->framework())) {
     return search_preemption(self, a->request, a->extender_statuses, a->total_nodes, *preemption,
                              [self, a, preemption](const plugins::PostFilterResult& post) {

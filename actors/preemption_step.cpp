@@ -73,7 +73,7 @@ bool reserve_pods_preempt(const plugins::Framework& framework) {
 
 std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleRequestPtr& cycle,
                                                 const plugins::NodeStatuses& extender_statuses, int64_t total_nodes,
-                                                const pre::DefaultPreemption& plugin, Timestamp now) {
+                                                const pre::PreemptionPostFilter& plugin, Timestamp now) {
   auto request = std::make_shared<PreemptionRequest>();
   request->cycle = cycle;
   auto by_node = std::make_shared<std::map<std::string, plugins::PluginStatus>>();
@@ -105,6 +105,20 @@ bool any_ineligible(const pre::PreemptionSearchState& search) {
   for (const auto& part : search.partitions)
     if (part.ineligible) return true;
   return false;
+}
+
+/// The search goes to the plugin that ran it; every other preempting
+/// PostFilter plugin of the profile learns it was another's.
+void write_search(const plugins::Framework& framework, plugins::CycleState& state,
+                  const pre::PreemptionPostFilter& searcher, pre::PreemptionSearchState search) {
+  for (const auto* post_filter : framework.post_filter_plugins()) {
+    const auto* other = dynamic_cast<const pre::PreemptionPostFilter*>(post_filter);
+    if (other == nullptr || other == &searcher) continue;
+    pre::PreemptionSearchState elsewhere;
+    elsewhere.searched_by = std::string(searcher.name());
+    other->write_search(state, std::move(elsewhere));
+  }
+  searcher.write_search(state, std::move(search));
 }
 
 using SearchDone = std::function<void(pre::PreemptionSearchState)>;
@@ -141,10 +155,11 @@ void narrow_with_extenders(CycleSelf self, const CycleRequestPtr& request, pre::
 
 }  // namespace
 
-const pre::DefaultPreemption* preemption_plugin(const plugins::Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
-    if (framework.plugin_name(slot) == pre::DefaultPreemption::kName)
-      return dynamic_cast<const pre::DefaultPreemption*>(framework.plugin_at(slot));
+const pre::PreemptionPostFilter* preemption_plugin(const plugins::Framework& framework) {
+  for (const auto* post_filter : framework.post_filter_plugins()) {
+    const auto* preempting = dynamic_cast<const pre::PreemptionPostFilter*>(post_filter);
+    if (preempting != nullptr && preempting->preempts()) return preempting;
+  }
   return nullptr;
 }
 
@@ -192,7 +207,7 @@ void forget_nomination(CycleSelf self, const std::string& uid) {
 }
 
 void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& extender_statuses,
-                       int64_t total_nodes, const pre::DefaultPreemption& plugin, PostFilterDone done) {
+                       int64_t total_nodes, const pre::PreemptionPostFilter& plugin, PostFilterDone done) {
   if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
   self->state.preempting = std::string(plugins::pod_identity(*request->pod));
   self->state.preemptor_gone = false;
@@ -209,13 +224,13 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
     search.partitions.push_back(std::move(partition));
     search.total_nodes = total_nodes;
     search.now = now;
-    plugin.write_search(*request->state, std::move(search));
+    write_search(framework, *request->state, plugin, std::move(search));
     return done(framework.run_post_filter(*request->state, *request->pod, extender_statuses));
   }
   auto preemption = make_request(self, request, extender_statuses, total_nodes, plugin, now);
   const bool extenders_narrow = preemption->search.options.keep_candidates;
   SearchDone finish = [=, &plugin](pre::PreemptionSearchState search) {
-    plugin.write_search(*request->state, std::move(search));
+    write_search(*request->framework, *request->state, plugin, std::move(search));
     done(request->framework->run_post_filter(*request->state, *request->pod, extender_statuses));
   };
   fan_out<PartitionPreemptionPtr>(
@@ -232,7 +247,7 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
       atom::evaluate_v, PreemptionRequestPtr(std::move(preemption)));
 }
 
-void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::DefaultPreemption& plugin,
+void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::PreemptionPostFilter& plugin,
                        const plugins::PostFilterResult& post) {
   auto& state = self->state;
   const plugins::PodInfo& pod = *request.pod;
@@ -259,7 +274,7 @@ void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::D
       self->send(state.deps.writer, atom::report_v, PreemptionPlanPtr(std::move(plan)));
     return;
   }
-  const pre::Candidate* chosen = pre::DefaultPreemption::chosen(*request.state, plugin.state_slot());
+  const pre::Candidate* chosen = plugin.chosen(*request.state);
   if (chosen == nullptr) {
     spdlog::error("preemption: PostFilter nominated {} for {} without a candidate", plan->node, pod.key);
     return;

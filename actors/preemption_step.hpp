@@ -1,9 +1,11 @@
 #pragma once
 // The SCHEDULING CYCLE's preemption step (kube-scheduler's PostFilter call in
 // schedulePod and its nominatingInfo handling), run only when a pod fits
-// nowhere and the profile enables DefaultPreemption:
+// nowhere and the profile has a PostFilter plugin that preempts
+// (DefaultPreemption, or Reservation with enablePreemption: the first of its
+// PostFilter order, plugins/default_preemption/preemption_post_filter.hpp):
 //   search   fan out a PreemptionRequest to every NODE actor, merge nothing
-//            here: the answers go into DefaultPreemption's CycleState slot and
+//            here: the answers go into that plugin's CycleState slot and
 //            the Framework's PostFilter picks the node; when an extender with
 //            a preemptVerb is interested in the pod, the partitions answer
 //            with every candidate and the extenders narrow them first
@@ -23,14 +25,14 @@
 #include <functional>
 
 #include "actors/cycle_actor.hpp"
-#include "plugins/default_preemption/default_preemption_plugin.hpp"
+#include "plugins/default_preemption/preemption_post_filter.hpp"
 
 namespace troupe::actors {
 
 using CycleSelf = cycle_actor::stateful_pointer<cycle_actor_state>;
 
-/// The profile's DefaultPreemption PostFilter plugin, or nullptr.
-const plugins::preemption::DefaultPreemption* preemption_plugin(const plugins::Framework& framework);
+/// The first PostFilter plugin of the profile that preempts, or nullptr.
+const plugins::preemption::PreemptionPostFilter* preemption_plugin(const plugins::Framework& framework);
 
 /// Before the pod's attempt: its nomination placeholder leaves its node (kept
 /// in state.released until the attempt decides).
@@ -55,11 +57,11 @@ void forget_nomination(CycleSelf self, const std::string& uid);
 /// lets the preempting extenders narrow the candidates, then runs the
 /// Framework's PostFilter; calls `done(result)` on the cycle actor.
 void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& extender_statuses,
-                       int64_t total_nodes, const plugins::preemption::DefaultPreemption& plugin,
+                       int64_t total_nodes, const plugins::preemption::PreemptionPostFilter& plugin,
                        std::function<void(const plugins::PostFilterResult&)> done);
 
 /// Acts on PostFilter's verdict (see above).
 void act_on_preemption(CycleSelf self, const CycleRequest& request,
-                       const plugins::preemption::DefaultPreemption& plugin, const plugins::PostFilterResult& post);
+                       const plugins::preemption::PreemptionPostFilter& plugin, const plugins::PostFilterResult& post);
 
 }  // namespace troupe::actors

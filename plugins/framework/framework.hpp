@@ -67,8 +67,10 @@ class Framework {
   size_t plugin_count() const { return plugins_.size(); }
   std::string_view plugin_name(size_t slot) const;
   /// The plugin in that slot (for actors that drive a plugin in pieces, as
-  /// the cycle does DefaultPreemption's search); nullptr past the end.
+  /// the cycle does the preemption search); nullptr past the end.
   const Plugin* plugin_at(size_t slot) const { return slot < plugins_.size() ? plugins_[slot].get() : nullptr; }
+  /// The PostFilter plugins, in the order PostFilter runs them.
+  const std::vector<const PostFilterPlugin*>& post_filter_plugins() const { return post_filter_; }
 
   // ---- metrics ----
   /// Reports extension point and (sampled) plugin durations to `observer`;

@@ -102,9 +102,9 @@ struct PostFilterResult {
 /// In troupe the per-node Filter verdicts stay in the node partitions that
 /// produced them (copying a status per rejected node to the cycle cost more
 /// than the failing round itself), so `statuses` holds only what the cycle
-/// itself saw: the extenders' rejections. DefaultPreemption, the one
-/// PostFilter plugin, reads the plugins' verdicts through its partition
-/// search (actors/preemption_step.hpp) instead.
+/// itself saw: the extenders' rejections. The preempting PostFilter plugins
+/// (DefaultPreemption, Reservation) read the plugins' verdicts through the
+/// partition search (actors/preemption_step.hpp) instead.
 class PostFilterPlugin : public virtual Plugin {
  public:
   virtual PostFilterResult post_filter(CycleState& state, const PodInfo& pod,

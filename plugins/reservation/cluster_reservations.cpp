@@ -101,4 +101,18 @@ std::vector<const ClusterReservation*> ClusterReservations::usable_by(const Pod&
   return out;
 }
 
+std::optional<ReservationDiagnosis> ClusterReservations::diagnose(const Pod& pod, const ClusterPods& cluster) const {
+  auto request = read_pod_match_request(pod);
+  if (!request || request->reserve_pod) return std::nullopt;
+  ReservationDiagnosis out;
+  out.has_affinity = request->has_affinity();
+  for (const auto& [uid, held] : held_) {
+    if (held.entry.used_up()) continue;  // as match_node
+    auto node = cluster.nodes().find(held.node);
+    if (node == cluster.nodes().end() || !node->second.node) continue;
+    tally(out.counts, *request, match_reservation(*request, pod, *node->second.node, held.entry));
+  }
+  return out;
+}
+
 }  // namespace troupe::plugins::reservation

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -22,6 +23,7 @@
 #include "plugins/framework/own_selectors.hpp"
 #include "plugins/framework/pod_info.hpp"
 #include "plugins/reservation/node_reservations.hpp"
+#include "plugins/reservation/reservation_diagnosis.hpp"
 
 namespace troupe::plugins::reservation {
 
@@ -62,6 +64,10 @@ class ClusterReservations {
   /// it), or a reservation on a node ClusterPods does not know.
   std::vector<const ClusterReservation*> usable_by(const Pod& pod, const ClusterPods& cluster,
                                                    const OwnSelectors* relevant = nullptr) const;
+  /// Why the held reservations on nodes ClusterPods knows are usable by `pod`
+  /// or not (the PostFilter reasons); nullopt for a reserve pod or a pod whose
+  /// reservation annotations do not decode.
+  std::optional<ReservationDiagnosis> diagnose(const Pod& pod, const ClusterPods& cluster) const;
 
  private:
   std::map<std::string, ClusterReservation, std::less<>> held_;  // by uid

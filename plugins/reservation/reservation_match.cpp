@@ -8,8 +8,9 @@ namespace troupe::plugins::reservation {
 
 namespace {
 const std::string kNoName;
+}  // namespace
 
-void count(MatchDiagnosis& d, const MatchResult& result) {
+void tally(MatchDiagnosis& d, const PodReservationRequest& request, const MatchResult& result) {
   switch (result.outcome) {
     case MatchOutcome::ignored: ++d.ignored; return;
     case MatchOutcome::reserve_pod:
@@ -18,6 +19,9 @@ void count(MatchDiagnosis& d, const MatchResult& result) {
   }
   ++d.owner_matched;
   switch (result.outcome) {
+    case MatchOutcome::matched:
+      if (!request.affinity_name().empty()) ++d.name_matched;
+      break;
     case MatchOutcome::name_unmatched: ++d.name_unmatched; break;
     case MatchOutcome::unschedulable: ++d.unschedulable; break;
     case MatchOutcome::affinity_unmatched: ++d.affinity_unmatched; break;
@@ -29,7 +33,6 @@ void count(MatchDiagnosis& d, const MatchResult& result) {
     default: break;
   }
 }
-}  // namespace
 
 const std::string& PodReservationRequest::affinity_name() const { return affinity ? affinity->name : kNoName; }
 
@@ -82,9 +85,7 @@ NodeMatch match_node(const PodReservationRequest& request, const Pod& pod, const
     // Not Succeeded yet but already used up: the controller is just late.
     if (entry.used_up()) continue;
     const MatchResult result = match_reservation(request, pod, node, entry);
-    count(out.diagnosis, result);
-    if (result.outcome == MatchOutcome::matched && request.has_affinity() && !request.affinity_name().empty())
-      ++out.diagnosis.name_matched;
+    tally(out.diagnosis, request, result);
     if (result.usable())
       out.matched.push_back(&entry);
     else if (entry.allocated_pods() > 0)

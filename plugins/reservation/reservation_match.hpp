@@ -65,8 +65,8 @@ struct MatchResult {
 MatchResult match_reservation(const PodReservationRequest& request, const Pod& pod, const Node& node,
                               const ReservationEntry& entry);
 
-/// Per-node counts of why owner-matched reservations were not usable
-/// (nodeDiagnosisState), for the PostFilter message.
+/// Counts of why owner-matched reservations were not usable
+/// (nodeDiagnosisState), for the PostFilter message (reservation_diagnosis.hpp).
 struct MatchDiagnosis {
   int ignored = 0;
   int owner_matched = 0;
@@ -79,6 +79,11 @@ struct MatchDiagnosis {
   /// "{key: value}" -> count.
   std::map<std::string, int> taint_reasons;
 };
+
+/// Counts one reservation's match result (the transformer's
+/// checkReservationMatchedOrIgnored): owner-matched ones by why they are not
+/// usable, or as name-matched when the pod's affinity names them.
+void tally(MatchDiagnosis& d, const PodReservationRequest& request, const MatchResult& result);
 
 /// The reservations of one node split as the transformer needs them.
 struct NodeMatch {

@@ -5,6 +5,7 @@
 
 #include "plugins/common/args.hpp"
 #include "plugins/reservation/cluster_reservations.hpp"
+#include "plugins/reservation/reservation_diagnosis.hpp"
 #include "plugins/reservation/reservation_names.hpp"
 #include "plugins/reservation/reservation_score.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
@@ -170,6 +171,26 @@ PluginStatus ReservationPlugin::pre_bind(CycleState& state, const PodInfo&, cons
 std::vector<ClusterEvent> ReservationPlugin::events_to_register() const {
   return {{EventResource::pod, kDelete, "PodDelete"},
           {EventResource::other, kAdd | kUpdate | kDelete, "reservations.v1alpha1.scheduling.koordinator.sh"}};
+}
+
+preemption::PreemptionOptions ReservationPlugin::options(Timestamp now) const {
+  return preemption::preemption_options(args_.min_candidate_nodes_percentage, args_.min_candidate_nodes_absolute, now);
+}
+
+PostFilterResult ReservationPlugin::post_filter(CycleState& state, const PodInfo&, const NodeStatuses&) const {
+  PostFilterResult out;
+  out.status = PluginStatus(Code::unschedulable);
+  if (preempts()) {
+    out = preemption_verdict(state);
+    // A nomination, an unresolvable answer or an error ends PostFilter here (upstream).
+    if (out.status.code != Code::unschedulable) return out;
+  }
+  if (const auto* diagnosis = state.input<ReservationDiagnosis>()) {
+    auto reasons = post_filter_reasons(*diagnosis);
+    out.status.reasons.insert(out.status.reasons.end(), reasons.begin(), reasons.end());
+  }
+  out.message = out.status.message();
+  return out;
 }
 
 }  // namespace troupe::plugins::reservation

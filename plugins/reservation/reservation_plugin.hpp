@@ -18,11 +18,16 @@
 //   Reserve    nominate one reservation on the node and account the pod as
 //              its owner; Unreserve forgets it.
 //   PreBind    reservation-allocated {"name","uid"} into BindingChanges.annotations.
+//   PostFilter with ReservationArgs.enablePreemption, preempt as DefaultPreemption
+//              with the Reservation's minCandidateNodes* (Koordinator's
+//              PreemptionMgr; reserve pods may then preempt too); when that
+//              finds nothing, the "N Reservation(s) ..." reasons
+//              (reservation_diagnosis.hpp) from the diagnosis the cycle shares.
 //
-// Framework contract (to be wired by the lead): a resource fit check for a
-// pod must use requested() − restored_node(...).released and pod_count() −
-// released_pods, so the holds of reservations the pod may use are free to it
-// and unmatched holds are not counted twice with their owners.
+// NodeResourcesFit's fit check reads restored_node() through ReservedCapacity
+// (reserved_capacity.hpp): requested() − restored_node(...).released and
+// pod_count() − released_pods, so the holds of reservations the pod may use
+// are free to it and unmatched holds are not counted twice with their owners.
 
 #include <memory>
 #include <optional>
@@ -32,6 +37,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "model/result.hpp"
+#include "plugins/default_preemption/preemption_post_filter.hpp"
 #include "plugins/framework/plugin.hpp"
 #include "plugins/reservation/reservation_args.hpp"
 #include "plugins/reservation/reservation_fit.hpp"
@@ -53,6 +59,7 @@ class ReservationPlugin final : public PreFilterPlugin,
                           public ScorePlugin,
                           public ReservePlugin,
                           public PreBindPlugin,
+                          public preemption::PreemptionPostFilter,
                           public EnqueueExtensions {
  public:
   static constexpr const char* kName = "Reservation";
@@ -74,6 +81,10 @@ class ReservationPlugin final : public PreFilterPlugin,
   PluginStatus pre_bind(CycleState& state, const PodInfo& pod, const std::string& node_name,
                         BindingChanges& changes) const override;
   std::vector<ClusterEvent> events_to_register() const override;
+
+  bool preempts() const override { return args_.enable_preemption; }
+  preemption::PreemptionOptions options(Timestamp now) const override;
+  PostFilterResult post_filter(CycleState& state, const PodInfo& pod, const NodeStatuses& statuses) const override;
 
   /// What the transformer gives back to this pod on this node (zero when the
   /// pod is a reserve pod, or the node holds no reservation).

@@ -9,6 +9,12 @@ for the reservation (in the scheduler's memory: there is no pod to patch
 nominatedNodeName on), and once the victims are gone the Reservation becomes
 Available on that node. Without the flag a reservation does not preempt.
 
+The flag makes the Reservation plugin a preempting PostFilter of its own
+(Koordinator's PreemptionMgr): a profile without DefaultPreemption still
+preempts, for pods and reservations alike. Whatever preemption finds, a pod
+that fits nowhere is told why the reservations it owns did not help
+("N Reservation(s) ...").
+
 As in test_preemption.py, the test plays the kubelet: running pods are created
 with spec.nodeName, and a victim that should stay terminating carries a
 finalizer the test removes.
@@ -29,9 +35,10 @@ PRIORITY_LABEL = "koordinator.sh/priority"
 KEEP = {"scheduling.koordinator.sh/disable-preemptible": "true"}
 
 
-def config(enable_preemption):
+def config(enable_preemption, default_preemption=True):
     plugin_config = [{"name": "Reservation", "args": {"enablePreemption": enable_preemption}}]
-    return scheduler_config(profiles=[profile(plugin_config=plugin_config)])
+    plugins = None if default_preemption else {"multiPoint": {"disabled": [{"name": "DefaultPreemption"}]}}
+    return scheduler_config(profiles=[profile(plugins=plugins, plugin_config=plugin_config)])
 
 
 def running(name, node, priority, cpu, labels=None, hold=False):
@@ -107,6 +114,50 @@ class ReservationPreemptionTest(ReservationReads, SchedulingTest):
         self.assertIn("preemption: not eligible: a Reservation does not preempt.", c["message"])
         self.assertEqual(self.client.pod("low")["spec"]["nodeName"], "n1")
         self.assertIsNone(self.client.pod("low").get("metadata", {}).get("deletionTimestamp"))
+
+    def test_without_default_preemption_the_reservation_plugin_preempts_for_pods(self):
+        self.start([make_node("n1", cpu="4"), running("low", "n1", 1, "4", hold=True)],
+                   config(True, default_preemption=False))
+        self.client.create(make_pod("urgent", cpu="2", priority=100))
+        victim = self.being_deleted("low")
+        self.assertIn("DisruptionTarget", [c["type"] for c in victim["status"].get("conditions", [])])
+        nominated = self.cluster.wait(lambda: (self.client.pod("urgent")["status"].get("nominatedNodeName")), 30,
+                                      "urgent nominated")
+        self.assertEqual(nominated, "n1")
+        self.release("low")
+        bound = self.cluster.wait(lambda: self.client.pod("urgent")["spec"].get("nodeName"), 30, "urgent bound")
+        self.assertEqual(bound, "n1")
+
+    def test_without_any_preempting_plugin_nothing_is_evicted(self):
+        self.start([make_node("n1", cpu="4"), running("low", "n1", 1, "4")], config(False, default_preemption=False))
+        message = self.create_unschedulable(make_pod("urgent", cpu="2", priority=100))
+        self.assertIn("0/1 nodes are available: 1 Insufficient cpu.", message)
+        self.assertNotIn("preemption", message)
+        self.assertIsNone(self.client.pod("low").get("metadata", {}).get("deletionTimestamp"))
+
+    def test_a_pod_that_fits_nowhere_is_told_about_the_reservations_it_owns(self):
+        self.start([make_node("n1", cpu="4"), make_node("n2", cpu="4")], config(False))
+        self.client.ok("POST", RESERVATIONS, reservation("open", {"cpu": "1", "memory": "1Gi"},
+                                                          owner_labels={"app": "web"}))
+        closed = reservation("closed", {"cpu": "1", "memory": "1Gi"}, owner_labels={"app": "web"})
+        self.client.ok("POST", RESERVATIONS, closed)
+        self.client.ok("POST", RESERVATIONS, reservation("theirs", {"cpu": "1", "memory": "1Gi"},
+                                                          owner_labels={"app": "db"}))
+        for name in ("open", "closed", "theirs"):
+            self.wait_phase(name, "Available")
+        r = self.get_reservation("closed")
+        r["spec"]["unschedulable"] = True
+        self.client.ok("PUT", RESERVATIONS + "/closed", r)
+        self.client.create(make_pod("big", cpu="6", labels={"app": "web"}))
+        # The pod is tried again on the reservation's update if it came first.
+        ending = ", 1 Reservation(s) is unschedulable, 2 Reservation(s) matched owner total."
+        message = self.cluster.wait(
+            lambda: (lambda m: m if m.endswith(ending) else None)(self.unschedulable_message("big")), 30,
+            lambda: self.unschedulable_message("big"))
+        self.assertTrue(message.startswith("0/2 nodes are available: 2 Insufficient cpu. preemption: "), message)
+        # A pod that owns none hears nothing about them.
+        stranger = self.create_unschedulable(make_pod("stranger", cpu="6", labels={"app": "cache"}))
+        self.assertNotIn("Reservation(s)", stranger)
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"ScarceResourceAvoidance", {P::score}, 1},
       // Needs koordlet's NodeMetrics: enabled by the profiles that want it.
       {"LoadAwareScheduling", {P::pre_filter, P::filter, P::score}, 1, false},
-      {"Reservation", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
+      {"Reservation", {P::pre_filter, P::filter, P::post_filter, P::score, P::reserve, P::pre_bind}, 1},
       {"NodeNUMAResource", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"AliyunGPUShare", {P::pre_filter, P::filter, P::reserve, P::pre_bind}, 0},

@@ -334,9 +334,19 @@ TEST_CASE("DefaultPreemption PostFilter turns the merged search into a nominatio
     auto r = dp.post_filter(state, *preemptor, {});
     CHECK(r.status.ok());
     CHECK(r.nominated_node == std::optional<std::string>("b"));
-    const Candidate* chosen = DefaultPreemption::chosen(state, dp.state_slot());
+    const Candidate* chosen = dp.chosen(state);
     REQUIRE(chosen != nullptr);
     CHECK(names(chosen->victims.pods) == std::vector<std::string>{"b1"});
+  }
+  SECTION("another plugin of the profile searched: nothing to add") {
+    PreemptionSearchState elsewhere;
+    elsewhere.searched_by = "Reservation";
+    dp.write_search(state, elsewhere);
+    auto r = dp.post_filter(state, *preemptor, {});
+    CHECK(r.status.code == Code::unschedulable);
+    CHECK(r.status.reasons.empty());
+    CHECK_FALSE(r.nominated_node);
+    CHECK(r.message.empty());
   }
   SECTION("no candidate clears, ineligible keeps") {
     PreemptionSearchState none;

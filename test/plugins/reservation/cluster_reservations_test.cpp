@@ -177,3 +177,60 @@ TEST_CASE("ClusterReservations: only reserve pods the pod's selectors may count 
   const OwnSelectors web(owner, *parse_label_selector("app=web"));
   CHECK(names(held.usable_by(owner, cluster, &web)) == std::vector<std::string>{"web-1", "web-2"});
 }
+
+TEST_CASE("ClusterReservations: why the reservations a pod owns were not usable", "[reservation]") {
+  ClusterPods cluster;
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n1").label("zone", "z1").node()));
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n2").label("zone", "z2").node()));
+  ClusterReservations held;
+  held.upsert(reservation_on("n1", "ok", "app=web").ptr());
+  ReservationBuilder closed = reservation_on("n1", "closed", "app=web");
+  closed.get().spec.unschedulable = true;
+  held.upsert(closed.ptr());
+  ReservationBuilder tainted = reservation_on("n1", "tainted", "app=web");
+  tainted.get().spec.taints.push_back(Taint{"dedicated", "gpu", TaintEffect::no_schedule, std::nullopt});
+  held.upsert(tainted.ptr());
+  held.upsert(reservation_on("n2", "far", "app=web").ptr());
+  held.upsert(reservation_on("n1", "theirs", "app=db").ptr());
+  held.upsert(reservation_on("gone", "lost", "app=web").ptr());  // on a node the cycle does not know
+  ReservationBuilder used = reservation_on("n1", "used", "app=web");
+  used.get().status.current_owners.push_back(ObjectReference{"Pod", "default", "first", "uid-first"});
+  held.upsert(used.ptr());  // allocateOnce, owned: used up, not counted
+
+  const char* in_z1 = R"({"reservationSelector":{"zone":"z1"}})";
+  struct Case {
+    const char* what;
+    Pod pod;
+    std::optional<std::vector<std::string>> reasons;  // nullopt: no diagnosis
+  };
+  const std::vector<Case> cases = {
+      {"owner without affinity: unschedulable ones counted, taints and affinity not read",
+       pod_labelled({{"app", "web"}}),
+       std::vector<std::string>{"1 Reservation(s) is unschedulable", "4 Reservation(s) matched owner total"}},
+      {"owner with an affinity: each reason once, in upstream's order",
+       pod_labelled({{"app", "web"}}, {{kAnnotationReservationAffinity, in_z1}}),
+       std::vector<std::string>{"1 Reservation(s) didn't match affinity rules", "1 Reservation(s) is unschedulable",
+                                "1 Reservation(s) had untolerated taint {dedicated: gpu}",
+                                "4 Reservation(s) matched owner total"}},
+      {"affinity by name: the name is checked first",
+       pod_labelled({{"app", "web"}}, {{kAnnotationReservationAffinity, R"({"name":"far"})"}}),
+       std::vector<std::string>{"1 Reservation(s) exactly matches the requested reservation name",
+                                "3 Reservation(s) didn't match the requested reservation name",
+                                "4 Reservation(s) matched owner total"}},
+      {"a stranger: nothing to say", pod_labelled({{"app", "cache"}}), std::vector<std::string>{}},
+      {"a stranger with an affinity: the owner total all the same",
+       pod_labelled({{"app", "cache"}}, {{kAnnotationReservationAffinity, in_z1}}),
+       std::vector<std::string>{"0 Reservation(s) matched owner total"}},
+      {"reservation-ignored: no owner counted", pod_labelled({{kLabelReservationIgnored, "true"}}),
+       std::vector<std::string>{}},
+      {"malformed affinity: the plugin's PreFilter reports it", pod_labelled({{"app", "web"}}, {{kAnnotationReservationAffinity, "{"}}),
+       std::nullopt},
+      {"a reserve pod", make_reserve_pod(reservation_on("n1", "x", "app=web").get()), std::nullopt},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    auto diagnosis = held.diagnose(c.pod, cluster);
+    REQUIRE(diagnosis.has_value() == c.reasons.has_value());
+    if (diagnosis) CHECK(post_filter_reasons(*diagnosis) == *c.reasons);
+  }
+}
