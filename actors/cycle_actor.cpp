@@ -60,6 +60,8 @@ struct Attempt {
   /// The feasible nodes with their raw scores (when the round scored them).
   std::vector<plugins::NodeScore> feasible;
   plugins::FailureHistogram failures;
+  /// The reasons of the rejected nodes that hold reservations (the Reservation plugin's PostFilter).
+  std::map<std::string, std::vector<std::string>> reservation_node_reasons;
   plugins::NodeStatuses extender_statuses;  // nodes the extenders turned down
   int64_t total_nodes = 0;
   double score_seconds = 0;  // the partitions' longest scoring part of the round
@@ -636,6 +638,9 @@ void share_reservation_diagnosis(Self self, const Attempt& a) {
   if (!wanted || reservations.empty()) return;
   auto diagnosis = reservations.diagnose(*a.pod().pod, self->state.cluster_pods);
   if (!diagnosis) return;
+  diagnosis->node_reasons = a.reservation_node_reasons;
+  for (const auto& [node, status] : a.extender_statuses)
+    if (diagnosis->nodes.count(node) != 0) diagnosis->node_reasons[node] = status.reasons;
   a.request->state->share_input(
       std::make_shared<const plugins::reservation::ReservationDiagnosis>(std::move(*diagnosis)), 1,
       /*read_by_filter=*/false);
@@ -712,6 +717,7 @@ void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& par
     total += part->nodes;
     std::move(part->feasible.begin(), part->feasible.end(), std::back_inserter(a->feasible));
     a->failures.merge(part->failures);
+    a->reservation_node_reasons.merge(part->reservation_node_reasons);
     a->score_seconds = std::max(a->score_seconds, part->score_seconds);
   }
   a->total_nodes = total;

@@ -110,7 +110,7 @@ std::optional<ReservationDiagnosis> ClusterReservations::diagnose(const Pod& pod
     if (held.entry.used_up()) continue;  // as match_node
     auto node = cluster.nodes().find(held.node);
     if (node == cluster.nodes().end() || !node->second.node) continue;
-    tally(out.counts, *request, match_reservation(*request, pod, *node->second.node, held.entry));
+    tally(out.nodes[held.node], *request, match_reservation(*request, pod, *node->second.node, held.entry));
   }
   return out;
 }

@@ -65,8 +65,9 @@ class ClusterReservations {
   std::vector<const ClusterReservation*> usable_by(const Pod& pod, const ClusterPods& cluster,
                                                    const OwnSelectors* relevant = nullptr) const;
   /// Why the held reservations on nodes ClusterPods knows are usable by `pod`
-  /// or not (the PostFilter reasons); nullopt for a reserve pod or a pod whose
-  /// reservation annotations do not decode.
+  /// or not, per node (the PostFilter reasons; the caller adds the nodes'
+  /// Filter reasons); nullopt for a reserve pod or a pod whose reservation
+  /// annotations do not decode.
   std::optional<ReservationDiagnosis> diagnose(const Pod& pod, const ClusterPods& cluster) const;
 
  private:

@@ -150,7 +150,8 @@ class ReservationPreemptionTest(ReservationReads, SchedulingTest):
         self.client.ok("PUT", RESERVATIONS + "/closed", r)
         self.client.create(make_pod("big", cpu="6", labels={"app": "web"}))
         # The pod is tried again on the reservation's update if it came first.
-        ending = ", 1 Reservation(s) is unschedulable, 2 Reservation(s) matched owner total."
+        ending = (", 1 Reservation(s) is unschedulable, 1 Reservation(s) for node reason that Insufficient cpu,"
+                  " 2 Reservation(s) matched owner total.")
         message = self.cluster.wait(
             lambda: (lambda m: m if m.endswith(ending) else None)(self.unschedulable_message("big")), 30,
             lambda: self.unschedulable_message("big"))

@@ -26,8 +26,8 @@ ReservationPlugin plugin_with(bool enable_preemption, int32_t percentage = 10, i
 /// Two owned reservations: one outside the pod's affinity.
 void share_diagnosis(CycleState& state) {
   auto diagnosis = std::make_shared<ReservationDiagnosis>();
-  diagnosis->counts.owner_matched = 2;
-  diagnosis->counts.affinity_unmatched = 1;
+  diagnosis->nodes["n1"].owner_matched = 2;
+  diagnosis->nodes["n1"].affinity_unmatched = 1;
   diagnosis->has_affinity = true;
   state.share_input(std::shared_ptr<const ReservationDiagnosis>(std::move(diagnosis)), 1, false);
 }
@@ -157,6 +157,60 @@ TEST_CASE("Reservation PostFilter reasons, table-driven", "[reservation]") {
   };
   for (const auto& c : cases) {
     INFO(c.what);
-    CHECK(post_filter_reasons(ReservationDiagnosis{c.counts, c.has_affinity}) == c.reasons);
+    ReservationDiagnosis diagnosis;
+    diagnosis.nodes["n1"] = c.counts;
+    diagnosis.has_affinity = c.has_affinity;
+    CHECK(post_filter_reasons(diagnosis) == c.reasons);
+  }
+}
+
+TEST_CASE("Reservation PostFilter reasons: the nodes' own rejections, table-driven", "[reservation]") {
+  auto owned = [](int owner, int ruled_out = 0) {
+    MatchDiagnosis d;
+    d.owner_matched = owner;
+    d.affinity_unmatched = ruled_out;
+    return d;
+  };
+  struct Case {
+    const char* what;
+    std::map<std::string, MatchDiagnosis> nodes;
+    std::map<std::string, std::vector<std::string>> node_reasons;
+    std::vector<std::string> reasons;
+  };
+  const std::vector<Case> cases = {
+      {"a node that was not rejected says nothing", {{"n1", owned(2)}}, {}, {"2 Reservation(s) matched owner total"}},
+      {"each usable reservation counts each reason of its node",
+       {{"n1", owned(2)}},
+       {{"n1", {"Insufficient cpu", "Insufficient memory"}}},
+       {"2 Reservation(s) for node reason that Insufficient cpu",
+        "2 Reservation(s) for node reason that Insufficient memory", "2 Reservation(s) matched owner total"}},
+      {"the ruled-out ones do not count", {{"n1", owned(3, 2)}}, {{"n1", {"Insufficient cpu"}}},
+       {"2 Reservation(s) didn't match affinity rules", "1 Reservation(s) for node reason that Insufficient cpu",
+        "3 Reservation(s) matched owner total"}},
+      {"nothing usable left: no node reason", {{"n1", owned(1, 1)}}, {{"n1", {"Insufficient cpu"}}},
+       {"1 Reservation(s) didn't match affinity rules", "1 Reservation(s) matched owner total"}},
+      {"a reservation-level reason takes one off; the others keep the node reasons",
+       {{"n1", owned(2)}},
+       {{"n1", {"Insufficient cpu by node", "Reservation(s) Insufficient cpu"}}},
+       {"1 Reservation(s) for node reason that Insufficient cpu by node", "2 Reservation(s) matched owner total"}},
+      {"reservation-level reasons for all: nothing else",
+       {{"n1", owned(1)}},
+       {{"n1", {"Insufficient cpu by node", "Reservation(s) Insufficient cpu"}}},
+       {"1 Reservation(s) matched owner total"}},
+      {"summed over nodes, sorted by reason",
+       {{"n1", owned(1)}, {"n2", owned(2)}, {"n3", owned(1)}},
+       {{"n1", {"node(s) had untolerated taint {x: y}"}}, {"n2", {"Insufficient cpu"}}, {"n3", {"Insufficient cpu"}}},
+       {"3 Reservation(s) for node reason that Insufficient cpu",
+        "1 Reservation(s) for node reason that node(s) had untolerated taint {x: y}",
+        "4 Reservation(s) matched owner total"}},
+      {"reasons of a node without owned reservations are ignored", {{"n1", owned(0)}}, {{"n1", {"Insufficient cpu"}}},
+       {}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    ReservationDiagnosis diagnosis;
+    diagnosis.nodes = c.nodes;
+    diagnosis.node_reasons = c.node_reasons;
+    CHECK(post_filter_reasons(diagnosis) == c.reasons);
   }
 }
