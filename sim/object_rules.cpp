@@ -5,6 +5,7 @@
 #include <ctime>
 #include <random>
 
+#include "sim/crd_defaults.hpp"
 #include "sim/pod_resource_defaults.hpp"
 #include "sim/pod_scheduling_gates.hpp"
 #include "sim/pod_validation.hpp"
@@ -184,6 +185,7 @@ void prepare_for_create(const ResourceInfo& r, rapidjson::Document& doc, bool ke
     mark_scheduling_gated(doc);
     default_requests_from_limits(doc);
   }
+  apply_crd_defaults(r, doc);
   // The API server's default binding mode (storage/v1 SetDefaults_StorageClass).
   if (r.kind == "StorageClass" && string_at(doc, "volumeBindingMode").empty())
     set_string(doc, "volumeBindingMode", "Immediate", alloc);
@@ -205,6 +207,7 @@ void prepare_for_update(const ResourceInfo& r, const rapidjson::Value& old, rapi
     copy_member(om, meta, key, alloc);
   remove_member(meta, "selfLink");
   if (r.has_status_subresource()) copy_member(old, doc, "status", alloc);
+  apply_crd_defaults(r, doc);
 
   // generation counts spec changes (everything but metadata and status).
   int64_t generation = 1;

@@ -167,6 +167,15 @@ class ReservationLifecycleTest(ReservationReads, SchedulingTest):
         self.assertEqual((c["status"], c["reason"]), ("False", "Invalid"))
         self.assertIn("misses the owner spec", c["message"])
 
+    def test_a_reservation_without_ttl_or_expires_gets_the_crd_defaults(self):
+        # Koordinator's CRD defaults ttl to 24h and allocateOnce to true; the API server applies them.
+        self.start([make_node("n1")], config())
+        bare = reservation("bare", {"cpu": "1"}, ttl=None)
+        del bare["spec"]["allocateOnce"]
+        created = self.create_reservation(bare)
+        self.assertEqual((created["spec"]["ttl"], created["spec"]["allocateOnce"]), ("24h", True))
+        self.assertEqual(self.wait_phase("bare", "Available")["status"]["nodeName"], "n1")
+
     def test_malformed_reservation_fails_naming_the_field_and_a_started_one_is_kept(self):
         self.start([make_node("n1", cpu="4")], config())
         self.create_reservation(reservation("held", {"cpu": "3"}))
