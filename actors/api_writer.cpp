@@ -285,7 +285,7 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
       [=](atom::report, ObjectWarningPtr warning) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.events->record(self->state.events_for(warning->profile),
-                                   {warning->regarding, "Warning", warning->reason, "Reading", warning->message});
+                                   {warning->regarding, "Warning", warning->reason, warning->action, warning->message});
       },
       [=](atom::bind_result, uint64_t id, WriteOutcome& outcome) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -84,6 +84,7 @@ struct ObjectWarning {
   std::string profile;  // the reporting controller (a profile's name)
   std::string reason;
   std::string message;
+  std::string action = "Reading";  // the event's action: what was being done
 };
 using ObjectWarningPtr = std::shared_ptr<const ObjectWarning>;
 

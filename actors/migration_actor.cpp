@@ -37,6 +37,8 @@ constexpr const char* kTriggerAnnotation = "descheduler.koordinator.sh/evict-tri
 constexpr const char* kReasonAnnotation = "descheduler.koordinator.sh/evict-reason";
 constexpr const char* kSoftEvictionAnnotation = "scheduling.koordinator.sh/soft-eviction";
 constexpr const char* kControllerPlugin = "MigrationController";
+/// The reason Koordinator's arbitrator fails a job whose pod may not move with.
+constexpr const char* kReasonForbiddenMigratePod = "ForbiddenMigratePod";
 
 struct MigrationState {
   MigrationDeps deps;
@@ -211,6 +213,29 @@ void report_undecodable_job(Self self, const rapidjson::Value& object, const std
   if (verdict.event && st.deps.writer) self->send(st.deps.writer, atom::report_v, verdict.event);
 }
 
+/// Koordinator's arbitrator's words for a pod it will not migrate, then the rule that said so.
+std::string forbidden_message(const PodMigrationJob& job, const std::string& rule) {
+  return "Pod \"" + job.spec.pod_ref.namespace_name + "/" + job.spec.pod_ref.name +
+         "\" is forbidden to migrate because it does not meet the requirements: " + rule;
+}
+
+/// The arbitrator's Warning event on a job it failed (reason ForbiddenMigratePod, action Migrating).
+void warn_forbidden(Self self, const PodMigrationJob& job, const std::string& message) {
+  auto& st = self->state;
+  if (!st.deps.writer || !leading(st) || st.deps.scheduler_names.empty()) return;
+  auto warning = std::make_shared<ObjectWarning>();
+  warning->regarding.kind = "PodMigrationJob";
+  warning->regarding.api_version = "scheduling.koordinator.sh/v1alpha1";
+  warning->regarding.name = job.meta.name;
+  warning->regarding.uid = job.meta.uid;
+  warning->regarding.resource_version = job.meta.resource_version;
+  warning->profile = *std::min_element(st.deps.scheduler_names.begin(), st.deps.scheduler_names.end());
+  warning->reason = kReasonForbiddenMigratePod;
+  warning->message = message;
+  warning->action = "Migrating";
+  self->send(st.deps.writer, atom::report_v, ObjectWarningPtr(std::move(warning)));
+}
+
 /// Held back while standing by: recorded once this replica leads.
 void record_held_back_job_events(Self self) {
   auto& st = self->state;
@@ -343,7 +368,8 @@ void reconcile(Self self) {
     ds::JobStep step = ds::step_migration_job(*job, observed, st.settings.controller);
     if (auto it = held.find(name); it != held.end() && step.status.phase == ds::kPhasePending) {
       if (it->second.verdict == ds::Verdict::reject) {
-        fail(step.status, "Rejected", it->second.message);
+        fail(step.status, kReasonForbiddenMigratePod, forbidden_message(*job, it->second.message));
+        warn_forbidden(self, *job, step.status.message);
       } else {
         step.status.message = it->second.message;
       }

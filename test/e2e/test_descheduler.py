@@ -421,6 +421,28 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         for kind in ("ReservationCreated", "ReservationScheduled", "Eviction", "PodBoundReservation", "BoundPodReady"):
             self.assertEqual(conditions.get(kind), "True", (kind, status["conditions"]))
 
+    def test_a_pod_that_may_not_move_fails_its_job_as_koordinators_arbitrator_does(self):
+        # ReservationFirst needs the pod's scheduler to be troupe (it must place the replacement).
+        self.three_nodes()
+        self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2", scheduler="other-scheduler"))
+        self.start()
+        self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "PodMigrationJob",
+                                      "metadata": {"name": "stuck"},
+                                      "spec": {"podRef": {"namespace": "default", "name": "db-0"},
+                                               "mode": "ReservationFirst"}})
+        self.cluster.wait(lambda: phase(self.client.ok("GET", JOBS + "/stuck")) == "Failed", 30,
+                          lambda: "job not failed: %s" % self.client.ok("GET", JOBS + "/stuck"))
+        status = self.client.ok("GET", JOBS + "/stuck")["status"]
+        self.assertEqual(status["reason"], "ForbiddenMigratePod")
+        self.assertTrue(status["message"].startswith(
+            'Pod "default/db-0" is forbidden to migrate because it does not meet the requirements: '
+            "pod's schedulerName other-scheduler cannot migrate in ReservationFirst mode"), status["message"])
+        events = self.cluster.wait(
+            lambda: [e for e in self.client.events_about("stuck") if e["reason"] == "ForbiddenMigratePod"], 30,
+            lambda: "a Warning event on the job: %s" % self.client.events_about("stuck"))
+        self.assertEqual((events[0]["type"], events[0]["message"]), ("Warning", status["message"]))
+        self.assertIsNotNone(self.client.pod("db-0"))  # nothing evicted
+
     def test_malformed_job_fails_naming_the_field(self):
         self.three_nodes()
         self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2"))
