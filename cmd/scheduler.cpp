@@ -12,6 +12,7 @@
 #include "actors/scheduler_runtime.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/flags.hpp"
+#include "config/feature_gates.hpp"
 #include "plugins/registry.hpp"
 
 namespace troupe::cmd {
@@ -30,6 +31,9 @@ const std::vector<FlagSpec> kFlags = {
     {"descheduler-config", true,
      "DeschedulerConfiguration file: LowNodeLoad balancing, dryRun, limits (default: only execute PodMigrationJobs)"},
     {"leader-elect", true, "override leaderElection.leaderElect (true/false)"},
+    {"feature-gates", true,
+     "Name=true|false,... as koord-scheduler's: DevicePluginAdaption sets DeviceShare's devicePluginAdaption where a "
+     "profile leaves it unset; other gates are ignored with a warning"},
     {"log-level", true, "trace, debug, info, warn, error (default info)"},
     {"help", false, "show this help"},
 };
@@ -97,6 +101,12 @@ int run_scheduler(int argc, char** argv) {
     std::fprintf(stderr, "troupe scheduler: invalid configuration: %s\n", config.message().c_str());
     return 2;
   }
+  auto gates = config::parse_feature_gates(flags->get("feature-gates", ""));
+  if (!gates) {
+    std::fprintf(stderr, "troupe scheduler: %s\n", gates.message().c_str());
+    return 2;
+  }
+  for (const auto& warning : config::apply_feature_gates(*config, *gates)) spdlog::warn("{}", warning);
   auto descheduler = load_descheduler_config(*flags);
   if (!descheduler) {
     std::fprintf(stderr, "troupe scheduler: invalid descheduler configuration: %s\n", descheduler.message().c_str());

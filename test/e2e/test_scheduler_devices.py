@@ -16,6 +16,7 @@ that NIC's VF with the smallest bus id.
 import json
 import os
 import random
+import subprocess
 import sys
 import unittest
 
@@ -24,6 +25,7 @@ from device_builders import (ALLOCATE_HINT, DEVICE_ALLOCATED, JOINT_ALLOCATE, al
                              gpu_pod, make_device, make_gpu_node, parse_memory)
 from scheduler_helpers import (DEVICES_PATH, SCHEDULER_NAME, SchedulingTest, all_bound, describe_pending, fast_config,  # noqa: E402
                                make_node, make_pod, profile, scheduler_config)
+from helpers import troupe_binary  # noqa: E402
 
 SUMMARIES = "/apis/v1/plugins/DeviceShare/nodeDeviceSummaries"
 # Koordinator's default DeviceShare scoring (troupe's default is Fragmentation).
@@ -236,6 +238,20 @@ class DeviceTest(SchedulingTest):
         self.client.create(make_device("g-1"))
         on = self.place([gpu_pod("hami-%d" % i, koord_gpu=50, labels=hami) for i in range(4)])
         self.assertEqual({p["spec"]["nodeName"] for p in on.values()}, {"g-0"})
+
+    def test_feature_gate_device_plugin_adaption_as_koord_schedulers_flag(self):
+        # A koord-scheduler Deployment's --feature-gates: the gate turns the arg on; others are ignored, said so.
+        self.client.create_all([make_gpu_node("g-0"), make_device("g-0")])
+        self.scheduler = self.cluster.start_scheduler(
+            koordinator_config(), extra_args=["--feature-gates", "DevicePluginAdaption=true,CompactCPUs=false"])
+        self.scheduler.wait_ready()
+        pod = self.place_one(gpu_pod("adapted", whole=1))
+        self.assertEqual(pod["metadata"]["annotations"]["scheduling.koordinator.sh/gpu-minors"], "0")
+        self.scheduler.wait_logged("feature gate CompactCPUs=false ignored: troupe has no such switch")
+        bad = subprocess.run([troupe_binary(), "scheduler", "--feature-gates", "DevicePluginAdaption=maybe"],
+                             capture_output=True, text=True, timeout=30)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--feature-gates: invalid value of DevicePluginAdaption=maybe", bad.stderr)
 
     def test_aliyun_gpu_mem_pods_are_binpacked_on_one_card(self):
         node = make_node("gs-0", cpu="32", memory="64Gi",
