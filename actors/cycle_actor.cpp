@@ -385,19 +385,23 @@ void count_waiting_groups(Self self) {
     m->set("scheduler_waiting_gang_group_number", {}, static_cast<double>(self->state.gangs.waiting_groups()));
 }
 
-/// The pod's wait at Permit, taken out of the waiting list.
-std::optional<WaitingAtPermit> take_waiting(Self self, const std::string& uid) {
+/// The pod's wait at Permit, taken out of the waiting list; its length goes
+/// to scheduler_permit_wait_duration_seconds by how it ended (a status code:
+/// "Success" when allowed, "Unschedulable" when rejected, as upstream).
+std::optional<WaitingAtPermit> take_waiting(Self self, const std::string& uid, const char* result) {
   auto it = self->state.waiting.find(uid);
   if (it == self->state.waiting.end()) return std::nullopt;
   WaitingAtPermit entry = std::move(it->second);
   self->state.waiting.erase(it);
+  if (auto& m = self->state.deps.metrics)
+    m->observe("scheduler_permit_wait_duration_seconds", {result}, seconds_since(entry.since));
   return entry;
 }
 
 /// A waiting gang pod is let go without binding: its node forgets it and,
 /// when `message` is set, the pod is reported unschedulable and requeued.
 void drop_waiting(Self self, const std::string& uid, const std::string* message) {
-  auto entry = take_waiting(self, uid);
+  auto entry = take_waiting(self, uid, "Unschedulable");
   if (!entry) return;
   self->state.gangs.stop_waiting(uid);
   unreserve(self, entry->attempt, entry->node);
@@ -427,7 +431,7 @@ void wait_at_permit(Self self, const AttemptPtr& a, const std::string& node, std
   auto& st = self->state;
   const std::string& uid = a->pod().meta().uid;
   const uint64_t ticket = ++st.next_wait_ticket;
-  st.waiting[uid] = WaitingAtPermit{a, node, ticket};
+  st.waiting[uid] = WaitingAtPermit{a, node, ticket, Clock::now()};
   self->delayed_send(self, timeout, atom::gang_timeout_v, uid, ticket);
   count_waiting_groups(self);
   spdlog::debug("scheduling-cycle: {} waits at Permit on {} for its gang", a->pod().key, node);
@@ -436,7 +440,7 @@ void wait_at_permit(Self self, const AttemptPtr& a, const std::string& node, std
 /// Permit allowed the gang: every other waiting member goes on to bind.
 void release_gang(Self self, const std::vector<std::string>& released) {
   for (const auto& uid : released)
-    if (auto entry = take_waiting(self, uid)) pre_bind_and_bind(self, entry->attempt, entry->node);
+    if (auto entry = take_waiting(self, uid, "Success")) pre_bind_and_bind(self, entry->attempt, entry->node);
 }
 
 void gang_member_unreserved(Self self, const AttemptPtr& a) {

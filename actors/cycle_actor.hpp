@@ -144,6 +144,7 @@ struct WaitingAtPermit {
   std::shared_ptr<Attempt> attempt;
   std::string node;
   uint64_t ticket = 0;  // matches the gang_timeout armed for this wait
+  std::chrono::steady_clock::time_point since;  // scheduler_permit_wait_duration_seconds
 };
 
 struct cycle_actor_state {

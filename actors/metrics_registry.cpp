@@ -227,6 +227,11 @@ void declare_scheduler_metrics(MetricsRegistry& r) {
             "the scheduler attempted to schedule and failed; 'gated' is the number of unschedulable pods that the "
             "scheduler never attempted to schedule because they are gated.",
             {"queue"});
+  r.declare("scheduler_unschedulable_pods", T::gauge,
+            "[ALPHA] The number of unschedulable pods broken down by plugin name. A pod will increment the gauge for "
+            "all plugins that caused it to not schedule and so this metric have meaning only when broken down by "
+            "plugin.",
+            {"plugin", "profile"});
   r.declare("scheduler_pod_scheduling_sli_duration_seconds", T::histogram,
             "[BETA] E2e latency for a pod being scheduled, from the time the pod enters the scheduling queue and "
             "might involve multiple scheduling attempts.",
@@ -237,6 +242,8 @@ void declare_scheduler_metrics(MetricsRegistry& r) {
             "[STABLE] Total preemption attempts in the cluster till now", {});
   r.declare("scheduler_preemption_victims", T::histogram, "[STABLE] Number of selected preemption victims", {},
             exponential_buckets(1, 2, 7));
+  r.declare("scheduler_permit_wait_duration_seconds", T::histogram,
+            "[ALPHA] Duration of waiting on permit.", {"result"}, exponential_buckets(0.001, 2, 15));
   r.declare("scheduler_waiting_gang_group_number", T::gauge,
             "The number of gang groups with pods waiting at Permit (Koordinator's Coscheduling).", {});
   r.declare("troupe_preemption_pdbs", T::gauge, "PodDisruptionBudgets the scheduler's preemption knows.", {});

@@ -1,5 +1,8 @@
 #include "actors/queue_actor.hpp"
 
+#include <map>
+#include <utility>
+
 #include <spdlog/spdlog.h>
 
 #include "plugins/coscheduling/gang_spec.hpp"
@@ -83,6 +86,21 @@ void queue_actor_state::publish_sizes() {
   metrics->set("scheduler_pending_pods", {"gated"}, static_cast<double>(queue->gated_size()));
 }
 
+void queue_actor_state::publish_unschedulable_by_plugin() {
+  if (!metrics) return;
+  std::map<std::pair<std::string, std::string>, double> counts;
+  queue->for_each_unschedulable([&](const SchedulingQueue<QueuedPod>::Entry& entry) {
+    const std::string& profile = entry.payload.pod->pod->spec.scheduler_name;
+    for (const auto& plugin : entry.rejected_by) counts[{plugin, profile}] += 1;
+  });
+  for (const auto& series : unschedulable_series)
+    if (counts.count(series) == 0) metrics->set("scheduler_unschedulable_pods", {series.first, series.second}, 0);
+  for (const auto& [series, count] : counts) {
+    metrics->set("scheduler_unschedulable_pods", {series.first, series.second}, count);
+    unschedulable_series.insert(series);
+  }
+}
+
 queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_actor_state> self,
                                           QueueActorSettings settings) {
   self->state.queue = std::make_unique<SchedulingQueue<QueuedPod>>(
@@ -147,6 +165,7 @@ queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_ac
         self->state.queue->flush(now);
         self->state.serve_waiting(now);
         self->state.publish_sizes();
+        self->state.publish_unschedulable_by_plugin();
         self->delayed_send(self, tick, atom::tick_v);
       },
   };

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,9 +68,16 @@ struct queue_actor_state {
   std::shared_ptr<MetricsRegistry> metrics;
   ActorMetricsHandle actor_metrics;
 
+  /// (plugin, profile) series of scheduler_unschedulable_pods published so
+  /// far: one that empties is set to 0, as upstream's gauge goes down.
+  std::set<std::pair<std::string, std::string>> unschedulable_series;
+
   /// Answers waiting pops while pods are ready.
   void serve_waiting(QueueClock::time_point now);
   void publish_sizes();
+  /// scheduler_unschedulable_pods{plugin,profile}: each unschedulable pod
+  /// counts once for every plugin that rejected it (walked at each tick).
+  void publish_unschedulable_by_plugin();
 
   static inline const char* name = "queue";
 };

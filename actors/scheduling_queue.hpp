@@ -236,6 +236,11 @@ class SchedulingQueue {
   size_t active_size() const { return active_.size(); }
   size_t backoff_size() const { return backoff_.size(); }
   size_t unschedulable_size() const { return unschedulable_.size(); }
+  /// Calls `visit(entry)` for every pod in unschedulablePods.
+  template <class Visit>
+  void for_each_unschedulable(Visit&& visit) const {
+    for (const auto& key : unschedulable_) visit(entries_.at(key));
+  }
   size_t gated_size() const { return gated_.size(); }
   size_t size() const { return entries_.size(); }
 

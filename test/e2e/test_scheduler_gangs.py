@@ -85,6 +85,7 @@ class GangTest(SchedulingTest):
                                                result="scheduled"), 3)
         # Two members waited at Permit; none waits now.
         self.assertEqual(self.scheduler.metric("scheduler_waiting_gang_group_number"), 0)
+        self.assertEqual(self.scheduler.metric("scheduler_permit_wait_duration_seconds_count", result="Success"), 2)
 
     def test_strict_gang_that_cannot_fit_binds_nothing_and_holds_nothing(self):
         self.start([make_node("n-0", cpu="4", memory="8Gi")])
@@ -137,6 +138,11 @@ class GangTest(SchedulingTest):
         message = self.unschedulable_message("ow-1", timeout=20)
         self.assertEqual(message, "rejected due to timeout after waiting 1s at plugin Coscheduling")
         self.assertIsNone(self.client.pod("ow-1")["spec"].get("nodeName"))
+        # ow-1 waited about its 1 s at Permit and was rejected.
+        self.assertGreaterEqual(
+            self.scheduler.metric("scheduler_permit_wait_duration_seconds_count", result="Unschedulable"), 1)
+        self.assertGreaterEqual(
+            self.scheduler.metric("scheduler_permit_wait_duration_seconds_sum", result="Unschedulable"), 0.9)
 
     def test_deleting_a_waiting_member_sends_the_strict_gang_back(self):
         self.client.create(make_node("n-0", cpu="4", memory="8Gi"))

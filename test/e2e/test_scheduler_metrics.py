@@ -90,10 +90,16 @@ class MetricsTest(unittest.TestCase):
         _, text = scheduler.get("/metrics")
         self.assertIn("# TYPE scheduler_schedule_attempts_total counter", text)
         self.assertIn("# TYPE scheduler_pending_pods gauge", text)
+        # Each unschedulable pod counts once for each plugin that rejected it, by its profile.
+        self.assertEqual(metric_sum(m, "scheduler_unschedulable_pods", plugin="NodeResourcesFit",
+                                    profile="troupe-scheduler"), 1)
+        self.assertEqual(metric_sum(m, "scheduler_unschedulable_pods"), 1)
 
         client.delete_pod("too-big")
         wait_for(lambda: metric_sum(scheduler.metrics(), "scheduler_pending_pods", queue="unschedulable") == 0, 30,
                  "the deleted pod leaves the unschedulable queue")
+        self.assertEqual(metric_sum(scheduler.metrics(), "scheduler_unschedulable_pods", plugin="NodeResourcesFit",
+                                    profile="troupe-scheduler"), 0)
 
 
 if __name__ == "__main__":
