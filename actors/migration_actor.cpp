@@ -29,6 +29,8 @@ namespace ds = plugins::descheduler;
 namespace {
 
 constexpr const char* kEvictionsMetric = "troupe_descheduler_evictions_total";
+/// Koordinator's (and the upstream descheduler's) eviction counter.
+constexpr const char* kPodsEvictedMetric = "descheduler_pods_evicted";
 constexpr const char* kJobsMetric = "troupe_migration_jobs";
 constexpr const char* kCycleMetric = "troupe_descheduler_cycle_duration_seconds";
 constexpr const char* kKoordRoot = "/apis/scheduling.koordinator.sh/v1alpha1";
@@ -123,7 +125,8 @@ const char* eviction_result(const watch::ApiResult& r) {
 /// Runs the step's actions in order, then writes the status; a failed
 /// action fails the job (Koordinator's FailedCreateReservation / FailedEvict).
 JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, const PodMigrationJob& job,
-                            ds::JobStep step, const std::string& pod_uid, std::optional<int64_t> grace) {
+                            ds::JobStep step, const std::string& pod_uid, const std::string& pod_node,
+                            std::optional<int64_t> grace) {
   auto outcome = std::make_shared<JobStepOutcome>();
   outcome->job = job.meta.name;
   PodMigrationJobStatus& status = step.status;
@@ -145,6 +148,9 @@ JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, con
     } else {
       auto r = evict(api, action, pod_uid, job, grace);
       metrics.add(kEvictionsMetric, {trigger_of(job), eviction_result(r)});
+      const bool evicted = r.ok || r.code == 404;
+      metrics.add(kPodsEvictedMetric, {evicted ? "success" : "error", trigger_of(job),
+                                       action.pod_key.substr(0, action.pod_key.find('/')), pod_node});
       if (!r.ok && r.code != 404) {
         fail(status, "FailedEvict", "evicting pod " + action.pod_key + ": " + r.message);
         break;
@@ -171,15 +177,16 @@ JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, con
   return outcome;
 }
 
-void post_step(Self self, std::shared_ptr<const PodMigrationJob> job, ds::JobStep step, std::string pod_uid) {
+void post_step(Self self, std::shared_ptr<const PodMigrationJob> job, ds::JobStep step, std::string pod_uid,
+               std::string pod_node) {
   auto& st = self->state;
   st.busy.insert(job->meta.name);
   auto me = caf::actor_cast<caf::actor>(self);
   auto api = st.deps.api;
   auto metrics = st.deps.metrics;
   const auto grace = ds::delete_grace_period(*job, st.settings.controller);
-  bool queued = st.deps.io->post([me, api, metrics, job, step = std::move(step), pod_uid, grace]() mutable {
-    caf::anon_send(me, atom::done_v, carry_out(*api, *metrics, *job, std::move(step), pod_uid, grace));
+  bool queued = st.deps.io->post([me, api, metrics, job, step = std::move(step), pod_uid, pod_node, grace]() mutable {
+    caf::anon_send(me, atom::done_v, carry_out(*api, *metrics, *job, std::move(step), pod_uid, pod_node, grace));
   });
   if (!queued) st.busy.erase(job->meta.name);
 }
@@ -377,7 +384,8 @@ void reconcile(Self self) {
                      step.status.reason != job->status.reason;
     }
     if (!step.changed && step.actions.empty()) continue;
-    post_step(self, job, std::move(step), observed.pod ? observed.pod->meta.uid : "");
+    post_step(self, job, std::move(step), observed.pod ? observed.pod->meta.uid : "",
+              observed.pod ? observed.pod->spec.node_name : "");
   }
   // Forget admissions of jobs that are gone or done.
   for (auto it = st.admitted.begin(); it != st.admitted.end();) {
@@ -644,6 +652,10 @@ void declare_migration_metrics(MetricsRegistry& registry) {
                    "Pod evictions by the descheduler, by the plugin that asked for them and the result "
                    "(success, blocked by a PodDisruptionBudget, error, dry-run).",
                    {"plugin", "result"});
+  registry.declare(kPodsEvictedMetric, MetricsRegistry::Type::counter,
+                   "Number of evicted pods, by the result, by the strategy, by the namespace, by the node name. "
+                   "'error' result means a pod could not be evicted",
+                   {"result", "strategy", "namespace", "node"});
   registry.declare(kJobsMetric, MetricsRegistry::Type::gauge, "PodMigrationJobs the migration actor sees, by phase.",
                    {"phase"});
   registry.declare(kCycleMetric, MetricsRegistry::Type::histogram, "Duration of one descheduling cycle (plan).", {},

@@ -266,6 +266,9 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         metrics = scheduler.metrics()
         self.assertEqual(metric_sum(metrics, "troupe_descheduler_evictions_total", plugin="LowNodeLoad",
                                     result="success"), 2)
+        # Koordinator's counter: both pods left the hot node n1.
+        self.assertEqual(metric_sum(metrics, "descheduler_pods_evicted", result="success", strategy="LowNodeLoad",
+                                    namespace="default", node="n1"), 2)
         self.assertEqual(metric_sum(metrics, "troupe_migration_jobs", phase="Succeeded"), 2)
         self.assertGreaterEqual(metric_sum(metrics, "troupe_descheduler_cycle_duration_seconds_count"), 3)
 
@@ -306,6 +309,8 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         self.assertEqual(len([p for p in self.client.pods() if p["spec"].get("nodeName") == "n1"]), 5)
         self.assertEqual(metric_sum(scheduler.metrics(), "troupe_descheduler_evictions_total", plugin="MigrationController",
                                     result="blocked"), 1)
+        self.assertEqual(metric_sum(scheduler.metrics(), "descheduler_pods_evicted", result="error",
+                                    strategy="MigrationController", node="n1"), 1)
 
     def user_job(self, name, pod):
         return self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1",
