@@ -10,6 +10,7 @@
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/preemption_step.hpp"
+#include "actors/reservation_diagnosis_step.hpp"
 #include "actors/reserve_pods_aside.hpp"
 #include "model/go_duration.hpp"
 #include "model/timestamp.hpp"
@@ -19,9 +20,7 @@
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/load_aware/load_aware_plugin.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
-#include "plugins/reservation/reservation_diagnosis.hpp"
 #include "plugins/reservation/reservation_names.hpp"
-#include "plugins/reservation/reservation_plugin.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
 #include "plugins/volumes/claims_in_use.hpp"
 #include "plugins/volumes/volume_binding.hpp"
@@ -60,8 +59,6 @@ struct Attempt {
   /// The feasible nodes with their raw scores (when the round scored them).
   std::vector<plugins::NodeScore> feasible;
   plugins::FailureHistogram failures;
-  /// The reasons of the rejected nodes that hold reservations (the Reservation plugin's PostFilter).
-  std::map<std::string, std::vector<std::string>> reservation_node_reasons;
   plugins::NodeStatuses extender_statuses;  // nodes the extenders turned down
   int64_t total_nodes = 0;
   double score_seconds = 0;  // the partitions' longest scoring part of the round
@@ -630,29 +627,8 @@ void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResu
   fail_and_next(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
 }
 
-/// Why the pod could not use the reservations it may own, for the
-/// Reservation plugin's PostFilter reasons (reservation_diagnosis.hpp):
-/// counted only here, when no node fits.
-void share_reservation_diagnosis(Self self, const Attempt& a) {
-  const auto& reservations = self->state.reservations;
-  const auto& post_filters = a.framework().post_filter_plugins();
-  const bool wanted = std::any_of(post_filters.begin(), post_filters.end(), [](const plugins::PostFilterPlugin* p) {
-    return p->name() == plugins::reservation::ReservationPlugin::kName;
-  });
-  if (!wanted || reservations.empty()) return;
-  auto diagnosis = reservations.diagnose(*a.pod().pod, self->state.cluster_pods);
-  if (!diagnosis) return;
-  diagnosis->node_reasons = a.reservation_node_reasons;
-  for (const auto& [node, status] : a.extender_statuses)
-    if (diagnosis->nodes.count(node) != 0) diagnosis->node_reasons[node] = status.reasons;
-  a.request->state->share_input(
-      std::make_shared<const plugins::reservation::ReservationDiagnosis>(std::move(*diagnosis)), 1,
-      /*read_by_filter=*/false);
-}
-
 /// PostFilter: a preempting plugin's search runs on the partitions first (off the path of pods that fit).
-void no_fit(Self self, const AttemptPtr& a) {
-  share_reservation_diagnosis(self, *a);
+void post_filter(Self self, const AttemptPtr& a) {
   if (const auto* preemption = preemption_plugin(a->framework())) {
     return search_preemption(self, a->request, a->extender_statuses, a->total_nodes, *preemption,
                              [self, a, preemption](const plugins::PostFilterResult& post) {
@@ -661,6 +637,11 @@ void no_fit(Self self, const AttemptPtr& a) {
                              });
   }
   report_no_fit(self, a, a->framework().run_post_filter(*a->request->state, a->pod(), a->extender_statuses));
+}
+
+/// No node fits: the reservation diagnosis (when the profile wants it), then PostFilter.
+void no_fit(Self self, const AttemptPtr& a) {
+  diagnose_reservations(self, a->request, a->extender_statuses, [self, a] { post_filter(self, a); });
 }
 
 /// After every filter (plugins, then extenders): nothing fits, one node
@@ -721,7 +702,6 @@ void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& par
     total += part->nodes;
     std::move(part->feasible.begin(), part->feasible.end(), std::back_inserter(a->feasible));
     a->failures.merge(part->failures);
-    a->reservation_node_reasons.merge(part->reservation_node_reasons);
     a->score_seconds = std::max(a->score_seconds, part->score_seconds);
   }
   a->total_nodes = total;

@@ -174,6 +174,7 @@ JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, con
   }
   auto updated = decode_pod_migration_job_json(write.body);
   if (updated) outcome->updated = std::make_shared<const PodMigrationJob>(std::move(*updated));
+  outcome->forbidden = status.reason == kReasonForbiddenMigratePod && job.status.reason != kReasonForbiddenMigratePod;
   return outcome;
 }
 
@@ -226,7 +227,8 @@ std::string forbidden_message(const PodMigrationJob& job, const std::string& rul
          "\" is forbidden to migrate because it does not meet the requirements: " + rule;
 }
 
-/// The arbitrator's Warning event on a job it failed (reason ForbiddenMigratePod, action Migrating).
+/// The arbitrator's Warning event on a job it failed (reason ForbiddenMigratePod, action Migrating),
+/// sent once the Failed status is written.
 void warn_forbidden(Self self, const PodMigrationJob& job, const std::string& message) {
   auto& st = self->state;
   if (!st.deps.writer || !leading(st) || st.deps.scheduler_names.empty()) return;
@@ -376,7 +378,6 @@ void reconcile(Self self) {
     if (auto it = held.find(name); it != held.end() && step.status.phase == ds::kPhasePending) {
       if (it->second.verdict == ds::Verdict::reject) {
         fail(step.status, kReasonForbiddenMigratePod, forbidden_message(*job, it->second.message));
-        warn_forbidden(self, *job, step.status.message);
       } else {
         step.status.message = it->second.message;
       }
@@ -628,7 +629,11 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
         st.busy.erase(outcome->job);
         // Marked Failed, or found readable again: the watch event follows.
         if (outcome->error.empty()) st.undecodable_jobs.erase(outcome->job);
-        if (outcome->updated) st.view.put_job(outcome->updated);
+        if (outcome->updated) {
+          // The arbitrator's Warning event, once the Failed status is written (as upstream).
+          if (outcome->forbidden) warn_forbidden(self, *outcome->updated, outcome->updated->status.message);
+          st.view.put_job(outcome->updated);
+        }
         if (!outcome->error.empty()) spdlog::warn("migration: job {}: {}", outcome->job, outcome->error);
       },
       [=](atom::failed, const std::string& pod_key) { self->state.requested.erase(pod_key); },

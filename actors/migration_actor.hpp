@@ -59,6 +59,8 @@ struct JobStepOutcome {
   /// The job as the /status write returned it; nullptr when the write failed.
   std::shared_ptr<const PodMigrationJob> updated;
   std::string error;
+  /// The write failed the job with ForbiddenMigratePod (arbitration said never): its Warning event is due.
+  bool forbidden = false;
 };
 using JobStepOutcomePtr = std::shared_ptr<const JobStepOutcome>;
 

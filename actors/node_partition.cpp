@@ -15,7 +15,6 @@
 #include "plugins/node_extensions.hpp"
 #include "plugins/node_numa_resource/node_cpus.hpp"
 #include "plugins/node_numa_resource/node_cpus_summary.hpp"
-#include "plugins/reservation/node_reservations.hpp"
 #include "plugins/reservation/reservation_summary.hpp"
 
 namespace troupe::actors {
@@ -44,11 +43,6 @@ const plugins::deviceshare::NodeDevices* devices_of(const plugins::NodeInfo& inf
 }
 const plugins::numa::NodeCpus* cpus_of(const plugins::NodeInfo& info) {
   return info.extension<plugins::numa::NodeCpus>(plugins::NodeExtensionSlot::kCpus);
-}
-bool holds_reservations(const plugins::NodeInfo& info) {
-  const auto* held =
-      info.extension<plugins::reservation::NodeReservations>(plugins::NodeExtensionSlot::kReservations);
-  return held != nullptr && !held->entries().empty();
 }
 }  // namespace
 
@@ -203,16 +197,12 @@ FilterOutcome NodePartition::run_round(const plugins::Framework& framework, cons
     const plugins::NodeInfo& info = *order_[at].info;  // no hash lookup per node
     if (info.node() == nullptr) continue;
     if (state.node_names && state.node_names->count(name) == 0) {  // excluded by a PreFilter
-      const std::string reason = plugins::Framework::excluded_by_pre_filter_reason(state);
-      out.failures.add_reason(reason, 1,
+      out.failures.add_reason(plugins::Framework::excluded_by_pre_filter_reason(state), 1,
                               state.node_names_plugins.empty() ? std::string() : state.node_names_plugins.front());
-      if (out.feasible.empty() && holds_reservations(info)) out.reservation_node_reasons[name] = {reason};
       continue;
     }
     const plugins::PluginStatus& status = filter_node(framework, state, pod, at, cache, scratch);
     if (status.ok()) {
-      // A feasible node: no PostFilter for this pod, so no reasons to keep.
-      if (out.feasible.empty()) out.reservation_node_reasons.clear();
       round_feasible_at_.push_back(at);
       out.feasible.emplace_back().node_name = name;
     } else if (status.code == plugins::Code::error) {
@@ -221,7 +211,6 @@ FilterOutcome NodePartition::run_round(const plugins::Framework& framework, cons
       break;
     } else {
       out.failures.add(status);
-      if (out.feasible.empty() && holds_reservations(info)) out.reservation_node_reasons[name] = status.reasons;
       last_rejections_.push_back(Rejection{&info, status.code});
     }
   }

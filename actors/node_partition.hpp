@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -33,11 +32,6 @@ struct FilterOutcome {
   /// (weighted_sum and raw[]) when the round scored them.
   std::vector<plugins::NodeScore> feasible;
   plugins::FailureHistogram failures;   // reasons of the nodes that failed
-  /// The reasons of the failed nodes that hold reservations, by node, while
-  /// no node of the partition passed (only a round where none does reaches
-  /// PostFilter): the Reservation plugin's PostFilter says which of them kept
-  /// a pod from its own reservations.
-  std::map<std::string, std::vector<std::string>> reservation_node_reasons;
   int64_t nodes = 0;                    // nodes this partition holds
   double score_seconds = 0;             // of the round, the Score part (metrics)
   bool error = false;                   // a plugin reported an internal error

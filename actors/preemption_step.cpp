@@ -108,12 +108,15 @@ bool any_ineligible(const pre::PreemptionSearchState& search) {
 }
 
 /// The search goes to the plugin that ran it; every other preempting
-/// PostFilter plugin of the profile learns it was another's.
+/// PostFilter plugin of the profile learns it was another's. The search takes
+/// the place of what the plugin kept in its slot since PreFilter: the attempt
+/// has failed, nothing reserves or binds after PostFilter. A plugin that does
+/// not preempt keeps its slot.
 void write_search(const plugins::Framework& framework, plugins::CycleState& state,
                   const pre::PreemptionPostFilter& searcher, pre::PreemptionSearchState search) {
   for (const auto* post_filter : framework.post_filter_plugins()) {
     const auto* other = dynamic_cast<const pre::PreemptionPostFilter*>(post_filter);
-    if (other == nullptr || other == &searcher) continue;
+    if (other == nullptr || other == &searcher || !other->preempts()) continue;
     pre::PreemptionSearchState elsewhere;
     elsewhere.searched_by = std::string(searcher.name());
     other->write_search(state, std::move(elsewhere));

@@ -1,6 +1,7 @@
 #include "actors/queue_actor.hpp"
 
 #include <map>
+#include <string_view>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -88,16 +89,19 @@ void queue_actor_state::publish_sizes() {
 
 void queue_actor_state::publish_unschedulable_by_plugin() {
   if (!metrics) return;
-  std::map<std::pair<std::string, std::string>, double> counts;
+  // Views into the entries: no string is copied while walking the queue.
+  std::map<std::pair<std::string_view, std::string_view>, double> counts;
   queue->for_each_unschedulable([&](const SchedulingQueue<QueuedPod>::Entry& entry) {
     const std::string& profile = entry.payload.pod->pod->spec.scheduler_name;
     for (const auto& plugin : entry.rejected_by) counts[{plugin, profile}] += 1;
   });
   for (const auto& series : unschedulable_series)
-    if (counts.count(series) == 0) metrics->set("scheduler_unschedulable_pods", {series.first, series.second}, 0);
+    if (counts.count({series.first, series.second}) == 0)
+      metrics->set("scheduler_unschedulable_pods", {series.first, series.second}, 0);
   for (const auto& [series, count] : counts) {
-    metrics->set("scheduler_unschedulable_pods", {series.first, series.second}, count);
-    unschedulable_series.insert(series);
+    std::pair<std::string, std::string> owned{series.first, series.second};
+    metrics->set("scheduler_unschedulable_pods", {owned.first, owned.second}, count);
+    unschedulable_series.insert(std::move(owned));
   }
 }
 

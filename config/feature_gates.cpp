@@ -1,5 +1,6 @@
 #include "config/feature_gates.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace troupe::config {
@@ -23,12 +24,18 @@ std::optional<bool> parse_bool(const std::string& s) {
   return std::nullopt;
 }
 
-/// DeviceShare's devicePluginAdaption in every profile that leaves it unset.
+/// DeviceShare's devicePluginAdaption in every profile that runs DeviceShare
+/// and leaves it unset (on a copy: YAML anchors may share one args node).
 void set_device_plugin_adaption(SchedulerConfiguration& config, bool on) {
   for (auto& profile : config.profiles) {
-    YAML::Node& args = profile.plugin_args["DeviceShare"];
-    if (!args.IsMap()) args = YAML::Node(YAML::NodeType::Map);
+    const auto names = profile.plugin_names();
+    if (std::find(names.begin(), names.end(), "DeviceShare") == names.end()) continue;
+    const YAML::Node given = profile.args_for("DeviceShare");
+    // A fresh node: assigning to a YAML::Node would write through to the one it refers to.
+    YAML::Node args = given.IsMap() ? YAML::Clone(given) : YAML::Node(YAML::NodeType::Map);
     if (!args["devicePluginAdaption"]) args["devicePluginAdaption"] = on;
+    profile.plugin_args.erase("DeviceShare");  // not operator=: that too writes through
+    profile.plugin_args.emplace("DeviceShare", args);
   }
 }
 
@@ -39,12 +46,11 @@ Result<FeatureGates> parse_feature_gates(const std::string& text) {
   size_t start = 0;
   while (start <= text.size()) {
     const size_t comma = text.find(',', start);
-    const std::string entry = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    const std::string entry = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? text.size() + 1 : comma + 1;
-    if (entry.empty()) continue;
+    if (entry.empty()) continue;  // only an empty entry: " " is a gate without a value, as upstream
     const size_t eq = entry.find('=');
-    if (eq == std::string::npos)
-      return Error{"--feature-gates: missing bool value for " + entry + " (expected Name=true|false)"};
+    if (eq == std::string::npos) return Error{"--feature-gates: missing bool value for " + trim(entry)};
     const std::string name = trim(entry.substr(0, eq));
     const std::string value = trim(entry.substr(eq + 1));
     auto parsed = parse_bool(value);

@@ -49,7 +49,9 @@ class PreemptionPostFilter : public virtual PostFilterPlugin {
   /// The search options for a preemptor at `now` (minCandidateNodes*).
   virtual PreemptionOptions options(Timestamp now) const = 0;
 
-  /// Stores the partitions' answers where PostFilter reads them.
+  /// Stores the partitions' answers where PostFilter reads them: the plugin's
+  /// own slot, in place of what it kept there since PreFilter (the attempt
+  /// has failed; nothing after PostFilter reads that).
   void write_search(CycleState& state, PreemptionSearchState search) const;
   /// The chosen candidate of the last verdict on `state` (its victims); nullptr when none.
   const Candidate* chosen(const CycleState& state) const;

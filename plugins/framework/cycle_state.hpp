@@ -26,7 +26,8 @@ class CycleState {
  public:
   explicit CycleState(size_t slots = 1) : slots_(slots) {}
 
-  /// Stores a plugin's data (PreFilter, PreScore, Reserve only).
+  /// Stores a plugin's data (PreFilter, PreScore, Reserve; and the cycle's
+  /// preemption search for the plugin that runs it, before PostFilter).
   template <class T>
   void write(size_t slot, std::shared_ptr<const T> data) {
     if (slot >= slots_.size()) slots_.resize(slot + 1);
@@ -55,7 +56,8 @@ class CycleState {
   /// equal versions are equal inputs. `read_by_filter`: false when no Filter
   /// plugin reads it (the learned task classes: Score and Reserve do), so
   /// Filter verdicts computed under another version of it still hold.
-  /// Written before PreFilter, like the slots.
+  /// Written before PreFilter, like the slots (the reservation diagnosis,
+  /// read by PostFilter alone, is shared once no node fits).
   template <class T>
   void share_input(std::shared_ptr<const T> input, uint64_t version, bool read_by_filter = true) {
     for (auto& in : inputs_)

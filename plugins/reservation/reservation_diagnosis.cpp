@@ -14,18 +14,11 @@ bool is_reservation_reason(const std::string& reason) {
   return reason.rfind(kReservationReasonPrefix, 0) == 0;
 }
 
-/// The owner-matched reservations of a node that no check ruled out: the pod
-/// could use them, so its node's own rejection is why it did not.
-int usable_left(const MatchDiagnosis& d) {
-  return d.owner_matched - d.name_unmatched - d.unschedulable - d.affinity_unmatched - d.not_exact_matched -
-         d.taints_unmatched;
-}
-
 /// reason -> reservations that a rejection of their node for it kept from the pod.
 std::map<std::string, int> node_reason_counts(const ReservationDiagnosis& diagnosis) {
   std::map<std::string, int> out;
   for (const auto& [node, d] : diagnosis.nodes) {
-    int left = usable_left(d);
+    int left = usable_reservations(d);
     auto rejected = diagnosis.node_reasons.find(node);
     if (left <= 0 || rejected == diagnosis.node_reasons.end()) continue;
     std::map<std::string, int> reasons;
@@ -42,6 +35,11 @@ std::map<std::string, int> node_reason_counts(const ReservationDiagnosis& diagno
 }
 
 }  // namespace
+
+int usable_reservations(const MatchDiagnosis& d) {
+  return d.owner_matched - d.name_unmatched - d.unschedulable - d.affinity_unmatched - d.not_exact_matched -
+         d.taints_unmatched;
+}
 
 std::vector<std::string> post_filter_reasons(const ReservationDiagnosis& diagnosis) {
   MatchDiagnosis d;

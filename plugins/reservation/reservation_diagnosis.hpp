@@ -8,7 +8,8 @@
 // Upstream the transformer counts per node before PreFilter
 // (nodeReservationDiagnosis); the cycle counts the same over its
 // ClusterReservations, only when no node fits, and adds the Filter reasons of
-// the rejected nodes that hold reservations (the node partitions report them).
+// the nodes holding reservations the pod could use
+// (actors/reservation_diagnosis_step.hpp).
 
 #include <map>
 #include <string>
@@ -28,6 +29,11 @@ struct ReservationDiagnosis {
   /// The pod has a reservation-affinity: the owner total is reported even when zero.
   bool has_affinity = false;
 };
+
+/// The owner-matched reservations of a node that no check ruled out: the pod
+/// could have used them, so its node's own Filter rejection is why it did not
+/// (upstream's remainUnmatched before the node's reasons are read).
+int usable_reservations(const MatchDiagnosis& node);
 
 /// "N Reservation(s) exactly matches the requested reservation name", "... didn't
 /// match the requested reservation name", "... didn't match affinity rules", "... is

@@ -156,6 +156,14 @@ class ReservationPreemptionTest(ReservationReads, SchedulingTest):
             lambda: (lambda m: m if m.endswith(ending) else None)(self.unschedulable_message("big")), 30,
             lambda: self.unschedulable_message("big"))
         self.assertTrue(message.startswith("0/2 nodes are available: 2 Insufficient cpu. preemption: "), message)
+        # A pod that may only go to the other node (NodeAffinity's PreFilter keeps it off the one holding
+        # "open"): its reservation sits on a node the PreFilter excluded.
+        other = "n2" if self.get_reservation("open")["status"]["nodeName"] == "n1" else "n1"
+        pinned = make_pod("pinned", cpu="6", labels={"app": "web"})
+        pinned["spec"]["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [other]}]}]}}}
+        self.assertIn("1 Reservation(s) for node reason that node(s) didn't satisfy plugin(s) [NodeAffinity]",
+                      self.create_unschedulable(pinned))
         # A pod that owns none hears nothing about them.
         stranger = self.create_unschedulable(make_pod("stranger", cpu="6", labels={"app": "cache"}))
         self.assertNotIn("Reservation(s)", stranger)

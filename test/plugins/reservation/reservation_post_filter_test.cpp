@@ -58,7 +58,6 @@ TEST_CASE("ReservationArgs give the preemption's candidate counts", "[reservatio
 
 TEST_CASE("Reservation PostFilter: preemption first, then the reservations' reasons", "[reservation][preemption]") {
   auto pod = PodInfo::make(PodBuilder("p").container({{"cpu", "1"}}).pod());
-  CycleState state(1);
 
   struct Case {
     const char* what;
