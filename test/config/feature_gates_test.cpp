@@ -5,7 +5,7 @@
 
 using namespace troupe::config;
 
-TEST_CASE("--feature-gates parses Name=bool lists, table-driven", "[config][feature-gates]") {
+TEST_CASE("feature gates: the flag parses Name=bool lists, table-driven", "[config][feature-gates]") {
   struct Case {
     const char* text;
     FeatureGates want;

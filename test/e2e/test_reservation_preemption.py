@@ -19,6 +19,7 @@ As in test_preemption.py, the test plays the kubelet: running pods are created
 with spec.nodeName, and a victim that should stay terminating carries a
 finalizer the test removes.
 """
+import json
 import os
 import sys
 import unittest
@@ -137,25 +138,21 @@ class ReservationPreemptionTest(ReservationReads, SchedulingTest):
 
     def test_a_pod_that_fits_nowhere_is_told_about_the_reservations_it_owns(self):
         self.start([make_node("n1", cpu="4"), make_node("n2", cpu="4")], config(False))
-        self.client.ok("POST", RESERVATIONS, reservation("open", {"cpu": "1", "memory": "1Gi"},
-                                                          owner_labels={"app": "web"}))
         closed = reservation("closed", {"cpu": "1", "memory": "1Gi"}, owner_labels={"app": "web"})
-        self.client.ok("POST", RESERVATIONS, closed)
-        self.client.ok("POST", RESERVATIONS, reservation("theirs", {"cpu": "1", "memory": "1Gi"},
-                                                          owner_labels={"app": "db"}))
+        closed["spec"]["unschedulable"] = True  # no new owner may use it
+        for r in (reservation("open", {"cpu": "1", "memory": "1Gi"}, owner_labels={"app": "web"}), closed,
+                  reservation("theirs", {"cpu": "1", "memory": "1Gi"}, owner_labels={"app": "db"})):
+            self.client.ok("POST", RESERVATIONS, r)
         for name in ("open", "closed", "theirs"):
             self.wait_phase(name, "Available")
-        r = self.get_reservation("closed")
-        r["spec"]["unschedulable"] = True
-        self.client.ok("PUT", RESERVATIONS + "/closed", r)
-        self.client.create(make_pod("big", cpu="6", labels={"app": "web"}))
-        # The pod is tried again on the reservation's update if it came first.
-        ending = (", 1 Reservation(s) is unschedulable, 1 Reservation(s) for node reason that Insufficient cpu,"
-                  " 2 Reservation(s) matched owner total.")
-        message = self.cluster.wait(
-            lambda: (lambda m: m if m.endswith(ending) else None)(self.unschedulable_message("big")), 30,
-            lambda: self.unschedulable_message("big"))
+        # The scheduler holds all three before the pods come (a pod that NodeResourcesFit
+        # rejects is not tried again when a reservation changes).
+        self.cluster.wait(lambda: self.held_reservations() == 3, 30, "the scheduler holds the three reservations")
+        message = self.create_unschedulable(make_pod("big", cpu="6", labels={"app": "web"}))
         self.assertTrue(message.startswith("0/2 nodes are available: 2 Insufficient cpu. preemption: "), message)
+        self.assertTrue(message.endswith(
+            ", 1 Reservation(s) is unschedulable, 1 Reservation(s) for node reason that Insufficient cpu,"
+            " 2 Reservation(s) matched owner total."), message)
         # A pod that may only go to the other node (NodeAffinity's PreFilter keeps it off the one holding
         # "open"): its reservation sits on a node the PreFilter excluded.
         other = "n2" if self.get_reservation("open")["status"]["nodeName"] == "n1" else "n1"
@@ -167,6 +164,13 @@ class ReservationPreemptionTest(ReservationReads, SchedulingTest):
         # A pod that owns none hears nothing about them.
         stranger = self.create_unschedulable(make_pod("stranger", cpu="6", labels={"app": "cache"}))
         self.assertNotIn("Reservation(s)", stranger)
+
+    def held_reservations(self):
+        held = 0
+        for node in ("n1", "n2"):
+            status, body = self.scheduler.get("/apis/v1/plugins/Reservation/nodes/" + node)
+            held += len(json.loads(body)["reservations"]) if status == 200 else 0
+        return held
 
 
 if __name__ == "__main__":
