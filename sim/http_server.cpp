@@ -172,8 +172,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (self->bookmarks_) self->ctx_.store.bookmark(*self->watcher_);
       self->watcher_->finish(nullptr);
     });
+    // The connection ends with the watch (end_watch closes it): "Connection:
+    // close" keeps a client from putting it back in its pool and sending its
+    // next request into a socket we are closing.
     out_ = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
-           "Transfer-Encoding: chunked\r\n\r\n";
+           "Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n";
     writing_ = true;
     asio::async_write(stream_, asio::buffer(out_), [self = this->shared_from_this()](beast::error_code ec, size_t) {
       self->writing_ = false;

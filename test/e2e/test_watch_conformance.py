@@ -146,6 +146,8 @@ class WatchConformance(unittest.TestCase):
                 server.request("POST", "/api/v1/namespaces/default/pods",
                                minimal_pod("p%d" % i, labels={"app": "a" if i < 2 else "b"}))
             w = WatchStream(server, "/api/v1/pods?watch=1&labelSelector=app%3Da&timeoutSeconds=2")
+            # The server hangs up when the watch ends: a client must not reuse the connection.
+            self.assertEqual(w.response.getheader("Connection"), "close")
             self.assertTrue(w.join(20))
             self.assertEqual(sorted(e["object"]["metadata"]["name"] for e in w.events), ["p0", "p1"])
             self.assertTrue(all(e["type"] == "ADDED" for e in w.events))
