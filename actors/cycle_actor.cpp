@@ -636,11 +636,13 @@ void post_filter(Self self, const AttemptPtr& a) {
                                report_no_fit(self, a, post);
                              });
   }
+  self->state.preempting.clear();  // no search: nothing to nominate
   report_no_fit(self, a, a->framework().run_post_filter(*a->request->state, a->pod(), a->extender_statuses));
 }
 
 /// No node fits: the reservation diagnosis (when the profile wants it), then PostFilter.
 void no_fit(Self self, const AttemptPtr& a) {
+  begin_post_filter(self, a->pod());
   diagnose_reservations(self, a->request, a->extender_statuses, [self, a] { post_filter(self, a); });
 }
 

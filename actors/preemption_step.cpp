@@ -209,11 +209,15 @@ void forget_nomination(CycleSelf self, const std::string& uid) {
   if (auto nomination = state.nominations.take(uid)) release(self, uid, *nomination);
 }
 
+void begin_post_filter(CycleSelf self, const plugins::PodInfo& pod) {
+  self->state.preempting = std::string(plugins::pod_identity(pod));
+  self->state.preemptor_gone = false;
+}
+
 void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plugins::NodeStatuses& extender_statuses,
                        int64_t total_nodes, const pre::PreemptionPostFilter& plugin, PostFilterDone done) {
   if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
-  self->state.preempting = std::string(plugins::pod_identity(*request->pod));
-  self->state.preemptor_gone = false;
+  if (self->state.preempting != plugins::pod_identity(*request->pod)) begin_post_filter(self, *request->pod);
   const Timestamp now = timestamp_now();
   const auto& framework = *request->framework;
   // preemptionPolicy: Never, and reserve pods without ReservationArgs.enablePreemption:

@@ -52,6 +52,12 @@ void restore_set_aside(CycleSelf self);
 /// The pod is gone (deleted, or finished unassigned): its placeholder leaves its node.
 void forget_nomination(CycleSelf self, const std::string& uid);
 
+/// No node fits the pod: from here until act_on_preemption, its deletion is
+/// noted (state.preemptor_gone), so that nothing is nominated or evicted for
+/// a pod that is gone, whatever runs before the search (the reservation
+/// diagnosis asks the partitions too).
+void begin_post_filter(CycleSelf self, const plugins::PodInfo& pod);
+
 /// Searches every partition (each over the nodes its round of this cycle
 /// rejected, plus those of `extender_statuses`, the extenders' rejections),
 /// lets the preempting extenders narrow the candidates, then runs the
