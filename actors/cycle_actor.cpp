@@ -16,6 +16,7 @@
 #include "model/timestamp.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/coscheduling/gang_summary.hpp"
+#include "plugins/deviceshare/go_json.hpp"
 #include "plugins/framework/cycle_clock.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/load_aware/load_aware_plugin.hpp"
@@ -618,11 +619,20 @@ void score(Self self, const AttemptPtr& a) {
   select_and_reserve(self, a);
 }
 
+/// Coscheduling's PostFilter message for the members it sends back (Go's %q throughout).
+std::string member_unschedulable(const plugins::coscheduling::GangSpec& spec, const Attempt& a,
+                                 const std::string& reason) {
+  using plugins::deviceshare::go_quote;
+  return "Gang " + go_quote(spec.id) + " gets rejected due to member Pod " + go_quote(a.pod().meta().name) +
+         " is unschedulable with reason " + go_quote(reason);
+}
+
 void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResult& post) {
   auto message = plugins::fit_error_message(a->total_nodes, a->failures.counts(), post.message);
+  // Coscheduling's reason is the FitError of the node statuses alone (PostFilter's message comes after it).
   if (const auto* spec = gang_spec_of(*a))
-    reject_gang_group(self, *spec, "Gang \"" + spec->id + "\" gets rejected due to member Pod \"" +
-                                       a->pod().meta().name + "\" is unschedulable with reason \"" + message + "\"");
+    reject_gang_group(self, *spec,
+                      member_unschedulable(*spec, *a, plugins::fit_error_message(a->total_nodes, a->failures.counts())));
   const auto& plugins_set = a->failures.plugins();
   fail_and_next(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
 }
@@ -804,6 +814,38 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
   return pre_filter;
 }
 
+/// A PreFilter rejected the pod. An error ends the attempt; a rejection
+/// gives every node the PreFilter's status and runs PostFilter on that, as
+/// kube-scheduler does: preemption finds nothing it could help
+/// (troupe's PreFilters reject as UnschedulableAndUnresolvable; a plain
+/// Unschedulable one would need a search of every node without the
+/// PreFilter's state, which troupe does not run: no PostFilter then), the
+/// Reservation plugin says why the pod's reservations did not help, and a
+/// Strict gang's waiting members are sent back unless Coscheduling itself
+/// rejected (Koordinator's skipReject).
+void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginStatus& rejection) {
+  if (rejection.code == plugins::Code::error) return fail_and_next(self, a, rejection.message(), {rejection.plugin}, true);
+  const int64_t total_nodes = self->state.total_nodes;
+  plugins::PostFilterResult post;
+  if (rejection.code == plugins::Code::unschedulable_and_unresolvable) {
+    diagnose_reservations_after_pre_filter(self, *a->request, rejection);
+    if (const auto* preemption = preemption_plugin(a->framework())) {
+      post = post_filter_after_pre_filter(self, *a->request, total_nodes, *preemption);
+      act_on_preemption(self, *a->request, *preemption, post);
+    } else {
+      post = a->framework().run_post_filter(*a->request->state, a->pod(), {});
+    }
+  }
+  const auto* spec = gang_spec_of(*a);
+  if (spec && rejection.plugin != Coscheduling::kName) {
+    std::map<std::string, int64_t> every_node;
+    for (const auto& reason : rejection.reasons) every_node[reason] = total_nodes;
+    reject_gang_group(self, *spec, member_unschedulable(*spec, *a, plugins::fit_error_message(total_nodes, every_node)));
+  }
+  fail_and_next(self, a, plugins::pre_filter_fit_error_message(total_nodes, rejection.message(), post.message),
+                {rejection.plugin}, false);
+}
+
 /// PreFilter and PreScore on the cycle, then one round on every partition:
 /// each filters its nodes and scores those that pass.
 void attempt(Self self, QueuedPodPtr queued) {
@@ -821,12 +863,7 @@ void attempt(Self self, QueuedPodPtr queued) {
   release_nomination(self, *request->pod);
   set_aside_lower_nominations(self, *request->pod);
   auto pre_filter = pre_filter_and_score(self, a);
-  if (!pre_filter.ok()) {
-    bool error = pre_filter.code == plugins::Code::error;
-    auto message = error ? pre_filter.message()
-                         : plugins::pre_filter_fit_error_message(self->state.total_nodes, pre_filter.message());
-    return fail_and_next(self, a, message, {pre_filter.plugin}, error);
-  }
+  if (!pre_filter.ok()) return pre_filter_rejected(self, a, pre_filter);
   request->score = a->pre_score.ok();
   int32_t percentage = a->framework().percentage_of_nodes_to_score().value_or(
       self->state.deps.percentage_of_nodes_to_score);

@@ -124,6 +124,23 @@ void write_search(const plugins::Framework& framework, plugins::CycleState& stat
   searcher.write_search(state, std::move(search));
 }
 
+/// The answer when no partition needs asking: the preemptor may not preempt
+/// (`ineligible`), or else no node is worth searching (each is
+/// UnschedulableAndUnresolvable: "Preemption is not helpful for scheduling").
+pre::PreemptionSearchState answered_without_search(std::optional<std::string> ineligible, int64_t total_nodes,
+                                                   Timestamp now) {
+  pre::PartitionPreemption partition;
+  if (ineligible)
+    partition.ineligible = std::move(ineligible);
+  else if (total_nodes > 0)
+    partition.ruled_out[pre::kPreemptionNotHelpful] = total_nodes;
+  pre::PreemptionSearchState search;
+  search.partitions.push_back(std::move(partition));
+  search.total_nodes = total_nodes;
+  search.now = now;
+  return search;
+}
+
 using SearchDone = std::function<void(pre::PreemptionSearchState)>;
 using PostFilterDone = std::function<void(const plugins::PostFilterResult&)>;
 
@@ -222,16 +239,8 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
   const auto& framework = *request->framework;
   // preemptionPolicy: Never, and reserve pods without ReservationArgs.enablePreemption:
   // no node needs asking, PostFilter says so at once.
-  std::optional<std::string> ineligible =
-      pre::ineligibility_reason(*request->pod, {}, {}, reserve_pods_preempt(framework));
-  if (ineligible) {
-    pre::PreemptionSearchState search;
-    pre::PartitionPreemption partition;
-    partition.ineligible = std::move(ineligible);
-    search.partitions.push_back(std::move(partition));
-    search.total_nodes = total_nodes;
-    search.now = now;
-    write_search(framework, *request->state, plugin, std::move(search));
+  if (auto ineligible = pre::ineligibility_reason(*request->pod, {}, {}, reserve_pods_preempt(framework))) {
+    write_search(framework, *request->state, plugin, answered_without_search(std::move(ineligible), total_nodes, now));
     return done(framework.run_post_filter(*request->state, *request->pod, extender_statuses));
   }
   auto preemption = make_request(self, request, extender_statuses, total_nodes, plugin, now);
@@ -252,6 +261,18 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
       },
       [=](caf::error err) { done(failed_post_filter("preemption: the candidate search failed: " + to_string(err))); },
       atom::evaluate_v, PreemptionRequestPtr(std::move(preemption)));
+}
+
+plugins::PostFilterResult post_filter_after_pre_filter(CycleSelf self, const CycleRequest& request,
+                                                      int64_t total_nodes,
+                                                      const pre::PreemptionPostFilter& plugin) {
+  if (auto& m = self->state.deps.metrics) m->add("scheduler_preemption_attempts_total", {});
+  begin_post_filter(self, *request.pod);
+  const auto& framework = *request.framework;
+  auto ineligible = pre::ineligibility_reason(*request.pod, {}, {}, reserve_pods_preempt(framework));
+  write_search(framework, *request.state, plugin,
+               answered_without_search(std::move(ineligible), total_nodes, timestamp_now()));
+  return framework.run_post_filter(*request.state, *request.pod, {});
 }
 
 void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::PreemptionPostFilter& plugin,

@@ -66,6 +66,15 @@ void search_preemption(CycleSelf self, const CycleRequestPtr& request, const plu
                        int64_t total_nodes, const plugins::preemption::PreemptionPostFilter& plugin,
                        std::function<void(const plugins::PostFilterResult&)> done);
 
+/// PostFilter after a PreFilter rejection. troupe's PreFilters reject as
+/// UnschedulableAndUnresolvable, which upstream gives every node, so no
+/// partition is asked: preemption is not helpful on any of the
+/// `total_nodes` (or the pod may not preempt at all). Runs the Framework's
+/// PostFilter and returns its result, for act_on_preemption.
+plugins::PostFilterResult post_filter_after_pre_filter(CycleSelf self, const CycleRequest& request,
+                                                      int64_t total_nodes,
+                                                      const plugins::preemption::PreemptionPostFilter& plugin);
+
 /// Acts on PostFilter's verdict (see above).
 void act_on_preemption(CycleSelf self, const CycleRequest& request,
                        const plugins::preemption::PreemptionPostFilter& plugin, const plugins::PostFilterResult& post);

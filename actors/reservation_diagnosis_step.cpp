@@ -97,4 +97,15 @@ void diagnose_reservations(CycleSelf self, const CycleRequestPtr& request,
   }
 }
 
+void diagnose_reservations_after_pre_filter(CycleSelf self, const CycleRequest& request,
+                                            const plugins::PluginStatus& rejection) {
+  const auto& reservations = self->state.reservations;
+  if (reservations.empty() || !reservation_post_filter(*request.framework)) return;
+  auto diagnosis = reservations.diagnose(*request.pod->pod, self->state.cluster_pods);
+  if (!diagnosis) return;
+  for (const auto& [node, counts] : diagnosis->nodes)
+    if (rsv::usable_reservations(counts) > 0) diagnosis->node_reasons[node] = rejection.reasons;
+  share(request, std::move(*diagnosis));
+}
+
 }  // namespace troupe::actors

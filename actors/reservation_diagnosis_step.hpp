@@ -24,4 +24,10 @@ using CycleSelf = cycle_actor::stateful_pointer<cycle_actor_state>;
 void diagnose_reservations(CycleSelf self, const CycleRequestPtr& request,
                            const plugins::NodeStatuses& extender_statuses, std::function<void()> done);
 
+/// The same after a PreFilter rejection: every node has `rejection`'s
+/// reasons (upstream gives each node the PreFilter's status), so no
+/// partition is asked.
+void diagnose_reservations_after_pre_filter(CycleSelf self, const CycleRequest& request,
+                                            const plugins::PluginStatus& rejection);
+
 }  // namespace troupe::actors

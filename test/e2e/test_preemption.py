@@ -45,6 +45,25 @@ def preemptor(name, priority, cpu, policy=None):
     return pod
 
 
+def with_claim(pod, claim_name):
+    pod["spec"]["volumes"] = [{"name": "data", "persistentVolumeClaim": {"claimName": claim_name}}]
+    return pod
+
+
+def bound_volume(name):
+    return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": name},
+            "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "storageClassName": "",
+                     "csi": {"driver": "csi.example.com", "volumeHandle": name}}}
+
+
+def bound_claim(name, volume_name):
+    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": name, "namespace": "default",
+                         "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+            "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+                     "volumeName": volume_name}}
+
+
 class PreemptionTest(SchedulingTest):
     def names(self):
         return sorted(p["metadata"]["name"] for p in self.client.pods())
@@ -181,6 +200,31 @@ class PreemptionTest(SchedulingTest):
         self.assertIn("preemption: not eligible due to preemptionPolicy=Never.", message)
         self.assertEqual(self.node_of("low"), "n1")
         self.assertFalse((self.client.pod("polite").get("status") or {}).get("nominatedNodeName"))
+
+    def test_a_pod_rejected_at_pre_filter_preempts_nothing(self):
+        self.start([make_node("n1", cpu="4"), running("low", "n1", 1, "4")])
+        # PostFilter runs after a PreFilter rejection too, as upstream: every node is
+        # UnschedulableAndUnresolvable, so no node is worth preempting on.
+        message = self.create_unschedulable(with_claim(preemptor("high", 10, "4"), "missing"))
+        self.assertEqual(message, '0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: '
+                                  '0/1 nodes are available: 1 Preemption is not helpful for scheduling..')
+        message = self.create_unschedulable(with_claim(preemptor("polite", 10, "4", policy="Never"), "missing"))
+        self.assertEqual(message, '0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: '
+                                  'not eligible due to preemptionPolicy=Never..')
+        self.assertEqual(self.node_of("low"), "n1")
+
+    def test_a_nominated_pod_rejected_at_pre_filter_loses_its_nomination(self):
+        self.start([make_node("n1", cpu="4"), running("low", "n1", 1, "4", hold=True), bound_volume("pv-data"),
+                    bound_claim("data", "pv-data")])
+        self.client.create(with_claim(preemptor("high", 10, "4"), "data"))
+        self.nominated_to("high", "n1")
+        # Its claim goes; a node joins, which gives the pod another try: PreFilter rejects it
+        # now, and the nomination is cleared (upstream's findCandidates with no potential node).
+        self.client.ok("DELETE", "/api/v1/namespaces/default/persistentvolumeclaims/data")
+        self.client.create(make_node("n2", cpu="1"))
+        self.cluster.wait(lambda: not self.client.pod("high")["status"].get("nominatedNodeName"), 30,
+                          "high's nomination cleared")
+        self.assertIn("Preemption is not helpful for scheduling", self.unschedulable_message("high"))
 
     def test_disable_preemptible_pods_are_never_victims(self):
         keep = {"scheduling.koordinator.sh/disable-preemptible": "true"}

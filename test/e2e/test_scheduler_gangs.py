@@ -100,10 +100,31 @@ class GangTest(SchedulingTest):
             messages = [(condition(self.client.pod(n) or {}) or {}).get("message", "") for n in names]
             return [m for m in messages if m.startswith(prefix)]
         messages = self.cluster.wait(rejected, 30, lambda: "a gang rejection; " + describe_pending(self.client))
-        self.assertIn('is unschedulable with reason "0/1 nodes are available: 1 Insufficient cpu', messages[0])
+        # The reason is the FitError of the node statuses alone, as Koordinator's (no PostFilter message in it).
+        self.assertTrue(messages[0].endswith('is unschedulable with reason "0/1 nodes are available: 1 Insufficient '
+                                             'cpu."'), messages[0])
         self.assertEqual(self.bound_nodes(names), {n: None for n in names})
         # What the waiting members had reserved is free: a 4-cpu pod fits.
         self.assertEqual(self.place_one(make_pod("whole-node", cpu="4", memory="1Gi"))["spec"]["nodeName"], "n-0")
+        self.assertEqual(self.bound_nodes(names), {n: None for n in names})
+
+    def test_member_rejected_at_pre_filter_sends_the_strict_gang_back(self):
+        self.start([make_node("n-0", cpu="4", memory="8Gi")])
+        names = ["vol-0", "vol-1", "vol-2"]
+        pods = [gang_pod(n, "vol", 3) for n in names]
+        # The last member's claim does not exist: VolumeBinding's PreFilter rejects it, and
+        # PostFilter runs all the same (Koordinator's Coscheduling rejects the gang there).
+        pods[2]["spec"]["volumes"] = [{"name": "data", "persistentVolumeClaim": {"claimName": "missing"}}]
+        self.client.create_all(pods, threads=1)
+        expected = ('Gang "default/vol" gets rejected due to member Pod "vol-2" is unschedulable with reason '
+                    '"0/1 nodes are available: 1 persistentvolumeclaim \\"missing\\" not found."')
+
+        def rejected():
+            return [n for n in names[:2] if (condition(self.client.pod(n) or {}) or {}).get("message") == expected]
+        self.cluster.wait(rejected, 30, lambda: "a gang rejection; " + describe_pending(self.client))
+        self.assertEqual(self.unschedulable_message("vol-2"),
+                         '0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: '
+                         '0/1 nodes are available: 1 Preemption is not helpful for scheduling..')
         self.assertEqual(self.bound_nodes(names), {n: None for n in names})
 
     def test_non_strict_gang_keeps_waiting_when_a_member_fits_nowhere(self):

@@ -209,7 +209,9 @@ class VolumeSchedulingTest(SchedulingTest):
     def test_a_pod_waits_for_its_claim_then_is_placed(self):
         self.start([zoned_node("n-a1", "a"), zoned_node("n-b1", "b")])
         message = self.create_unschedulable(pod_with_claims("late", "data-late"))
-        self.assertIn('persistentvolumeclaim "data-late" not found', message)
+        # PostFilter runs after a PreFilter rejection too: preemption cannot help on any node.
+        self.assertEqual(message, '0/2 nodes are available: persistentvolumeclaim "data-late" not found. '
+                                  'preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..')  # upstream's double stop
         # The volume, then its claim: the claim's arrival requeues the pod.
         self.client.create(volume("pv-late", labels={ZONE: "a"}, node_in=(ZONE, ["a"])))
         self.client.create(claim("data-late", bound_to="pv-late"))
