@@ -722,6 +722,8 @@ void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& par
                                         round_seconds - a->score_seconds);
   if (auto& m = self->state.deps.metrics)
     m->observe("scheduler_scheduling_algorithm_duration_seconds", {}, seconds_since(a->started));
+  // kube-scheduler's ErrNoNodesAvailable: no FitError, no PostFilter.
+  if (total == 0) return fail_and_next(self, a, plugins::kNoNodesAvailableMessage, {}, false);
   if (!a->feasible.empty() && extenders_of(self) && extenders_of(self)->filters(*a->pod().pod))
     return with_node_objects(self, a, [self, a] { filter_with_extenders(self, a); });
   after_filters(self, a);
@@ -826,6 +828,7 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
 void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginStatus& rejection) {
   if (rejection.code == plugins::Code::error) return fail_and_next(self, a, rejection.message(), {rejection.plugin}, true);
   const int64_t total_nodes = self->state.total_nodes;
+  if (total_nodes == 0) return fail_and_next(self, a, plugins::kNoNodesAvailableMessage, {}, false);
   plugins::PostFilterResult post;
   if (rejection.code == plugins::Code::unschedulable_and_unresolvable) {
     diagnose_reservations_after_pre_filter(self, *a->request, rejection);

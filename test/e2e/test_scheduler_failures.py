@@ -1,7 +1,8 @@
 """troupe scheduler end to end: pods that cannot be placed.
 
 - An unplaceable pod gets PodScheduled=False, reason Unschedulable, with
-  kube-scheduler's message ("0/N nodes are available: <sorted reasons>.") and
+  kube-scheduler's message ("0/N nodes are available: <sorted reasons>.", or
+  "no nodes available to schedule pods" in a cluster without nodes) and
   a Warning FailedScheduling event; it is bound soon after a node that fits is
   added, or an existing node changes so that it fits (allocatable, labels,
   taints).
@@ -72,6 +73,16 @@ class FailureTest(unittest.TestCase):
         scheduled = self.wait_event("stuck", "Scheduled")
         self.assertEqual(scheduled["type"], "Normal")
         self.assertEqual(scheduled["message"], "Successfully assigned default/stuck to n-big")
+
+    def test_a_cluster_without_nodes_says_so_then_places_on_the_first_node(self):
+        self.cluster.start_scheduler().wait_ready()
+        self.client.create(make_pod("early", cpu="1", memory="1Gi"))
+        # kube-scheduler's ErrNoNodesAvailable: no FitError, no PostFilter.
+        self.assertEqual(self.wait_unschedulable("early")["message"], "no nodes available to schedule pods")
+        self.client.create(make_node("n-first", cpu="4", memory="8Gi"))
+        placed = self.cluster.wait(lambda: all_bound(self.client, ["early"]), 20,
+                                   lambda: "early bound once a node exists; " + describe_pending(self.client))
+        self.assertEqual(placed["early"], "n-first")
 
     def test_unschedulable_pods_retry_when_existing_nodes_change(self):
         self.client.create_all([
