@@ -210,6 +210,7 @@ struct BenchHarness::Impl {
   queue_actor queue;
   api_writer_actor writer;
   cycle_actor cycle;
+  int64_t loaded_nodes = 0;  // what the cycle is told the cluster has (the informer's count)
 
   void spawn_scheduling(size_t partitions);
   /// Queues pods (at most `window` unfinished) and waits for all their outcomes.
@@ -311,6 +312,8 @@ void BenchHarness::load_cluster(const std::vector<Node>& nodes, const std::vecto
     self->send(impl.owner(n.meta.name), atom::upsert_node_v, node);
     self->send(impl.cycle, atom::upsert_node_v, node);  // the topology domains (as the informer does)
   }
+  impl.loaded_nodes += static_cast<int64_t>(nodes.size());
+  self->send(impl.cycle, atom::node_count_v, impl.loaded_nodes);  // as the informer counts them
   // A node actor frees a Device or NRT once it has built its state from it.
   // Copied and sent all at once (a copy takes a microsecond, applying one
   // tens), every one would be alive together, and the pages they freed stay

@@ -397,13 +397,14 @@ std::optional<WaitingAtPermit> take_waiting(Self self, const std::string& uid, c
 }
 
 /// A waiting gang pod is let go without binding: its node forgets it and,
-/// when `message` is set, the pod is reported unschedulable and requeued.
-void drop_waiting(Self self, const std::string& uid, const std::string* message) {
+/// when `message` is set, the pod is reported unschedulable (by `rejector`) and requeued.
+void drop_waiting(Self self, const std::string& uid, const std::string* message,
+                  const std::string& rejector = Coscheduling::kName) {
   auto entry = take_waiting(self, uid, "Unschedulable");
   if (!entry) return;
   self->state.gangs.stop_waiting(uid);
   unreserve(self, entry->attempt, entry->node);
-  if (message) fail(self, entry->attempt, *message, {Coscheduling::kName}, false);
+  if (message) fail(self, entry->attempt, *message, {rejector}, false);
   count_waiting_groups(self);
 }
 
@@ -443,6 +444,19 @@ void release_gang(Self self, const std::vector<std::string>& released) {
 
 void gang_member_unreserved(Self self, const AttemptPtr& a) {
   if (const auto* spec = gang_spec_of(*a)) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
+}
+
+/// A preemption victim waiting at Permit is rejected, not deleted (upstream's
+/// waitingPod.Reject(plugin, "preempted")): its node forgets it, it is
+/// requeued, and its Unreserve sends a Strict gang's other waiting members back.
+bool reject_waiting_victim(Self self, const std::string& uid, const std::string& plugin) {
+  auto it = self->state.waiting.find(uid);
+  if (it == self->state.waiting.end()) return false;
+  AttemptPtr victim = it->second.attempt;
+  static const std::string kPreempted = "preempted";
+  drop_waiting(self, uid, &kPreempted, plugin);
+  gang_member_unreserved(self, victim);
+  return true;
 }
 
 void on_gang_timeout(Self self, const std::string& uid, uint64_t ticket) {
@@ -642,7 +656,10 @@ void post_filter(Self self, const AttemptPtr& a) {
   if (const auto* preemption = preemption_plugin(a->framework())) {
     return search_preemption(self, a->request, a->extender_statuses, a->total_nodes, *preemption,
                              [self, a, preemption](const plugins::PostFilterResult& post) {
-                               act_on_preemption(self, *a->request, *preemption, post);
+                               act_on_preemption(self, *a->request, *preemption, post,
+                                                 [self](const std::string& uid, const std::string& plugin) {
+                                                   return reject_waiting_victim(self, uid, plugin);
+                                                 });
                                report_no_fit(self, a, post);
                              });
   }
@@ -700,6 +717,12 @@ void filter_with_extenders(Self self, const AttemptPtr& a) {
   if (!posted) fail_and_next(self, a, "extenders cannot be called: no I/O threads (the scheduler is shutting down)", {}, true);
 }
 
+/// kube-scheduler's ErrNoNodesAvailable: no FitError, no PostFilter; an earlier nomination is void.
+void no_nodes(Self self, const AttemptPtr& a) {
+  clear_nomination(self, *a->request);
+  fail_and_next(self, a, plugins::kNoNodesAvailableMessage, {}, false);
+}
+
 void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& parts) {
   const double round_seconds = seconds_since(a->phase_started);
   int64_t total = 0;
@@ -722,8 +745,7 @@ void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& par
                                         round_seconds - a->score_seconds);
   if (auto& m = self->state.deps.metrics)
     m->observe("scheduler_scheduling_algorithm_duration_seconds", {}, seconds_since(a->started));
-  // kube-scheduler's ErrNoNodesAvailable: no FitError, no PostFilter.
-  if (total == 0) return fail_and_next(self, a, plugins::kNoNodesAvailableMessage, {}, false);
+  if (total == 0) return no_nodes(self, a);
   if (!a->feasible.empty() && extenders_of(self) && extenders_of(self)->filters(*a->pod().pod))
     return with_node_objects(self, a, [self, a] { filter_with_extenders(self, a); });
   after_filters(self, a);
@@ -823,12 +845,13 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
 /// Unschedulable one would need a search of every node without the
 /// PreFilter's state, which troupe does not run: no PostFilter then), the
 /// Reservation plugin says why the pod's reservations did not help, and a
-/// Strict gang's waiting members are sent back unless Coscheduling itself
-/// rejected (Koordinator's skipReject).
+/// Strict gang's waiting members are sent back (even when Coscheduling's own
+/// member check rejected: Koordinator's skipReject is for its schedule
+/// cycles, which troupe does not keep; a gang it cannot read is no gang).
 void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginStatus& rejection) {
   if (rejection.code == plugins::Code::error) return fail_and_next(self, a, rejection.message(), {rejection.plugin}, true);
   const int64_t total_nodes = self->state.total_nodes;
-  if (total_nodes == 0) return fail_and_next(self, a, plugins::kNoNodesAvailableMessage, {}, false);
+  if (total_nodes == 0) return no_nodes(self, a);
   plugins::PostFilterResult post;
   if (rejection.code == plugins::Code::unschedulable_and_unresolvable) {
     diagnose_reservations_after_pre_filter(self, *a->request, rejection);
@@ -839,8 +862,7 @@ void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginSt
       post = a->framework().run_post_filter(*a->request->state, a->pod(), {});
     }
   }
-  const auto* spec = gang_spec_of(*a);
-  if (spec && rejection.plugin != Coscheduling::kName) {
+  if (const auto* spec = gang_spec_of(*a)) {
     std::map<std::string, int64_t> every_node;
     for (const auto& reason : rejection.reasons) every_node[reason] = total_nodes;
     reject_gang_group(self, *spec, member_unschedulable(*spec, *a, plugins::fit_error_message(total_nodes, every_node)));

@@ -26,6 +26,14 @@ void set_nomination(watch::ApiClient& api, const PodRef& pod, const std::string&
                  result.message);
 }
 
+void record_preempted(watch::EventWriter& events, const PreemptionPlan& plan, const PodRef& victim) {
+  auto recorded = events.record({reference(victim), "Normal", "Preempted", "Preempting",
+                                 preempted_event_note(plan.preemptor.uid, plan.node)});
+  if (!recorded.ok)
+    spdlog::warn("preemption could not record the Preempted event of {}/{}: {}", victim.ns, victim.name,
+                 recorded.message);
+}
+
 /// PreemptPod: mark the victim, then delete it.
 bool evict_victim(watch::ApiClient& api, watch::EventWriter& events, const PreemptionPlan& plan,
                   const PodRef& victim) {
@@ -43,11 +51,7 @@ bool evict_victim(watch::ApiClient& api, watch::EventWriter& events, const Preem
     spdlog::warn("preemption could not delete victim {}/{}: {}", victim.ns, victim.name, deleted.message);
     return false;
   }
-  auto recorded = events.record({reference(victim), "Normal", "Preempted", "Preempting",
-                                 preempted_event_note(plan.preemptor.uid, plan.node)});
-  if (!recorded.ok)
-    spdlog::warn("preemption could not record the Preempted event of {}/{}: {}", victim.ns, victim.name,
-                 recorded.message);
+  record_preempted(events, plan, victim);
   return true;
 }
 
@@ -67,9 +71,10 @@ size_t carry_out_preemption(watch::ApiClient& api, watch::EventWriter& events, c
   size_t evicted = 0;
   for (const auto& victim : plan.victims)
     if (evict_victim(api, events, plan, victim)) ++evicted;
+  for (const auto& victim : plan.rejected) record_preempted(events, plan, victim);
   for (const auto& pod : plan.cleared) set_nomination(api, pod, "");
-  spdlog::info("preemption: {}/{} nominated to \"{}\", {} of {} victim(s) evicted", plan.preemptor.ns,
-               plan.preemptor.name, plan.node, evicted, plan.victims.size());
+  spdlog::info("preemption: {}/{} nominated to \"{}\", {} of {} victim(s) evicted, {} rejected at Permit",
+               plan.preemptor.ns, plan.preemptor.name, plan.node, evicted, plan.victims.size(), plan.rejected.size());
   return evicted;
 }
 

@@ -7,6 +7,8 @@
 //      PreemptionByScheduler, message "<scheduler>: preempting to accommodate
 //      a higher priority pod"; then DELETE (uid precondition); a Normal
 //      "Preempted" event "Preempted by pod <uid> on node <node>";
+//      a victim that was waiting at Permit was rejected by the scheduling
+//      cycle instead (upstream's waitingPod.Reject): its event alone;
 //   3. lower-priority pods nominated to that node: nominatedNodeName cleared.
 // A victim already gone (404) is not an error; other failures are logged and
 // the rest carried on (the next attempt of the preemptor sees what is left).

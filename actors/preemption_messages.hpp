@@ -46,6 +46,9 @@ struct PreemptionPlan {
   /// The nominated node; empty: clear the preemptor's nomination (and nothing else).
   std::string node;
   std::vector<PodRef> victims;
+  /// Victims that were waiting at Permit: the cycle rejected them (they are
+  /// not deleted, as upstream's waitingPod.Reject); only their event here.
+  std::vector<PodRef> rejected;
   /// Lower-priority pods nominated to `node` whose nomination is cleared.
   std::vector<PodRef> cleared;
 };

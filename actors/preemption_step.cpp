@@ -141,6 +141,18 @@ pre::PreemptionSearchState answered_without_search(std::optional<std::string> in
   return search;
 }
 
+/// No candidate (or no node at all): an earlier nomination is void; the API
+/// writer clears nominatedNodeName when the pod was nominated (`was_held`:
+/// its placeholder was released for this attempt).
+void void_nomination(CycleSelf self, const CycleRequest& request, bool was_held) {
+  const plugins::PodInfo& pod = *request.pod;
+  if (!was_held && pod.pod->status.nominated_node_name.empty()) return;
+  auto plan = std::make_shared<PreemptionPlan>();  // no node: clear the nomination, nothing else
+  plan->profile = request.framework->profile_name();
+  plan->preemptor = ref_of(pod);
+  self->send(self->state.deps.writer, atom::report_v, PreemptionPlanPtr(std::move(plan)));
+}
+
 using SearchDone = std::function<void(pre::PreemptionSearchState)>;
 using PostFilterDone = std::function<void(const plugins::PostFilterResult&)>;
 
@@ -275,8 +287,14 @@ plugins::PostFilterResult post_filter_after_pre_filter(CycleSelf self, const Cyc
   return framework.run_post_filter(*request.state, *request.pod, {});
 }
 
+void clear_nomination(CycleSelf self, const CycleRequest& request) {
+  const bool was_held = self->state.released.has_value();
+  self->state.released.reset();
+  void_nomination(self, request, was_held);
+}
+
 void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::PreemptionPostFilter& plugin,
-                       const plugins::PostFilterResult& post) {
+                       const plugins::PostFilterResult& post, const RejectWaitingVictim& reject_waiting) {
   auto& state = self->state;
   const plugins::PodInfo& pod = *request.pod;
   auto released = std::move(state.released);
@@ -293,15 +311,11 @@ void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::P
     }
     return;
   }
+  if (post.nominated_node->empty()) return void_nomination(self, request, released.has_value());
   auto plan = std::make_shared<PreemptionPlan>();
   plan->profile = request.framework->profile_name();
   plan->preemptor = ref_of(pod);
   plan->node = *post.nominated_node;
-  if (plan->node.empty()) {  // no candidate: an earlier nomination is void
-    if (released || !pod.pod->status.nominated_node_name.empty())
-      self->send(state.deps.writer, atom::report_v, PreemptionPlanPtr(std::move(plan)));
-    return;
-  }
   const pre::Candidate* chosen = plugin.chosen(*request.state);
   if (chosen == nullptr) {
     spdlog::error("preemption: PostFilter nominated {} for {} without a candidate", plan->node, pod.key);
@@ -309,8 +323,12 @@ void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::P
   }
   std::set<std::string> victim_uids;
   for (const auto& victim : chosen->victims.pods) {
-    plan->victims.push_back(ref_of(*victim));
-    victim_uids.insert(std::string(plugins::pod_identity(*victim)));
+    std::string uid(plugins::pod_identity(*victim));
+    if (reject_waiting && reject_waiting(uid, std::string(plugin.name())))
+      plan->rejected.push_back(ref_of(*victim));  // off its node already: not deleted
+    else
+      plan->victims.push_back(ref_of(*victim));
+    victim_uids.insert(std::move(uid));
   }
   // The node's lower-priority nominations were set aside for this attempt
   // (already off the node): the preemptor overrides them for good.
@@ -320,7 +338,8 @@ void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::P
   hold(self, *state.nominations.find(std::string(plugins::pod_identity(pod))));
   if (auto& m = state.deps.metrics)
     m->observe("scheduler_preemption_victims", {}, static_cast<double>(plan->victims.size()));
-  spdlog::info("preemption: {} nominated to {}, evicting {} pod(s)", pod.key, plan->node, plan->victims.size());
+  spdlog::info("preemption: {} nominated to {}, evicting {} pod(s), rejecting {} waiting at Permit", pod.key,
+               plan->node, plan->victims.size(), plan->rejected.size());
   self->send(state.deps.writer, atom::report_v, PreemptionPlanPtr(std::move(plan)));
 }
 

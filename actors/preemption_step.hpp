@@ -75,8 +75,18 @@ plugins::PostFilterResult post_filter_after_pre_filter(CycleSelf self, const Cyc
                                                       int64_t total_nodes,
                                                       const plugins::preemption::PreemptionPostFilter& plugin);
 
+/// The cluster has no node (kube-scheduler's ErrNoNodesAvailable clears the
+/// nominated node): the pod's earlier nomination, if any, is void.
+void clear_nomination(CycleSelf self, const CycleRequest& request);
+
+/// Rejects a victim (uid) that waits at Permit, for the preempting plugin
+/// (upstream's waitingPod.Reject(plugin, "preempted")), and says so; false
+/// when it does not wait (it is then deleted).
+using RejectWaitingVictim = std::function<bool(const std::string& uid, const std::string& plugin)>;
+
 /// Acts on PostFilter's verdict (see above).
 void act_on_preemption(CycleSelf self, const CycleRequest& request,
-                       const plugins::preemption::PreemptionPostFilter& plugin, const plugins::PostFilterResult& post);
+                       const plugins::preemption::PreemptionPostFilter& plugin, const plugins::PostFilterResult& post,
+                       const RejectWaitingVictim& reject_waiting = {});
 
 }  // namespace troupe::actors

@@ -208,6 +208,7 @@ class PreemptionTest(SchedulingTest):
         message = self.create_unschedulable(with_claim(preemptor("high", 10, "4"), "missing"))
         self.assertEqual(message, '0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: '
                                   '0/1 nodes are available: 1 Preemption is not helpful for scheduling..')
+        self.assertFalse(self.client.pod("high")["status"].get("nominatedNodeName"))
         message = self.create_unschedulable(with_claim(preemptor("polite", 10, "4", policy="Never"), "missing"))
         self.assertEqual(message, '0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: '
                                   'not eligible due to preemptionPolicy=Never..')

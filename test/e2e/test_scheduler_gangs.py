@@ -120,7 +120,8 @@ class GangTest(SchedulingTest):
                     '"0/1 nodes are available: 1 persistentvolumeclaim \\"missing\\" not found."')
 
         def rejected():
-            return [n for n in names[:2] if (condition(self.client.pod(n) or {}) or {}).get("message") == expected]
+            return len([n for n in names[:2]
+                        if (condition(self.client.pod(n) or {}) or {}).get("message") == expected]) == 2
         self.cluster.wait(rejected, 30, lambda: "a gang rejection; " + describe_pending(self.client))
         self.assertEqual(self.unschedulable_message("vol-2"),
                          '0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: '
@@ -142,6 +143,33 @@ class GangTest(SchedulingTest):
                           lambda: "two members time out; %s" % messages())
         self.assertFalse([m for m in messages() if m.startswith("Gang ")], messages())
         self.assertEqual(self.bound_nodes(names), {n: None for n in names})
+
+    def test_preemption_rejects_waiting_members_rather_than_deleting_them(self):
+        self.start([make_node("n-0", cpu="4", memory="8Gi")])
+        names = ["held-0", "held-1", "held-2"]
+        mode = "gang.scheduling.koordinator.sh/mode"
+        # NonStrict: two members wait at Permit holding the whole node; the third fits nowhere.
+        self.client.create_all([gang_pod(n, "held", 3, cpu="2", **{mode: "NonStrict", WAIT: "120s"})
+                                for n in names], threads=1)
+        self.cluster.wait(lambda: self.scheduler.metric("scheduler_waiting_gang_group_number") == 1, 30,
+                          lambda: "two members wait at Permit; " + describe_pending(self.client))
+        high = make_pod("high", cpu="4", memory="1Gi", priority=10)
+        self.client.create(high)
+        # The waiting members are the victims: rejected at Permit (upstream's waitingPod.Reject),
+        # not deleted; the preemptor takes the node they held.
+        self.cluster.wait(lambda: all_bound(self.client, ["high"]), 30,
+                          lambda: "high bound; " + describe_pending(self.client))
+        self.assertEqual([n for n in names if self.client.pod(n) is None], [], "no member was deleted")
+        self.assertEqual(self.bound_nodes(names), {n: None for n in names})
+
+        def preempted():  # the two that waited (which two depends on the order they were tried)
+            return [n for n in names if any(e["reason"] == "Preempted" for e in self.client.events_about(n))]
+        self.cluster.wait(lambda: len(preempted()) == 2, 20,
+                          lambda: "Preempted events on two members: %s" % {n: self.client.events_about(n)
+                                                                           for n in names})
+        # Both waits ended Unschedulable (rejected; requeued and tried again since, the node being full).
+        self.assertEqual(self.scheduler.metric("scheduler_permit_wait_duration_seconds_count",
+                                               result="Unschedulable"), 2)
 
     def test_only_waiting_times_out_while_waiting_and_running_counts_the_bound_member(self):
         self.start([make_node("n-0", cpu="8")])
