@@ -356,6 +356,13 @@ const plugins::coscheduling::GangSpec* gang_spec_of(const Attempt& a) {
   return view && view->spec ? &*view->spec : nullptr;
 }
 
+/// The pod's gang when Coscheduling's PostFilter rejected its group.
+const plugins::coscheduling::GangSpec* gang_rejected_at_post_filter(const Attempt& a) {
+  const auto* plugin = Coscheduling::of(a.framework());
+  const auto* view = plugin ? plugin->view(*a.request->state) : nullptr;
+  return view && view->spec && view->rejected_at_post_filter ? &*view->spec : nullptr;
+}
+
 /// Before PreFilter: tells Coscheduling which gang the pod is in and whether
 /// that gang has its members yet.
 void share_gang_view(Self self, const Attempt& a) {
@@ -373,6 +380,7 @@ void share_gang_view(Self self, const Attempt& a) {
     // The gang's rules (its PodGroup's, or its first member's) decide, not this pod's.
     const auto* rules = gangs.rules((*spec)->id);
     view.spec = rules ? *rules : **spec;
+    view.failure_rejects_group = gangs.failure_rejects_group(*view.spec);
   }
   plugin->share_view(*a.request->state, std::move(view));
 }
@@ -644,7 +652,7 @@ std::string member_unschedulable(const plugins::coscheduling::GangSpec& spec, co
 void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResult& post) {
   auto message = plugins::fit_error_message(a->total_nodes, a->failures.counts(), post.message);
   // Coscheduling's reason is the FitError of the node statuses alone (PostFilter's message comes after it).
-  if (const auto* spec = gang_spec_of(*a))
+  if (const auto* spec = gang_rejected_at_post_filter(*a))
     reject_gang_group(self, *spec,
                       member_unschedulable(*spec, *a, plugins::fit_error_message(a->total_nodes, a->failures.counts())));
   const auto& plugins_set = a->failures.plugins();
@@ -862,7 +870,7 @@ void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginSt
       post = a->framework().run_post_filter(*a->request->state, a->pod(), {});
     }
   }
-  if (const auto* spec = gang_spec_of(*a)) {
+  if (const auto* spec = gang_rejected_at_post_filter(*a)) {
     std::map<std::string, int64_t> every_node;
     for (const auto& reason : rejection.reasons) every_node[reason] = total_nodes;
     reject_gang_group(self, *spec, member_unschedulable(*spec, *a, plugins::fit_error_message(total_nodes, every_node)));

@@ -2,6 +2,7 @@
 
 #include "config/yaml_fields.hpp"
 #include "plugins/common/args.hpp"
+#include "plugins/deviceshare/go_json.hpp"
 
 namespace troupe::plugins::coscheduling {
 
@@ -57,6 +58,20 @@ PluginStatus Coscheduling::pre_filter(CycleState& state, const PodInfo&, PreFilt
   if (!gang->invalid.empty()) return PluginStatus::unresolvable(gang->invalid);
   if (gang->not_ready) return PluginStatus::unresolvable(*gang->not_ready);
   return {};
+}
+
+PostFilterResult Coscheduling::post_filter(CycleState& state, const PodInfo&, const NodeStatuses&) const {
+  PostFilterResult out;
+  out.status = PluginStatus(Code::unschedulable);
+  const GangView* gang = view(state);
+  if (gang == nullptr || !gang->spec || !gang->failure_rejects_group) return out;
+  GangView rejected = *gang;
+  rejected.rejected_at_post_filter = true;
+  out.status = PluginStatus::unschedulable("Gang " + deviceshare::go_quote(gang->spec->id) +
+                                           " gets rejected due to pod is unschedulable");
+  out.message = out.status.message();
+  share_view(state, std::move(rejected));
+  return out;
 }
 
 PermitResult Coscheduling::permit(CycleState& state, const PodInfo&, const std::string&) const {

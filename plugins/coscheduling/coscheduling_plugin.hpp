@@ -41,9 +41,16 @@ struct GangView : StateData {
   std::string invalid;                    // the pod's gang annotations cannot be read
   std::optional<std::string> not_ready;   // PreFilter: why the gang cannot be tried yet
   bool permit_allowed = false;            // Permit: the GangBook's decision for this pod
+  /// A failure of this pod sends its group's waiting members back (Strict,
+  /// and not a once-satisfied gang that was satisfied): GangBook::failure_rejects_group.
+  bool failure_rejects_group = false;
+  /// Set by PostFilter when it rejected the group: the cycle then sends the
+  /// waiting members back (it owns them; the plugin only decides).
+  bool rejected_at_post_filter = false;
 };
 
-class Coscheduling final : public PreFilterPlugin, public PermitPlugin, public EnqueueExtensions {
+class Coscheduling final : public PreFilterPlugin, public PostFilterPlugin, public PermitPlugin,
+                           public EnqueueExtensions {
  public:
   static constexpr const char* kName = "Coscheduling";
 
@@ -61,6 +68,10 @@ class Coscheduling final : public PreFilterPlugin, public PermitPlugin, public E
   const GangView* view(const CycleState& state) const;
 
   PluginStatus pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const override;
+  /// Koordinator's PostFilter: a Strict gang's member that cannot be placed
+  /// rejects its group ("Gang \"ns/g\" gets rejected due to pod is
+  /// unschedulable"), noted in the view (`rejected_at_post_filter`).
+  PostFilterResult post_filter(CycleState& state, const PodInfo& pod, const NodeStatuses& statuses) const override;
   PermitResult permit(CycleState& state, const PodInfo& pod, const std::string& node_name) const override;
   /// A new member, a PodGroup, a pod or node going away or coming: a gang
   /// that could not be tried, or was rejected, may now succeed.

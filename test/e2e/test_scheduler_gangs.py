@@ -123,9 +123,11 @@ class GangTest(SchedulingTest):
             return len([n for n in names[:2]
                         if (condition(self.client.pod(n) or {}) or {}).get("message") == expected]) == 2
         self.cluster.wait(rejected, 30, lambda: "a gang rejection; " + describe_pending(self.client))
+        # PostFilter in the default profile's order: DefaultPreemption, Reservation (nothing to say), Coscheduling.
         self.assertEqual(self.unschedulable_message("vol-2"),
                          '0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: '
-                         '0/1 nodes are available: 1 Preemption is not helpful for scheduling..')
+                         '0/1 nodes are available: 1 Preemption is not helpful for scheduling., '
+                         'Gang "default/vol" gets rejected due to pod is unschedulable.')
         self.assertEqual(self.bound_nodes(names), {n: None for n in names})
 
     def test_non_strict_gang_keeps_waiting_when_a_member_fits_nowhere(self):

@@ -52,7 +52,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"NodeNUMAResource", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"AliyunGPUShare", {P::pre_filter, P::filter, P::reserve, P::pre_bind}, 0},
-      {"Coscheduling", {P::pre_filter, P::permit}, 0},
+      {"Coscheduling", {P::pre_filter, P::post_filter, P::permit}, 0},
       {"DefaultBinder", {P::bind}, 0},
   };
   REQUIRE(r.entries().size() == cases.size());
@@ -97,6 +97,8 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
                                  "Reservation", "NodeNUMAResource", "DeviceShare", "AliyunGPUShare",
                                  "Coscheduling"});
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::permit) == std::vector<std::string>{"Coscheduling"});
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::post_filter) ==
+        std::vector<std::string>{"DefaultPreemption", "Reservation", "Coscheduling"});
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_enqueue) == std::vector<std::string>{"SchedulingGates"});
   // Reservation nominates first (NodeNUMAResource and DeviceShare restore what it reserved), then
   // NodeNUMAResource: DeviceShare's Reserve uses the NUMA affinity it chose.
@@ -208,6 +210,24 @@ profiles:
   REQUIRE(frameworks);
   CHECK((*frameworks)[0].profile_name() == "koord-scheduler");
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::score).front() == "NodeResourcesFitPlus");
+}
+
+TEST_CASE("Koordinator's reference postFilter list loads, in its order", "[registry]") {
+  // config/manager/scheduler-config.yaml: Reservation, Coscheduling, ElasticQuota, DefaultPreemption
+  // (ElasticQuota is not implemented by troupe, so it is left out here).
+  auto config = parse_scheduler_configuration(kHeader + R"(
+profiles:
+- schedulerName: koord-scheduler
+  plugins:
+    postFilter:
+      disabled: [{name: "*"}]
+      enabled: [{name: Reservation}, {name: Coscheduling}, {name: DefaultPreemption}]
+)");
+  REQUIRE(config);
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks);
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::post_filter) ==
+        std::vector<std::string>{"Reservation", "Coscheduling", "DefaultPreemption"});
 }
 
 TEST_CASE("deploy/configmap.yaml carries a profile that loads and matches the example", "[registry][deploy]") {

@@ -106,6 +106,44 @@ TEST_CASE("Coscheduling: PreFilter and Permit follow the cycle's gang view", "[c
   }
 }
 
+TEST_CASE("Coscheduling: PostFilter rejects the group of a Strict gang's member only", "[coscheduling]") {
+  auto plugin = make("");
+  PodInfo pod = pod_info();
+  GangSpec spec;
+  spec.id = "ns/g";
+  GangView not_gang;
+  GangView invalid;
+  invalid.invalid = "unreadable";
+  GangView keeps_waiting;  // NonStrict, or a once-satisfied gang that was satisfied
+  keeps_waiting.spec = spec;
+  GangView rejects = keeps_waiting;
+  rejects.failure_rejects_group = true;
+  struct Case {
+    const char* name;
+    std::optional<GangView> view;
+    std::string message;  // "" = Unschedulable without a reason, nothing rejected
+  };
+  const std::vector<Case> cases = {
+      {"no view", std::nullopt, ""},
+      {"not a gang pod", not_gang, ""},
+      {"unreadable gang", invalid, ""},
+      {"its group keeps waiting", keeps_waiting, ""},
+      {"its group is rejected", rejects, "Gang \"ns/g\" gets rejected due to pod is unschedulable"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    CycleState state(4);
+    if (c.view) plugin->share_view(state, *c.view);
+    auto result = plugin->post_filter(state, pod, {});
+    CHECK(result.status.code == Code::unschedulable);
+    CHECK(result.message == c.message);
+    CHECK(result.status.message() == c.message);
+    CHECK(!result.nominated_node);
+    const GangView* after = plugin->view(state);
+    CHECK((after != nullptr && after->rejected_at_post_filter) == !c.message.empty());
+  }
+}
+
 TEST_CASE("Coscheduling: enabled by the default profile, configurable by name", "[coscheduling]") {
   auto config = parse_scheduler_configuration(R"(
 apiVersion: kubescheduler.config.k8s.io/v1
