@@ -578,7 +578,18 @@ bool assume_volumes(Self self, const AttemptPtr& a, const std::string& node) {
 /// the Binding follow when it comes, while the next pods are scheduled. If
 /// Reserve fails (the node changed since the round), the next pod saw the
 /// node without this one, which is what the node then holds.
+/// Koordinator's evaluated/feasible-node histograms, for a pod whose node is chosen:
+/// as kube-scheduler's ScheduleResult, the nodes that passed every filter and those that failed one.
+void observe_chosen(Self self, const Attempt& a) {
+  auto& m = self->state.deps.metrics;
+  if (!m) return;
+  const auto feasible = static_cast<double>(a.feasible.size());
+  m->observe("scheduler_pod_scheduling_evaluated_nodes", {}, feasible + static_cast<double>(a.failures.rejected_nodes()));
+  m->observe("scheduler_pod_scheduling_feasible_nodes", {}, feasible);
+}
+
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
+  observe_chosen(self, *a);
   if (!assume_volumes(self, a, node)) return;
   // Assumed on the node from now on, for the next pods' domain counts.
   self->state.cluster_pods.assume_pod(a->request->pod, node);

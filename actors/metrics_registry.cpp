@@ -246,6 +246,14 @@ void declare_scheduler_metrics(MetricsRegistry& r) {
             "[ALPHA] Duration of waiting on permit.", {"result"}, exponential_buckets(0.001, 2, 15));
   r.declare("scheduler_waiting_gang_group_number", T::gauge,
             "The number of gang groups with pods waiting at Permit (Koordinator's Coscheduling).", {});
+  // Koordinator's, observed when a node is chosen (CollectSchedulePodResult).
+  r.declare("scheduler_pod_scheduling_evaluated_nodes", T::histogram,
+            "The number of nodes the scheduler evaluated the pod against in the filtering phase and beyond when "
+            "find the suggested node",
+            {}, exponential_buckets(1, 2, 24));
+  r.declare("scheduler_pod_scheduling_feasible_nodes", T::histogram,
+            "The number of of nodes out of the evaluated ones that fit the pod when find the suggested node", {},
+            exponential_buckets(1, 2, 24));
   r.declare("troupe_preemption_pdbs", T::gauge, "PodDisruptionBudgets the scheduler's preemption knows.", {});
   r.declare("scheduler_queue_incoming_pods_total", T::counter,
             "[STABLE] Number of pods added to scheduling queues by event and queue type.", {"event", "queue"});

@@ -87,6 +87,13 @@ class MetricsTest(unittest.TestCase):
         self.assertEqual(metric_sum(m, "scheduler_pending_pods", queue="backoff"), 0)
         self.assertEqual(metric_sum(m, "scheduler_scheduling_attempt_duration_seconds_count"),
                          scheduled + unschedulable)
+        # Koordinator's: one observation per chosen node, of the 4 nodes all evaluated (under 100 nodes every
+        # node is checked) and some feasible; the pod that fits nowhere is not observed.
+        self.assertEqual(metric_sum(m, "scheduler_pod_scheduling_evaluated_nodes_count"), scheduled)
+        self.assertEqual(metric_sum(m, "scheduler_pod_scheduling_evaluated_nodes_sum"), 4 * scheduled)
+        self.assertEqual(metric_sum(m, "scheduler_pod_scheduling_feasible_nodes_count"), scheduled)
+        self.assertGreaterEqual(metric_sum(m, "scheduler_pod_scheduling_feasible_nodes_sum"), scheduled)
+        self.assertLessEqual(metric_sum(m, "scheduler_pod_scheduling_feasible_nodes_sum"), 4 * scheduled)
         _, text = scheduler.get("/metrics")
         self.assertIn("# TYPE scheduler_schedule_attempts_total counter", text)
         self.assertIn("# TYPE scheduler_pending_pods gauge", text)
