@@ -356,11 +356,11 @@ const plugins::coscheduling::GangSpec* gang_spec_of(const Attempt& a) {
   return view && view->spec ? &*view->spec : nullptr;
 }
 
-/// The pod's gang when Coscheduling's PostFilter rejected its group.
-const plugins::coscheduling::GangSpec* gang_rejected_at_post_filter(const Attempt& a) {
+/// The pod's gang view when Coscheduling's PostFilter rejected its group.
+const plugins::coscheduling::GangView* gang_rejected_at_post_filter(const Attempt& a) {
   const auto* plugin = Coscheduling::of(a.framework());
   const auto* view = plugin ? plugin->view(*a.request->state) : nullptr;
-  return view && view->spec && view->rejected_at_post_filter ? &*view->spec : nullptr;
+  return view && view->spec && view->rejected_at_post_filter ? view : nullptr;
 }
 
 /// Before PreFilter: tells Coscheduling which gang the pod is in and whether
@@ -377,10 +377,17 @@ void share_gang_view(Self self, const Attempt& a) {
     // it), so a pod deleted meanwhile is not counted back in.
     auto& gangs = self->state.gangs;
     view.not_ready = gangs.pre_filter(**spec, a.pod().key);
+    view.keeps_schedule_cycle = view.not_ready.has_value();
     // The gang's rules (its PodGroup's, or its first member's) decide, not this pod's.
     const auto* rules = gangs.rules((*spec)->id);
     view.spec = rules ? *rules : **spec;
     view.failure_rejects_group = gangs.failure_rejects_group(*view.spec);
+    if (!view.not_ready && !plugin->args().skip_check_schedule_cycle) {
+      auto check = gangs.enter_schedule_cycle(*view.spec, a.pod().meta().uid, a.pod().key,
+                                              !a.pod().pod->status.nominated_node_name.empty());
+      view.not_ready = std::move(check.rejection);
+      view.skip_reject = check.skip_reject;
+    }
   }
   plugin->share_view(*a.request->state, std::move(view));
 }
@@ -422,10 +429,14 @@ std::string left_in_unreserve(const plugins::coscheduling::GangSpec& spec, const
 }
 
 /// A member failed (no node, timeout, gone): in Strict mode the rest of its
-/// gang group stops waiting too, so that no partial gang holds nodes.
-void reject_gang_group(Self self, const plugins::coscheduling::GangSpec& spec, const std::string& message) {
+/// gang group stops waiting too, so that no partial gang holds nodes, and the
+/// group's schedule cycle is over (unless `end_cycle` is false: the member
+/// check turned the pod away).
+void reject_gang_group(Self self, const plugins::coscheduling::GangSpec& spec, const std::string& message,
+                       bool end_cycle = true) {
   auto& gangs = self->state.gangs;
   if (!gangs.failure_rejects_group(spec)) return;
+  if (end_cycle) gangs.end_schedule_cycles(spec);
   for (const auto& uid : gangs.take_waiting_of_group(spec)) {
     // take_waiting_of_group already stopped the wait; drop_waiting finds the entry.
     drop_waiting(self, uid, &message);
@@ -663,9 +674,9 @@ std::string member_unschedulable(const plugins::coscheduling::GangSpec& spec, co
 void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResult& post) {
   auto message = plugins::fit_error_message(a->total_nodes, a->failures.counts(), post.message);
   // Coscheduling's reason is the FitError of the node statuses alone (PostFilter's message comes after it).
-  if (const auto* spec = gang_rejected_at_post_filter(*a))
-    reject_gang_group(self, *spec,
-                      member_unschedulable(*spec, *a, plugins::fit_error_message(a->total_nodes, a->failures.counts())));
+  if (const auto* gang = gang_rejected_at_post_filter(*a))
+    reject_gang_group(self, *gang->spec,
+                      member_unschedulable(*gang->spec, *a, plugins::fit_error_message(a->total_nodes, a->failures.counts())));
   const auto& plugins_set = a->failures.plugins();
   fail_and_next(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
 }
@@ -881,10 +892,12 @@ void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginSt
       post = a->framework().run_post_filter(*a->request->state, a->pod(), {});
     }
   }
-  if (const auto* spec = gang_rejected_at_post_filter(*a)) {
+  if (const auto* gang = gang_rejected_at_post_filter(*a)) {
     std::map<std::string, int64_t> every_node;
     for (const auto& reason : rejection.reasons) every_node[reason] = total_nodes;
-    reject_gang_group(self, *spec, member_unschedulable(*spec, *a, plugins::fit_error_message(total_nodes, every_node)));
+    reject_gang_group(self, *gang->spec,
+                      member_unschedulable(*gang->spec, *a, plugins::fit_error_message(total_nodes, every_node)),
+                      !gang->keeps_schedule_cycle);
   }
   fail_and_next(self, a, plugins::pre_filter_fit_error_message(total_nodes, rejection.message(), post.message),
                 {rejection.plugin}, false);

@@ -64,7 +64,7 @@ PostFilterResult Coscheduling::post_filter(CycleState& state, const PodInfo&, co
   PostFilterResult out;
   out.status = PluginStatus(Code::unschedulable);
   const GangView* gang = view(state);
-  if (gang == nullptr || !gang->spec || !gang->failure_rejects_group) return out;
+  if (gang == nullptr || !gang->spec || !gang->failure_rejects_group || gang->skip_reject) return out;
   GangView rejected = *gang;
   rejected.rejected_at_post_filter = true;
   out.status = PluginStatus::unschedulable("Gang " + deviceshare::go_quote(gang->spec->id) +

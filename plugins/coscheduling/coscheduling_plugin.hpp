@@ -44,6 +44,12 @@ struct GangView : StateData {
   /// A failure of this pod sends its group's waiting members back (Strict,
   /// and not a once-satisfied gang that was satisfied): GangBook::failure_rejects_group.
   bool failure_rejects_group = false;
+  /// PreFilter turned the pod away because its gang's schedule cycle is over
+  /// (Koordinator's skipReject): PostFilter rejects nothing more.
+  bool skip_reject = false;
+  /// PreFilter's member check turned it away (Koordinator's
+  /// skipSetCycleInvalid): a rejection of the group leaves the cycle as it is.
+  bool keeps_schedule_cycle = false;
   /// Set by PostFilter when it rejected the group: the cycle then sends the
   /// waiting members back (it owns them; the plugin only decides).
   bool rejected_at_post_filter = false;

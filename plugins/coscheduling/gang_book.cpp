@@ -27,6 +27,7 @@ void GangBook::remove_member(const std::string& uid) {
   Gang& gang = it->second;
   gang.children.erase(uid);
   gang.bound.erase(uid);
+  gang.member_cycles.erase(uid);
   // Koordinator keeps an empty gang until its pods are all gone: so do we,
   // then forget it (a later gang of that name starts afresh).
   if (gang.children.empty() && gang.waiting.empty()) gangs_.erase(it);

@@ -118,6 +118,8 @@ TEST_CASE("Coscheduling: PostFilter rejects the group of a Strict gang's member 
   keeps_waiting.spec = spec;
   GangView rejects = keeps_waiting;
   rejects.failure_rejects_group = true;
+  GangView turned_away = rejects;  // its schedule cycle was over: Koordinator's skipReject
+  turned_away.skip_reject = true;
   struct Case {
     const char* name;
     std::optional<GangView> view;
@@ -129,6 +131,7 @@ TEST_CASE("Coscheduling: PostFilter rejects the group of a Strict gang's member 
       {"unreadable gang", invalid, ""},
       {"its group keeps waiting", keeps_waiting, ""},
       {"its group is rejected", rejects, "Gang \"ns/g\" gets rejected due to pod is unschedulable"},
+      {"turned away by the schedule cycle", turned_away, ""},
   };
   for (const auto& c : cases) {
     INFO(c.name);
