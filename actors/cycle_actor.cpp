@@ -465,17 +465,23 @@ void gang_member_unreserved(Self self, const AttemptPtr& a) {
   if (const auto* spec = gang_spec_of(*a)) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
 }
 
-/// A preemption victim waiting at Permit is rejected, not deleted (upstream's
-/// waitingPod.Reject(plugin, "preempted")): its node forgets it, it is
-/// requeued, and its Unreserve sends a Strict gang's other waiting members back.
-bool reject_waiting_victim(Self self, const std::string& uid, const std::string& plugin) {
-  auto it = self->state.waiting.find(uid);
-  if (it == self->state.waiting.end()) return false;
-  AttemptPtr victim = it->second.attempt;
+/// Preemption victims waiting at Permit are rejected, not deleted (upstream's
+/// waitingPod.Reject(plugin, "preempted")): their nodes forget them, they are
+/// requeued, and then their Unreserve sends a Strict gang's other waiting
+/// members back. Returns the ones that were waiting.
+std::set<std::string> reject_waiting_victims(Self self, const std::vector<std::string>& uids,
+                                             const std::string& plugin) {
+  std::set<std::string> rejected;
+  std::vector<AttemptPtr> attempts;
+  for (const auto& uid : uids) {
+    auto it = self->state.waiting.find(uid);
+    if (it == self->state.waiting.end() || !rejected.insert(uid).second) continue;
+    attempts.push_back(it->second.attempt);
+  }
   static const std::string kPreempted = "preempted";
-  drop_waiting(self, uid, &kPreempted, plugin);
-  gang_member_unreserved(self, victim);
-  return true;
+  for (const auto& uid : rejected) drop_waiting(self, uid, &kPreempted, plugin);
+  for (const auto& victim : attempts) gang_member_unreserved(self, victim);
+  return rejected;
 }
 
 void on_gang_timeout(Self self, const std::string& uid, uint64_t ticket) {
@@ -589,18 +595,20 @@ bool assume_volumes(Self self, const AttemptPtr& a, const std::string& node) {
 /// the Binding follow when it comes, while the next pods are scheduled. If
 /// Reserve fails (the node changed since the round), the next pod saw the
 /// node without this one, which is what the node then holds.
-/// Koordinator's evaluated/feasible-node histograms, for a pod whose node is chosen:
-/// as kube-scheduler's ScheduleResult, the nodes that passed every filter and those that failed one.
-void observe_chosen(Self self, const Attempt& a) {
+/// Koordinator's evaluated/feasible-node histograms, for a pod whose node is
+/// chosen: kube-scheduler's ScheduleResult counts, the nodes that passed
+/// every filter and those that failed one; 1 and 1 when the pod's nominated
+/// node is taken (upstream evaluates it alone first).
+void observe_chosen(Self self, const Attempt& a, bool nominated_node) {
   auto& m = self->state.deps.metrics;
   if (!m) return;
-  const auto feasible = static_cast<double>(a.feasible.size());
-  m->observe("scheduler_pod_scheduling_evaluated_nodes", {}, feasible + static_cast<double>(a.failures.rejected_nodes()));
+  const auto feasible = nominated_node ? 1.0 : static_cast<double>(a.feasible.size());
+  const auto evaluated = nominated_node ? 1.0 : feasible + static_cast<double>(a.failures.rejected_nodes());
+  m->observe("scheduler_pod_scheduling_evaluated_nodes", {}, evaluated);
   m->observe("scheduler_pod_scheduling_feasible_nodes", {}, feasible);
 }
 
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
-  observe_chosen(self, *a);
   if (!assume_volumes(self, a, node)) return;
   // Assumed on the node from now on, for the next pods' domain counts.
   self->state.cluster_pods.assume_pod(a->request->pod, node);
@@ -629,6 +637,7 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
 void select_and_reserve(Self self, const AttemptPtr& a) {
   auto chosen = plugins::Framework::select_host(a->feasible, self->state.rng);
   if (!chosen) return fail_and_next(self, a, "no node could be scored", {}, true);
+  observe_chosen(self, *a, false);
   reserve(self, a, a->feasible[*chosen].node_name);
 }
 
@@ -687,8 +696,9 @@ void post_filter(Self self, const AttemptPtr& a) {
     return search_preemption(self, a->request, a->extender_statuses, a->total_nodes, *preemption,
                              [self, a, preemption](const plugins::PostFilterResult& post) {
                                act_on_preemption(self, *a->request, *preemption, post,
-                                                 [self](const std::string& uid, const std::string& plugin) {
-                                                   return reject_waiting_victim(self, uid, plugin);
+                                                 [self](const std::vector<std::string>& uids,
+                                                        const std::string& plugin) {
+                                                   return reject_waiting_victims(self, uids, plugin);
                                                  });
                                report_no_fit(self, a, post);
                              });
@@ -718,8 +728,15 @@ std::optional<std::string> feasible_nomination(Self self, const Attempt& a) {
 
 void after_filters(Self self, const AttemptPtr& a) {
   if (a->feasible.empty()) return no_fit(self, a);
-  if (a->feasible.size() == 1) return reserve(self, a, a->feasible.front().node_name);
-  if (auto nominated = feasible_nomination(self, *a)) return reserve(self, a, *nominated);
+  auto nominated = feasible_nomination(self, *a);
+  if (nominated) {
+    observe_chosen(self, *a, true);
+    return reserve(self, a, *nominated);
+  }
+  if (a->feasible.size() == 1) {
+    observe_chosen(self, *a, false);
+    return reserve(self, a, a->feasible.front().node_name);
+  }
   score(self, a);
 }
 
@@ -875,9 +892,9 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
 /// Unschedulable one would need a search of every node without the
 /// PreFilter's state, which troupe does not run: no PostFilter then), the
 /// Reservation plugin says why the pod's reservations did not help, and a
-/// Strict gang's waiting members are sent back (even when Coscheduling's own
-/// member check rejected: Koordinator's skipReject is for its schedule
-/// cycles, which troupe does not keep; a gang it cannot read is no gang).
+/// Strict gang's waiting members are sent back by Coscheduling's PostFilter
+/// (not when the gang's schedule cycle turned the pod away: skipReject; a
+/// rejection by its member check leaves the cycle as it is).
 void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginStatus& rejection) {
   if (rejection.code == plugins::Code::error) return fail_and_next(self, a, rejection.message(), {rejection.plugin}, true);
   const int64_t total_nodes = self->state.total_nodes;

@@ -294,7 +294,7 @@ void clear_nomination(CycleSelf self, const CycleRequest& request) {
 }
 
 void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::PreemptionPostFilter& plugin,
-                       const plugins::PostFilterResult& post, const RejectWaitingVictim& reject_waiting) {
+                       const plugins::PostFilterResult& post, const RejectWaitingVictims& reject_waiting) {
   auto& state = self->state;
   const plugins::PodInfo& pod = *request.pod;
   auto released = std::move(state.released);
@@ -321,14 +321,21 @@ void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::P
     spdlog::error("preemption: PostFilter nominated {} for {} without a candidate", plan->node, pod.key);
     return;
   }
-  std::set<std::string> victim_uids;
-  for (const auto& victim : chosen->victims.pods) {
-    std::string uid(plugins::pod_identity(*victim));
-    if (reject_waiting && reject_waiting(uid, std::string(plugin.name())))
-      plan->rejected.push_back(ref_of(*victim));  // off its node already: not deleted
-    else
+  // Every victim waiting at Permit is rejected before any Unreserve sends
+  // its gang back (upstream rejects each victim it finds waiting in turn).
+  std::vector<std::string> uids;
+  for (const auto& victim : chosen->victims.pods) uids.emplace_back(plugins::pod_identity(*victim));
+  const std::set<std::string> rejected =
+      reject_waiting ? reject_waiting(uids, std::string(plugin.name())) : std::set<std::string>{};
+  std::set<std::string> victim_uids;  // the deleted ones: the preemptor waits for them to go
+  for (size_t i = 0; i < uids.size(); ++i) {
+    const auto& victim = chosen->victims.pods[i];
+    if (rejected.count(uids[i]) > 0) {
+      plan->rejected.push_back(ref_of(*victim));  // off its node already, requeued: not deleted
+    } else {
       plan->victims.push_back(ref_of(*victim));
-    victim_uids.insert(std::move(uid));
+      victim_uids.insert(uids[i]);
+    }
   }
   // The node's lower-priority nominations were set aside for this attempt
   // (already off the node): the preemptor overrides them for good.
@@ -337,7 +344,7 @@ void act_on_preemption(CycleSelf self, const CycleRequest& request, const pre::P
   state.nominations.nominate(pod, plan->node, std::move(victim_uids));
   hold(self, *state.nominations.find(std::string(plugins::pod_identity(pod))));
   if (auto& m = state.deps.metrics)
-    m->observe("scheduler_preemption_victims", {}, static_cast<double>(plan->victims.size()));
+    m->observe("scheduler_preemption_victims", {}, static_cast<double>(uids.size()));
   spdlog::info("preemption: {} nominated to {}, evicting {} pod(s), rejecting {} waiting at Permit", pod.key,
                plan->node, plan->victims.size(), plan->rejected.size());
   self->send(state.deps.writer, atom::report_v, PreemptionPlanPtr(std::move(plan)));

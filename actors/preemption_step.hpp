@@ -23,6 +23,9 @@
 // come back when the attempt ends, unless its preemption overrode them.
 
 #include <functional>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "actors/cycle_actor.hpp"
 #include "plugins/default_preemption/preemption_post_filter.hpp"
@@ -79,14 +82,15 @@ plugins::PostFilterResult post_filter_after_pre_filter(CycleSelf self, const Cyc
 /// nominated node): the pod's earlier nomination, if any, is void.
 void clear_nomination(CycleSelf self, const CycleRequest& request);
 
-/// Rejects a victim (uid) that waits at Permit, for the preempting plugin
-/// (upstream's waitingPod.Reject(plugin, "preempted")), and says so; false
-/// when it does not wait (it is then deleted).
-using RejectWaitingVictim = std::function<bool(const std::string& uid, const std::string& plugin)>;
+/// Rejects the victims (uids) that wait at Permit, for the preempting plugin
+/// (upstream's waitingPod.Reject(plugin, "preempted")), and returns them; the
+/// others are deleted.
+using RejectWaitingVictims =
+    std::function<std::set<std::string>(const std::vector<std::string>& uids, const std::string& plugin)>;
 
 /// Acts on PostFilter's verdict (see above).
 void act_on_preemption(CycleSelf self, const CycleRequest& request,
                        const plugins::preemption::PreemptionPostFilter& plugin, const plugins::PostFilterResult& post,
-                       const RejectWaitingVictim& reject_waiting = {});
+                       const RejectWaitingVictims& reject_waiting = {});
 
 }  // namespace troupe::actors

@@ -18,6 +18,7 @@ void GangBook::add_member(const std::string& uid, const GangSpec& spec, bool bou
 
 void GangBook::remove_member(const std::string& uid) {
   stop_waiting(uid);
+  forget_member_cycle(uid);
   auto member = member_gang_.find(uid);
   if (member == member_gang_.end()) return;
   auto it = gangs_.find(member->second);
@@ -27,7 +28,6 @@ void GangBook::remove_member(const std::string& uid) {
   Gang& gang = it->second;
   gang.children.erase(uid);
   gang.bound.erase(uid);
-  gang.member_cycles.erase(uid);
   // Koordinator keeps an empty gang until its pods are all gone: so do we,
   // then forget it (a later gang of that name starts afresh).
   if (gang.children.empty() && gang.waiting.empty()) gangs_.erase(it);
@@ -40,6 +40,7 @@ void GangBook::mark_bound(const std::string& uid) {
   if (it == gangs_.end()) return;
   it->second.bound.insert(uid);
   it->second.once_satisfied = true;
+  forget_member_cycle(uid);
 }
 
 const GangBook::Gang* GangBook::find(const std::string& gang_id) const {

@@ -58,20 +58,21 @@ class GangBook {
   /// and neither waits nor binds.
   PermitDecision permit(const GangSpec& spec, const std::string& uid);
 
-  /// Koordinator's per-gang schedule cycles (gang_schedule_cycle.cpp), for
-  /// Strict gangs: each member is tried once per cycle; once a failure of
-  /// the group ended the cycle (end_schedule_cycles), its other members are
-  /// turned away at PreFilter ("gang scheduleCycle not valid", without
-  /// rejecting the group again: `skip_reject`) until every member not bound
-  /// has been tried in it, and then a new cycle begins. `nominated`: the pod
-  /// has a nominated node (it goes on, as upstream).
+  /// Koordinator's schedule cycles, one per gang group (GangGroupInfo;
+  /// gang_schedule_cycle.cpp), for Strict gangs: each member is tried once
+  /// per cycle; once a failure of the group ended the cycle
+  /// (end_schedule_cycles), its other members are turned away at PreFilter
+  /// ("gang scheduleCycle not valid", without rejecting the group again:
+  /// `skip_reject`) until every member not bound has been tried in it, and
+  /// then a new cycle begins. `nominated`: the pod has a nominated node (it
+  /// goes on, as upstream).
   struct CycleCheck {
     std::optional<std::string> rejection;
     bool skip_reject = false;
   };
   CycleCheck enter_schedule_cycle(const GangSpec& spec, const std::string& uid, const std::string& pod_key,
                                   bool nominated);
-  /// A member's failure rejected the group: the cycle of every gang of the group is over.
+  /// A member's failure rejected the group: the group's cycle is over.
   void end_schedule_cycles(const GangSpec& spec);
 
   /// Whether a member's failure (no node, timeout, unreserve) rejects the
@@ -115,12 +116,18 @@ class GangBook {
     GangSpec spec;  // the first member's
     std::set<std::string> children, bound, waiting;
     bool once_satisfied = false;
-    int schedule_cycle = 1;         // Koordinator's ScheduleCycle
-    bool schedule_cycle_valid = true;
-    std::map<std::string, int> member_cycles;  // uid -> the last cycle the member was tried in
   };
-  /// trySetScheduleCycleValid: every member not bound was tried in this cycle: the next begins.
-  static void try_begin_next_cycle(Gang& gang, const GangSpec& rules);
+  /// A gang group's schedule cycle (Koordinator's GangGroupInfo).
+  struct GroupCycle {
+    int cycle = 1;
+    bool valid = true;
+    std::map<std::string, int> member_cycles;  // uid -> the last cycle the member was tried in (bound: none)
+  };
+  /// trySetScheduleCycleValid: the members of the group not bound (at most
+  /// its gangs' total-numbers) were all tried in this cycle: the next begins.
+  void try_begin_next_cycle(GroupCycle& group, const GangSpec& rules) const;
+  /// The member no longer takes turns (bound or gone).
+  void forget_member_cycle(const std::string& uid);
   const Gang* find(const std::string& gang_id) const;
   const GangSpec& rules_of(const Gang& gang) const;
   /// Why a gang named by its PodGroup cannot be tried yet (no or a bad PodGroup).
@@ -132,6 +139,7 @@ class GangBook {
   std::map<std::string, std::string> waiting_gang_;        // waiting uid → gang id
   std::map<std::string, Result<GangSpec>> pod_groups_;     // by gang id
   std::map<std::string, std::string> pod_keys_;            // member uid → "ns/name"
+  std::map<std::string, GroupCycle> group_cycles_;         // by group id
 };
 
 }  // namespace troupe::plugins::coscheduling

@@ -173,6 +173,18 @@ class GangTest(SchedulingTest):
                          '0/1 nodes are available: 1 Preemption is not helpful for scheduling., '
                          'Gang "default/vol" gets rejected due to pod is unschedulable.')
         self.assertEqual(self.bound_nodes(names), {n: None for n in names})
+        # The claim comes: a new cycle begins, and the whole gang binds.
+        self.client.create({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-vol"},
+                            "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+                                     "storageClassName": "", "csi": {"driver": "csi.example.com",
+                                                                     "volumeHandle": "pv-vol"}}})
+        self.client.create({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                            "metadata": {"name": "missing", "namespace": "default",
+                                         "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+                            "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+                                     "volumeName": "pv-vol"}})
+        self.cluster.wait(lambda: all_bound(self.client, names), 60,
+                          lambda: "the gang bound once its claim exists; " + describe_pending(self.client))
 
     def test_non_strict_gang_keeps_waiting_when_a_member_fits_nowhere(self):
         self.start([make_node("n-0", cpu="4", memory="8Gi")])
@@ -216,6 +228,25 @@ class GangTest(SchedulingTest):
         # Both waits ended Unschedulable (rejected; requeued and tried again since, the node being full).
         self.assertEqual(self.scheduler.metric("scheduler_permit_wait_duration_seconds_count",
                                                result="Unschedulable"), 2)
+
+    def test_preemption_rejects_every_waiting_member_of_a_strict_gang(self):
+        self.start([make_node("n-0", cpu="4", memory="8Gi")])
+        names = ["strict-0", "strict-1", "strict-2"]
+        pods = [gang_pod(n, "strict", 3, cpu="2", **{WAIT: "120s"}) for n in names]
+        # The third member is gated: it counts as a member but is not tried, so the two others
+        # wait at Permit, holding the node.
+        pods[2]["spec"]["schedulingGates"] = [{"name": "example.com/hold"}]
+        self.client.create_all(pods, threads=1)
+        self.cluster.wait(lambda: self.scheduler.metric("scheduler_waiting_gang_group_number") == 1, 30,
+                          lambda: "two members wait at Permit; " + describe_pending(self.client))
+        self.client.create(make_pod("high", cpu="4", memory="1Gi", priority=10))
+        self.cluster.wait(lambda: all_bound(self.client, ["high"]), 30,
+                          lambda: "high bound; " + describe_pending(self.client))
+        # Both are rejected before the first one's Unreserve sends the other back: neither is deleted.
+        self.assertEqual([n for n in names if self.client.pod(n) is None], [], "no member was deleted")
+        self.cluster.wait(lambda: all(any(e["reason"] == "Preempted" for e in self.client.events_about(n))
+                                      for n in names[:2]), 20, "Preempted events on both")
+        self.assertEqual(self.bound_nodes(names), {n: None for n in names})
 
     def test_only_waiting_times_out_while_waiting_and_running_counts_the_bound_member(self):
         self.start([make_node("n-0", cpu="8")])

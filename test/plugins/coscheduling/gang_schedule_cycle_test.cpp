@@ -67,9 +67,11 @@ TEST_CASE("gang schedule cycles: each member once per cycle; a failure ends the 
       {"turned away members count: the one that failed passes once all were tried",
        {{"a"}, {""}, {"b", not_valid("b"), true}, {"c", not_valid("c"), true}, {"b"}}},
       {"a nominated member goes on in an ended cycle", {{"a"}, {""}, {"b", "", false, true}}},
-      {"a second end while invalid moves the cycle on: the members tried count for the next",
-       {{"a"}, {""}, {"b", not_valid("b"), true}, {""}, {"c", not_valid("c"), true}, {"a", not_valid("a"), true},
-        {"b", not_valid("b"), true}, {"c"}}},
+      {"a second end while the cycle is over changes nothing (the members tried still count)",
+       {{"a"}, {""}, {"b", not_valid("b"), true}, {""}, {"c", not_valid("c"), true}, {"a"}}},
+      {"a member that fails again, nominated, does not keep the others from their turn",
+       {{"a"}, {""}, {"b", not_valid("b"), true}, {"c", not_valid("c"), true}, {"a", "", false, true}, {""},
+        {"b", not_valid("b"), true}, {"c", not_valid("c"), true}, {"b"}}},
   };
   for (const auto& c : cases) {
     INFO(c.name);
@@ -113,7 +115,7 @@ TEST_CASE("gang schedule cycles: NonStrict gangs, bound and deleted members", "[
     book.remove_member("c");
     run(book, g, {{"a"}});
   }
-  SECTION("a group's failure ends every gang's cycle") {
+  SECTION("a gang group has one cycle: a failure in one gang turns the other's members away") {
     const auto f = gang("ns/f", 1, GangMode::strict, {"ns/f", "ns/g"});
     const auto g = gang("ns/g", 2, GangMode::strict, {"ns/f", "ns/g"});
     GangBook book;
@@ -122,6 +124,35 @@ TEST_CASE("gang schedule cycles: NonStrict gangs, bound and deleted members", "[
     book.add_member("b", g, false);
     run(book, g, {{"a"}});
     book.end_schedule_cycles(f);
-    run(book, g, {{"b", not_valid("b"), true}, {"a"}});
+    run(book, g, {{"b", not_valid("b"), true}});
+    // The group's cycle ends once the members of both gangs had their turn (1 + 2 of them).
+    auto f1 = book.enter_schedule_cycle(f, "f1", "ns/f1", false);
+    CHECK(f1.rejection.value_or("") == "gang scheduleCycle not valid, gangName: ns/f, podName: ns/f1");
+    run(book, g, {{"a"}});
+  }
+  SECTION("total-number above the members there are: the cycle ends once each had its turn") {
+    auto g = gang("ns/g", 2);
+    g.total_number = 5;
+    GangBook book;
+    for (const char* uid : {"a", "b", "c"}) book.add_member(uid, g, false);
+    run(book, g, {{"a"}, {""}, {"b", not_valid("b"), true}, {"c", not_valid("c"), true}, {"a"}});
+  }
+  SECTION("total-number below the members there are: the cycle ends once that many had their turn") {
+    const auto g = gang("ns/g", 2);  // total-number 2, three members
+    GangBook book;
+    for (const char* uid : {"a", "b", "c"}) book.add_member(uid, g, false);
+    run(book, g, {{"a"}, {""}, {"b", not_valid("b"), true}, {"a"}});
+  }
+  SECTION("a member bound after its turn no longer counts; one gone is not counted back in") {
+    auto g = gang("ns/g", 3);
+    g.match_policy = MatchPolicy::waiting_and_running;
+    GangBook book;
+    for (const char* uid : {"a", "b", "c"}) book.add_member(uid, g, false);
+    run(book, g, {{"a"}, {""}});
+    book.mark_bound("a");
+    run(book, g, {{"b", not_valid("b"), true}, {"c", not_valid("c"), true}, {"b"}});
+    book.remove_member("c");
+    auto gone = book.enter_schedule_cycle(g, "c", "ns/c", false);
+    CHECK(!gone.rejection);
   }
 }
