@@ -3,24 +3,12 @@
 #include <algorithm>
 
 #include "plugins/coscheduling/gang_book.hpp"
+#include "test/plugins/coscheduling/gang_specs.hpp"
 
 using namespace troupe::plugins::coscheduling;
+using troupe::test::gang;
 
 namespace {
-
-GangSpec gang(const std::string& id, int min, MatchPolicy policy = MatchPolicy::once_satisfied,
-              GangMode mode = GangMode::strict, std::vector<std::string> group = {}) {
-  GangSpec spec;
-  spec.id = id;
-  spec.min_member = min;
-  spec.total_number = min;
-  spec.mode = mode;
-  spec.match_policy = policy;
-  spec.group = group.empty() ? std::vector<std::string>{id} : std::move(group);
-  std::sort(spec.group.begin(), spec.group.end());
-  for (const auto& g : spec.group) spec.group_id += (spec.group_id.empty() ? "" : ",") + g;
-  return spec;
-}
 
 /// A member that names its gang by the PodGroup label alone.
 GangSpec pod_group_member(const std::string& id) {

@@ -5,23 +5,12 @@
 #include <vector>
 
 #include "plugins/coscheduling/gang_book.hpp"
+#include "test/plugins/coscheduling/gang_specs.hpp"
 
 using namespace troupe::plugins::coscheduling;
+using troupe::test::gang;
 
 namespace {
-
-GangSpec gang(const std::string& id, int min, GangMode mode = GangMode::strict,
-              std::vector<std::string> group = {}) {
-  GangSpec spec;
-  spec.id = id;
-  spec.min_member = min;
-  spec.total_number = min;
-  spec.mode = mode;
-  spec.group = group.empty() ? std::vector<std::string>{id} : std::move(group);
-  std::sort(spec.group.begin(), spec.group.end());
-  for (const auto& g : spec.group) spec.group_id += (spec.group_id.empty() ? "" : ",") + g;
-  return spec;
-}
 
 /// One step of a scenario: a member enters PreFilter, or the group's cycle ends.
 struct Step {
@@ -83,7 +72,7 @@ TEST_CASE("gang schedule cycles: each member once per cycle; a failure ends the 
 
 TEST_CASE("gang schedule cycles: NonStrict gangs, bound and deleted members", "[coscheduling]") {
   SECTION("NonStrict: never turned away, the cycle is only counted") {
-    const auto loose = gang("ns/g", 2, GangMode::non_strict);
+    const auto loose = gang("ns/g", 2, MatchPolicy::once_satisfied, GangMode::non_strict);
     GangBook book;
     book.add_member("a", loose, false);
     book.add_member("b", loose, false);
@@ -116,8 +105,8 @@ TEST_CASE("gang schedule cycles: NonStrict gangs, bound and deleted members", "[
     run(book, g, {{"a"}});
   }
   SECTION("a gang group has one cycle: a failure in one gang turns the other's members away") {
-    const auto f = gang("ns/f", 1, GangMode::strict, {"ns/f", "ns/g"});
-    const auto g = gang("ns/g", 2, GangMode::strict, {"ns/f", "ns/g"});
+    const auto f = gang("ns/f", 1, MatchPolicy::once_satisfied, GangMode::strict, {"ns/f", "ns/g"});
+    const auto g = gang("ns/g", 2, MatchPolicy::once_satisfied, GangMode::strict, {"ns/f", "ns/g"});
     GangBook book;
     book.add_member("f1", f, false);
     book.add_member("a", g, false);
