@@ -588,13 +588,6 @@ bool assume_volumes(Self self, const AttemptPtr& a, const std::string& node) {
   return true;
 }
 
-/// Reserve on the owning NODE actor, and at once the next pod: its round
-/// reaches that actor after this Reserve (messages from one sender arrive in
-/// order), so it sees the node with this pod on it, exactly as if the cycle
-/// had waited. The cycle does not wait for the answer: Permit, PreBind and
-/// the Binding follow when it comes, while the next pods are scheduled. If
-/// Reserve fails (the node changed since the round), the next pod saw the
-/// node without this one, which is what the node then holds.
 /// Koordinator's evaluated/feasible-node histograms, for a pod whose node is
 /// chosen: kube-scheduler's ScheduleResult counts, the nodes that passed
 /// every filter and those that failed one; 1 and 1 when the pod's nominated
@@ -608,6 +601,13 @@ void observe_chosen(Self self, const Attempt& a, bool nominated_node) {
   m->observe("scheduler_pod_scheduling_feasible_nodes", {}, feasible);
 }
 
+/// Reserve on the owning NODE actor, and at once the next pod: its round
+/// reaches that actor after this Reserve (messages from one sender arrive in
+/// order), so it sees the node with this pod on it, exactly as if the cycle
+/// had waited. The cycle does not wait for the answer: Permit, PreBind and
+/// the Binding follow when it comes, while the next pods are scheduled. If
+/// Reserve fails (the node changed since the round), the next pod saw the
+/// node without this one, which is what the node then holds.
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
   if (!assume_volumes(self, a, node)) return;
   // Assumed on the node from now on, for the next pods' domain counts.
@@ -685,7 +685,8 @@ void report_no_fit(Self self, const AttemptPtr& a, const plugins::PostFilterResu
   // Coscheduling's reason is the FitError of the node statuses alone (PostFilter's message comes after it).
   if (const auto* gang = gang_rejected_at_post_filter(*a))
     reject_gang_group(self, *gang->spec,
-                      member_unschedulable(*gang->spec, *a, plugins::fit_error_message(a->total_nodes, a->failures.counts())));
+                      member_unschedulable(*gang->spec, *a,
+                                           plugins::fit_error_message(a->total_nodes, a->failures.counts())));
   const auto& plugins_set = a->failures.plugins();
   fail_and_next(self, a, message, std::vector<std::string>(plugins_set.begin(), plugins_set.end()), false);
 }
@@ -896,7 +897,8 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
 /// (not when the gang's schedule cycle turned the pod away: skipReject; a
 /// rejection by its member check leaves the cycle as it is).
 void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginStatus& rejection) {
-  if (rejection.code == plugins::Code::error) return fail_and_next(self, a, rejection.message(), {rejection.plugin}, true);
+  if (rejection.code == plugins::Code::error)
+    return fail_and_next(self, a, rejection.message(), {rejection.plugin}, true);
   const int64_t total_nodes = self->state.total_nodes;
   if (total_nodes == 0) return no_nodes(self, a);
   plugins::PostFilterResult post;
