@@ -5,8 +5,11 @@ annotation gangs, ../shared/reference/koordinator-api.md §6).
   is reported (PodScheduled=False) meanwhile, and the whole gang is bound
   soon after the last member arrives.
 - Members that fit wait at Permit, holding their node, until the gang is
-  complete. In Strict mode, a member that fits nowhere sends the waiting ones
-  back: nothing of the gang is bound and what they held is free again.
+  complete. In Strict mode, a member that fits nowhere (or that a PreFilter
+  rejects) sends the waiting ones back: nothing of the gang is bound and what
+  they held is free again; the gang's schedule cycle then turns the others
+  away until each has had its turn. A preemption rejects the members waiting
+  at Permit that it picks as victims; it does not delete them.
 - Match policies: only-waiting counts the members waiting at Permit, so a
   member bound earlier does not count and the waiting one times out after its
   waiting-time; waiting-and-running counts it and binds at once.
