@@ -28,6 +28,7 @@
 #include "plugins/reservation/reserved_capacity.hpp"
 #include "plugins/scarce_resource_avoidance/scarce_resource_avoidance.hpp"
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
+#include "plugins/scheduling_hint/scheduling_hint.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
 #include "plugins/volumes/node_volume_limits.hpp"
 #include "plugins/volumes/volume_binding.hpp"
@@ -123,6 +124,8 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {names::kScarceResourceAvoidance, ScarceResourceAvoidance::make, 1},
       // Not in the default profile: it needs koordlet's NodeMetrics (Koordinator's profile enables it).
       {load_aware::LoadAwareScheduling::kName, load_aware::LoadAwareScheduling::make, 1, false},
+      // Koordinator's reference profile runs it first at PreFilter.
+      {scheduling_hint::SchedulingHintPlugin::kName, scheduling_hint::SchedulingHintPlugin::make, 0},
       // Before NodeNUMAResource and DeviceShare: their Reserve restores the reservation this one nominates.
       {reservation::ReservationPlugin::kName, reservation_factory(reserved), 1},
       // Before DeviceShare: its Reserve chooses the NUMA affinity DeviceShare's Reserve uses.
@@ -155,7 +158,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
       "AzureDiskLimits", "CinderLimits", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
       "ElasticQuota",
-      "DefaultPreBind", "SchedulingHint"};
+      "DefaultPreBind"};
   return names;
 }
 

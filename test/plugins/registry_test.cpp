@@ -48,6 +48,7 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"ScarceResourceAvoidance", {P::score}, 1},
       // Needs koordlet's NodeMetrics: enabled by the profiles that want it.
       {"LoadAwareScheduling", {P::pre_filter, P::filter, P::score}, 1, false},
+      {"SchedulingHint", {P::pre_filter}, 0},
       {"Reservation", {P::pre_filter, P::filter, P::post_filter, P::score, P::reserve, P::pre_bind}, 1},
       {"NodeNUMAResource", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
@@ -94,7 +95,7 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter) ==
         std::vector<std::string>{"NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions",
                                  "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
-                                 "Reservation", "NodeNUMAResource", "DeviceShare", "AliyunGPUShare",
+                                 "SchedulingHint", "Reservation", "NodeNUMAResource", "DeviceShare", "AliyunGPUShare",
                                  "Coscheduling"});
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::permit) == std::vector<std::string>{"Coscheduling"});
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::post_filter) ==
