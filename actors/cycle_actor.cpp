@@ -10,6 +10,7 @@
 #include "actors/fan_out.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/preemption_step.hpp"
+#include "actors/preferred_nodes.hpp"
 #include "actors/reservation_diagnosis_step.hpp"
 #include "actors/reserve_pods_aside.hpp"
 #include "model/go_duration.hpp"
@@ -61,6 +62,9 @@ struct Attempt {
   std::vector<plugins::NodeScore> feasible;
   plugins::FailureHistogram failures;
   plugins::NodeStatuses extender_statuses;  // nodes the extenders turned down
+  /// `feasible` holds the nodes the pod prefers (actors/preferred_nodes.hpp),
+  /// not the round's: when none is left, every node is searched.
+  bool preferred_pass = false;
   int64_t total_nodes = 0;
   double score_seconds = 0;  // the partitions' longest scoring part of the round
   NodeJsonPtr node_json;  // fetched once, when an extender wants whole Node objects
@@ -273,6 +277,7 @@ void withdraw_cycle_inputs(const Attempt& a, uint64_t version) {
 /// A gang member was unreserved after a failure (Reserve, PreBind, Binding):
 /// in Strict mode its waiting siblings are sent back too (defined with the gangs below).
 void gang_member_unreserved(Self self, const AttemptPtr& a);
+void filter_round(Self self, const AttemptPtr& a);
 
 /// The binding cycle: runs while later pods are being scheduled.
 void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::BindingChanges changes) {
@@ -714,20 +719,37 @@ void no_fit(Self self, const AttemptPtr& a) {
   diagnose_reservations(self, a->request, a->extender_statuses, [self, a] { post_filter(self, a); });
 }
 
-/// After every filter (plugins, then extenders): nothing fits, one node
-/// fits (nothing to compare), or score.
+/// The pod's nominated node while it is tried (its nomination released for the attempt).
+std::optional<std::string> nominated_node(Self self, const Attempt& a) {
+  const auto& released = self->state.released;
+  if (!released || released->first != plugins::pod_identity(a.pod())) return std::nullopt;
+  return released->second.node;
+}
+
+/// None of the nodes tried first fits (extenders included): the usual round,
+/// as if the pod preferred no node; what the first pass found is forgotten.
+void search_every_node(Self self, const AttemptPtr& a) {
+  a->preferred_pass = false;
+  a->feasible.clear();
+  a->failures = plugins::FailureHistogram{};
+  a->extender_statuses.clear();
+  filter_round(self, a);
+}
+
 /// The node the pod was nominated to after preempting, when it passed every
 /// filter: upstream's PreferNominatedNode takes it without scoring the others.
 std::optional<std::string> feasible_nomination(Self self, const Attempt& a) {
-  const auto& released = self->state.released;
-  if (!released || released->first != plugins::pod_identity(a.pod())) return std::nullopt;
-  const std::string& node = released->second.node;
+  auto node = nominated_node(self, a);
+  if (!node) return std::nullopt;
   for (const auto& candidate : a.feasible)
-    if (candidate.node_name == node) return node;
+    if (candidate.node_name == *node) return node;
   return std::nullopt;
 }
 
+/// After every filter (plugins, then extenders): nothing fits, one node
+/// fits (nothing to compare), or score.
 void after_filters(Self self, const AttemptPtr& a) {
+  if (a->feasible.empty() && a->preferred_pass) return search_every_node(self, a);
   if (a->feasible.empty()) return no_fit(self, a);
   auto nominated = feasible_nomination(self, *a);
   if (nominated) {
@@ -922,6 +944,34 @@ void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginSt
                 {rejection.plugin}, false);
 }
 
+/// The preferred pass (actors/preferred_nodes.hpp): the partitions holding
+/// `names` filter and score them; the best of those that pass is taken,
+/// or, when none passes, every node is searched.
+void try_preferred_nodes(Self self, const AttemptPtr& a, std::vector<std::string> names) {
+  a->phase_started = Clock::now();
+  auto tried = std::make_shared<const std::vector<std::string>>(std::move(names));
+  std::vector<node_actor> holders;
+  for (size_t i : partitions_holding(*tried, self->state.deps.nodes.size())) holders.push_back(self->state.deps.nodes[i]);
+  const bool scored = a->request->score;
+  fan_out<EvaluationPtr>(
+      self, holders, kNodeReply,
+      [=](std::vector<EvaluationPtr> parts) {
+        a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::success,
+                                              seconds_since(a->phase_started));
+        auto outcome = merge_preferred(*tried, parts, scored);
+        if (!outcome.error.empty()) return fail_and_next(self, a, outcome.error, {}, true);
+        if (outcome.feasible.empty()) return search_every_node(self, a);
+        a->preferred_pass = true;
+        a->feasible = std::move(outcome.feasible);
+        a->total_nodes = self->state.total_nodes;
+        if (extenders_of(self) && extenders_of(self)->filters(*a->pod().pod))
+          return with_node_objects(self, a, [self, a] { filter_with_extenders(self, a); });
+        after_filters(self, a);
+      },
+      [=](caf::error err) { fail_and_next(self, a, "filter failed: " + to_string(err), {}, true); },
+      atom::evaluate_v, CycleRequestPtr(a->request), NodeNamesPtr(tried), scored);
+}
+
 /// PreFilter and PreScore on the cycle, then one round on every partition:
 /// each filters its nodes and scores those that pass.
 void attempt(Self self, QueuedPodPtr queued) {
@@ -947,7 +997,13 @@ void attempt(Self self, QueuedPodPtr queued) {
   request->feasible_wanted = self->state.total_nodes > 0
                                  ? plugins::num_feasible_nodes_to_find(percentage, self->state.total_nodes)
                                  : 0;  // size unknown yet: every partition checks every node
+  auto first = nodes_to_try_first(a->framework(), *request->state, nominated_node(self, *a));
+  if (!first.empty()) return try_preferred_nodes(self, a, std::move(first));
+  filter_round(self, a);
+}
 
+/// The round: every partition filters its nodes and scores those that pass.
+void filter_round(Self self, const AttemptPtr& a) {
   a->phase_started = Clock::now();
   fan_out<FilterOutcomePtr>(
       self, self->state.deps.nodes, kNodeReply,
@@ -957,7 +1013,7 @@ void attempt(Self self, QueuedPodPtr queued) {
                                               seconds_since(a->phase_started));
         fail_and_next(self, a, "filter failed: " + to_string(err), {}, true);
       },
-      atom::filter_v, CycleRequestPtr(request));
+      atom::filter_v, CycleRequestPtr(a->request));
 }
 
 /// Asks the QUEUE for the next pod ahead of time, so that a pod is at hand
