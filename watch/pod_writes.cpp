@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "watch/json_body.hpp"
+#include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
 #include "watch/time_format.hpp"
 
@@ -31,6 +32,14 @@ std::string binding_body(const BindRequest& request) {
   return body.str();
 }
 
+/// The object in `body` carries metadata.deletionTimestamp.
+bool is_being_deleted(const std::string& body) {
+  auto doc = parse_document(body);
+  if (!doc) return false;
+  const rapidjson::Value* stamp = find_path(**doc, {"metadata", "deletionTimestamp"});
+  return stamp && !stamp->IsNull();
+}
+
 }  // namespace
 
 std::string pod_path(const std::string& ns, const std::string& name) {
@@ -48,6 +57,23 @@ ApiResult bind_pod(ApiClient& api, const BindRequest& request, const CancelToken
     spdlog::info("api-client binding {}/{} to {}: an earlier attempt went through unanswered", request.ns,
                  request.name, request.node);
     result.ok = true;
+  }
+  return result;
+}
+
+ApiResult annotate_pod_before_binding(ApiClient& api, const std::string& ns, const std::string& name,
+                                      const std::map<std::string, std::string>& annotations,
+                                      const CancelToken* cancel) {
+  if (annotations.empty()) {
+    ApiResult nothing;
+    nothing.ok = true;
+    return nothing;
+  }
+  const StringUpdates updates(annotations.begin(), annotations.end());
+  ApiResult result = merge_patch_metadata(api, pod_path(ns, name), updates, {}, cancel);
+  if (result.ok && is_being_deleted(result.body)) {
+    result.ok = false;
+    result.message = "pod is being deleted";
   }
   return result;
 }

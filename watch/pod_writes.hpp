@@ -32,6 +32,15 @@ struct BindRequest {
 /// succeeded, and the result says ok.
 ApiResult bind_pod(ApiClient& api, const BindRequest& request, const CancelToken* cancel = nullptr);
 
+/// Koordinator's DefaultPreBind: PreBind's annotations, merge-patched onto
+/// the pod before its Binding (which then carries none). Nothing to write
+/// sends nothing. The answer is the patched pod: one with a deletionTimestamp
+/// fails with "pod is being deleted", since the API server takes a patch to a
+/// pod on its way out and binding it would hold its room for nothing.
+ApiResult annotate_pod_before_binding(ApiClient& api, const std::string& ns, const std::string& name,
+                                      const std::map<std::string, std::string>& annotations,
+                                      const CancelToken* cancel = nullptr);
+
 struct PodCondition {
   std::string type = "PodScheduled";
   std::string status = "False";

@@ -130,6 +130,45 @@ TEST_CASE("bind_pod: a 409 is final, unless an unanswered attempt already bound 
   }
 }
 
+TEST_CASE("annotate_pod_before_binding: a merge patch of the annotations, refused for a pod being deleted",
+          "[writers]") {
+  struct Case {
+    const char* name;
+    std::map<std::string, std::string> annotations;
+    int code;               // the server's answer
+    const char* answer;     // the patched pod, or a Status message
+    bool ok;
+    const char* message;
+    int requests;
+  };
+  const std::map<std::string, std::string> allocated = {{"scheduling.koordinator.sh/device-allocated", "{}"}};
+  const std::vector<Case> cases = {
+      {"patched", allocated, 200, R"({"metadata":{"name":"web-0","uid":"u"}})", true, "", 1},
+      {"a null deletionTimestamp is none", allocated, 200, R"({"metadata":{"deletionTimestamp":null}})", true, "", 1},
+      {"being deleted", allocated, 200, R"({"metadata":{"deletionTimestamp":"2026-12-05T08:00:00Z"}})", false,
+       "pod is being deleted", 1},
+      {"gone", allocated, 404, "pods \"web-0\" not found", false, "pods \"web-0\" not found", 1},
+      {"nothing to write sends nothing", {}, 200, "{}", true, "", 0},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    FakeApiServer server([&](const RecordedRequest&, ResponseWriter& out) {
+      if (c.code == 200) return out.respond(200, c.answer);
+      out.respond_status(c.code, "NotFound", c.answer);
+    });
+    const ApiResult result = annotate_pod_before_binding(*api_for(server), "team-a", "web-0", c.annotations);
+    CHECK(result.ok == c.ok);
+    CHECK(result.message == c.message);
+    REQUIRE(server.request_count() == static_cast<size_t>(c.requests));
+    if (c.requests == 0) continue;
+    const RecordedRequest sent = server.requests().at(0);
+    CHECK(sent.method == "PATCH");
+    CHECK(sent.path == "/api/v1/namespaces/team-a/pods/web-0");
+    CHECK(sent.headers.at("content-type") == "application/merge-patch+json");
+    CHECK(string_at(*body_of(sent), {"metadata", "annotations", "scheduling.koordinator.sh/device-allocated"}) == "{}");
+  }
+}
+
 TEST_CASE("patch_pod_status sends a strategic merge patch of the condition and nominated node", "[writers]") {
   FakeApiServer server([](const RecordedRequest&, ResponseWriter& out) { out.respond(200, "{}"); });
   auto api = api_for(server);
