@@ -173,11 +173,11 @@ api_writer_actor::behavior_type bench_binder(BenchBinder self, std::shared_ptr<O
   return {
       [=](atom::bind, BindJobPtr job) -> WriteOutcome {
         confirm(self, *job);
-        return {true, 201, ""};
+        return {true, 201, "", {}};
       },
       [=](atom::bind, BindJobPtr job, ExtenderBinderPtr) -> WriteOutcome {
         confirm(self, *job);
-        return {true, 201, ""};
+        return {true, 201, "", {}};
       },
       [=](atom::report, FailureReportPtr report) { self->state.sink->failed(*report, self->state.queue); },
       // No API server to evict from; bench pods share one priority, so PostFilter never nominates.
