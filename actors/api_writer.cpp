@@ -5,6 +5,7 @@
 #include "actors/reservation_writes.hpp"
 #include "actors/preemption_actions.hpp"
 #include "watch/object_writes.hpp"
+#include "plugins/names.hpp"
 #include "plugins/volumes/binding_progress.hpp"
 #include "watch/pod_writes.hpp"
 #include "watch/volume_writes.hpp"
@@ -60,30 +61,36 @@ watch::ObjectReference pod_reference(const std::string& ns, const std::string& n
 
 using Self = api_writer_actor::stateful_pointer<api_writer_state>;
 
-/// The Binding API call: PreBind's pod patches, then the Binding (which carries the annotations).
-watch::ApiResult bind_through_api(watch::ApiClient& api, const BindJob& job) {
-  auto result = apply_pod_patches(api, job);
-  if (!result.ok) return result;
-  watch::BindRequest request{job.ns, job.name, job.uid, job.node, job.annotations};
-  return watch::bind_pod(api, request);
+/// PreBind's writes to the pod ahead of its binding: the pod patches, then,
+/// with `annotations_too`, the annotations. DefaultPreBind's failures are its
+/// PreBind error, worded as Koordinator's framework words a PreBindExtension's.
+WriteOutcome write_pod_changes(watch::ApiClient& api, const BindJob& job, bool annotations_too) {
+  auto patched = apply_pod_patches(api, job);
+  if (!patched.ok || !annotations_too) return outcome_of(patched);
+  auto annotated = watch::annotate_pod_before_binding(api, job.ns, job.name, job.annotations);
+  if (annotated.ok || !job.patch_before_binding) return outcome_of(annotated);
+  const std::string plugin = plugins::names::kDefaultPreBind;
+  return {false, annotated.code, "running PreBindExtension plugin \"" + plugin + "\": " + annotated.message, plugin};
+}
+
+/// The Binding API call: PreBind's writes, then the Binding (which carries
+/// the annotations unless DefaultPreBind patched them onto the pod first).
+WriteOutcome bind_through_api(watch::ApiClient& api, const BindJob& job) {
+  auto written = write_pod_changes(api, job, job.patch_before_binding);
+  if (!written.ok) return written;
+  watch::BindRequest request{job.ns, job.name, job.uid, job.node, {}};
+  if (!job.patch_before_binding) request.annotations = job.annotations;
+  return outcome_of(watch::bind_pod(api, request));
 }
 
 /// An extender's bindVerb binds the pod; PreBind's patches and annotations go
 /// onto the pod first, since the extender's binding will not carry them.
-watch::ApiResult bind_through_extender(watch::ApiClient& api, const BindJob& job, const Extenders::Entry& binder) {
-  auto result = apply_pod_patches(api, job);
-  if (!result.ok) return result;
-  if (!job.annotations.empty()) {
-    watch::StringUpdates annotations(job.annotations.begin(), job.annotations.end());
-    result = watch::merge_patch_metadata(api, watch::pod_path(job.ns, job.name), annotations);
-    if (!result.ok) return result;
-  }
+WriteOutcome bind_through_extender(watch::ApiClient& api, const BindJob& job, const Extenders::Entry& binder) {
+  auto written = write_pod_changes(api, job, true);
+  if (!written.ok) return written;
   auto bound = binder.client->bind(binder.config.bind_verb, {job.name, job.ns, job.uid, job.node});
-  watch::ApiResult out;
-  out.ok = bound.ok();
-  out.code = bound.ok() ? 200 : 0;
-  if (!bound.ok()) out.message = "extender " + binder.config.url_prefix + ": " + bound.message();
-  return out;
+  if (bound.ok()) return {true, 200, "", {}};
+  return {false, 0, "extender " + binder.config.url_prefix + ": " + bound.message(), {}};
 }
 
 /// A reply promise for the Binding, under a new id.
@@ -113,7 +120,7 @@ void post_binding(Self self, uint64_t id, const BindJobPtr& job, BindCall bind) 
   auto me = caf::actor_cast<api_writer_actor>(self);
   bool queued = st.deps.io->post([=] {
     auto result = bind(*api);
-    caf::anon_send(me, atom::bind_result_v, id, outcome_of(result));
+    caf::anon_send(me, atom::bind_result_v, id, result);
     if (result.ok && !job->reservation.empty())
       lane->record(writer, {reservation_reference(job->reservation, job->uid), "Normal", "Scheduled", "Binding",
                             "Successfully assigned reservation " + job->reservation + " to " + job->node});
@@ -240,7 +247,8 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
       [=](atom::bind, BindJobPtr job) -> caf::result<WriteOutcome> {
         MessageTimer timer(self->state.actor_metrics, self);
         if (!job->reservation.empty())
-          return start_binding(self, job, [job](watch::ApiClient& api) { return bind_reservation(api, *job); });
+          return start_binding(self, job,
+                               [job](watch::ApiClient& api) { return outcome_of(bind_reservation(api, *job)); });
         return start_binding(self, job, [job](watch::ApiClient& api) { return bind_through_api(api, *job); });
       },
       [=](atom::bind, BindJobPtr job, ExtenderBinderPtr binder) -> caf::result<WriteOutcome> {

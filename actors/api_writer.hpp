@@ -10,6 +10,10 @@
 // the PV controller has bound them; only then is the pod bound. The wait
 // holds no thread: it is a self-message per second.
 //
+// PreBind's annotations ride on the Binding, unless the profile runs
+// DefaultPreBind: then they are patched onto the pod first, as Koordinator
+// writes them (plugins/default_prebind/).
+//
 // Events ride the pool's background lane (watch/lane_queue.hpp): they are
 // written when no Binding or status patch waits, so that a burst of bindings
 // gets the API server to itself and its events follow right after. The lane
@@ -91,7 +95,7 @@ class EventLane {
 };
 
 /// How a Binding is made once its claims are bound (API or extender).
-using BindCall = std::function<watch::ApiResult(watch::ApiClient&)>;
+using BindCall = std::function<WriteOutcome(watch::ApiClient&)>;
 
 /// A Binding waiting for its claims to be bound (VolumeBinding's PreBind):
 /// written first, then checked every second until bound or the deadline.

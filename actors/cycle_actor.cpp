@@ -291,6 +291,7 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
   job->annotations = std::move(changes.annotations);
   job->pod_patches = std::move(changes.pod_patches);
   job->claim_bindings = std::move(changes.claim_bindings);
+  job->patch_before_binding = changes.patch_before_binding;
   // A reserve pod is bound by writing its Reservation's status (the plugin's Bind).
   if (plugins::reservation::is_reserve_pod(meta)) job->reservation = plugins::reservation::reservation_name_of(meta);
   const auto bind_started = Clock::now();

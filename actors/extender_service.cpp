@@ -267,6 +267,7 @@ HttpReply ExtenderService::bind(const std::shared_ptr<const plugins::Framework>&
   job->profile = pod->spec().scheduler_name;
   job->annotations = std::move(changes.annotations);
   job->pod_patches = std::move(changes.pod_patches);
+  job->patch_before_binding = changes.patch_before_binding;
   WriteOutcome outcome;
   self->request(deps_.writer, kBindTimeout, atom::bind_v, BindJobPtr(job))
       .receive([&](const WriteOutcome& o) { outcome = o; },

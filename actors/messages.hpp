@@ -35,6 +35,9 @@ struct BindJob {
   std::vector<std::string> pod_patches;
   /// Claims to bind first, then wait for (VolumeBinding's PreBind).
   plugins::ClaimBindings claim_bindings;
+  /// DefaultPreBind: `annotations` are patched onto the pod before the
+  /// Binding, which carries none (plugins/default_prebind/).
+  bool patch_before_binding = false;
   /// Set for a Reservation's reserve pod: the Reservation's name. Binding it
   /// writes the Reservation's status instead of posting a Binding.
   std::string reservation;

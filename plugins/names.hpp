@@ -23,5 +23,6 @@ inline constexpr const char* kDefaultBinder = "DefaultBinder";
 inline constexpr const char* kNodeResourcesFitPlus = "NodeResourcesFitPlus";
 inline constexpr const char* kScarceResourceAvoidance = "ScarceResourceAvoidance";
 inline constexpr const char* kLoadAwareScheduling = "LoadAwareScheduling";
+inline constexpr const char* kDefaultPreBind = "DefaultPreBind";
 
 }  // namespace troupe::plugins::names

@@ -7,6 +7,7 @@
 #include "plugins/common/args.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/default_binder/default_binder.hpp"
+#include "plugins/default_prebind/default_prebind.hpp"
 #include "plugins/default_preemption/default_preemption_plugin.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
 #include "plugins/deviceshare/numa_hint_adapter.hpp"
@@ -133,6 +134,8 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {deviceshare::DeviceShare::kName, deviceshare_factory(peers), 1},
       {gpushare::AliyunGpuShare::kName, gpushare::AliyunGpuShare::make, 0},
       {coscheduling::Coscheduling::kName, coscheduling::Coscheduling::make, 0},
+      // Not in the default profile: the Binding carries PreBind's annotations in one write.
+      {names::kDefaultPreBind, build_without_args<DefaultPreBind>, 0, false},
       {names::kDefaultBinder, build_without_args<DefaultBinder>, 0},
   };
   Registry registry;
@@ -157,8 +160,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
       "EBSLimits", "GCEPDLimits",
       "AzureDiskLimits", "CinderLimits", "DynamicResources",
       // Koordinator's koord-scheduler plugins.
-      "ElasticQuota",
-      "DefaultPreBind"};
+      "ElasticQuota"};
   return names;
 }
 

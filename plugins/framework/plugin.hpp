@@ -170,6 +170,10 @@ struct BindingChanges {
   std::vector<std::string> pod_patches;
   /// Claims to bind before the pod (VolumeBinding); none = nothing to wait for.
   ClaimBindings claim_bindings;
+  /// Koordinator's DefaultPreBind is in the profile: `annotations` are
+  /// patched onto the pod before the Binding, as Koordinator writes them,
+  /// instead of riding on it (plugins/default_prebind/).
+  bool patch_before_binding = false;
 };
 
 class PreBindPlugin : public virtual Plugin {

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "plugins/default_prebind/default_prebind.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
 #include "plugins/registry.hpp"
 
@@ -10,7 +11,7 @@ using config::ExtensionPoint;
 namespace {
 const std::string kHeader = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
 
-std::vector<std::string> names(const config::Profile& p, ExtensionPoint point) {
+std::vector<std::string> enabled_names(const config::Profile& p, ExtensionPoint point) {
   std::vector<std::string> out;
   for (const auto& e : p.enabled_at(point)) out.push_back(e.name);
   return out;
@@ -54,6 +55,8 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"AliyunGPUShare", {P::pre_filter, P::filter, P::reserve, P::pre_bind}, 0},
       {"Coscheduling", {P::pre_filter, P::post_filter, P::permit}, 0},
+      // The Binding carries PreBind's annotations unless a profile asks for Koordinator's patch first.
+      {"DefaultPreBind", {P::pre_bind}, 0, false},
       {"DefaultBinder", {P::bind}, 0},
   };
   REQUIRE(r.entries().size() == cases.size());
@@ -70,7 +73,7 @@ TEST_CASE("a profile without plugins enables every plugin with kube-scheduler's 
   auto config = parse_scheduler_configuration(kHeader);
   REQUIRE(config);
   const auto& p = config->profiles[0];
-  CHECK(names(p, ExtensionPoint::filter) ==
+  CHECK(enabled_names(p, ExtensionPoint::filter) ==
         std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
                                  "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
                                  "VolumeZone", "PodTopologySpread", "InterPodAffinity", "Reservation",
@@ -229,6 +232,31 @@ profiles:
   REQUIRE(frameworks);
   CHECK((*frameworks)[0].plugin_names(ExtensionPoint::post_filter) ==
         std::vector<std::string>{"Reservation", "Coscheduling", "DefaultPreemption"});
+}
+
+TEST_CASE("DefaultPreBind asks for PreBind's annotations to be patched onto the pod before the Binding",
+          "[registry]") {
+  auto config = parse_scheduler_configuration(kHeader + R"(
+profiles:
+- schedulerName: koord-scheduler
+  plugins:
+    preBind: {enabled: [{name: DefaultPreBind}]}
+)");
+  REQUIRE(config);
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks);
+  const auto& framework = (*frameworks)[0];
+  CHECK(framework.plugin_names(ExtensionPoint::pre_bind).back() == "DefaultPreBind");
+  CycleState state;
+  BindingChanges changes;
+  auto pod = PodInfo::make(Pod{});
+  REQUIRE(DefaultPreBind{}.pre_bind(state, *pod, "node-1", changes).ok());
+  CHECK(changes.patch_before_binding);
+
+  auto default_profile = parse_scheduler_configuration(kHeader + "profiles:\n- schedulerName: troupe\n");
+  REQUIRE(default_profile);
+  CHECK(enabled_names(default_profile->profiles[0], ExtensionPoint::pre_bind) ==
+        std::vector<std::string>{"VolumeBinding", "Reservation", "NodeNUMAResource", "DeviceShare", "AliyunGPUShare"});
 }
 
 TEST_CASE("deploy/configmap.yaml carries a profile that loads and matches the example", "[registry][deploy]") {
