@@ -423,6 +423,43 @@ class Client:
         return found
 
 
+class PodHistory(threading.Thread):
+    """What a watch of the default namespace's pods saw, per pod name, in
+    order: `seen(pod)` of each event's pod, unless it is None. A poll can miss
+    a state that the next write replaces; the watch does not."""
+
+    def __init__(self, client, seen):
+        super().__init__(daemon=True)
+        self.seen = seen
+        self.conn = client.server.connection(timeout=120)
+        headers = {"Accept": "application/json"}
+        if client.server.token:
+            headers["Authorization"] = "Bearer " + client.server.token
+        self.conn.request("GET", "/api/v1/namespaces/%s/pods?watch=true" % DEFAULT_NS, headers=headers)
+        self.response = self.conn.getresponse()
+        self.lock = threading.Lock()
+        self.history = {}
+        self.start()
+
+    def run(self):
+        try:
+            for line in self.response:
+                pod = json.loads(line).get("object") or {}
+                value = self.seen(pod)
+                if value is not None:
+                    with self.lock:
+                        self.history.setdefault(pod["metadata"]["name"], []).append(value)
+        except (OSError, ValueError):
+            pass  # closed at the end of the test
+
+    def of(self, name):
+        with self.lock:
+            return list(self.history.get(name, []))
+
+    def close(self):
+        self.conn.close()
+
+
 def all_bound(client, names, namespace=DEFAULT_NS):
     """The placements once every pod in `names` is bound, else None (for wait_for)."""
     placed = client.placements(namespace)

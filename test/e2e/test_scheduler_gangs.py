@@ -30,13 +30,12 @@ annotation gangs, ../shared/reference/koordinator-api.md §6).
 import json
 import os
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scheduler_helpers import (SchedulingTest, all_bound, condition, describe_pending, fast_config,  # noqa: E402
-                               make_node, make_pod, profile, scheduler_config)
+from scheduler_helpers import (PodHistory, SchedulingTest, all_bound, condition, describe_pending,  # noqa: E402
+                               fast_config, make_node, make_pod, profile, scheduler_config)
 
 NAME = "gang.scheduling.koordinator.sh/name"
 MIN = "gang.scheduling.koordinator.sh/min-available"
@@ -64,39 +63,10 @@ def gang_pod(name, gang, min_available, cpu="1", **annotations):
     return pod
 
 
-class MessageLog(threading.Thread):
-    """Every PodScheduled message each pod had, from a watch of the pods: a
-    requeued pod's next attempt may replace a message before a poll sees it."""
-
-    def __init__(self, client):
-        super().__init__(daemon=True)
-        self.conn = client.server.connection(timeout=120)
-        headers = {"Accept": "application/json"}
-        if client.server.token:
-            headers["Authorization"] = "Bearer " + client.server.token
-        self.conn.request("GET", "/api/v1/namespaces/default/pods?watch=true", headers=headers)
-        self.response = self.conn.getresponse()
-        self.lock = threading.Lock()
-        self.messages = {}
-        self.start()
-
-    def run(self):
-        try:
-            for line in self.response:
-                pod = json.loads(line).get("object") or {}
-                message = (condition(pod) or {}).get("message")
-                if message:
-                    with self.lock:
-                        self.messages.setdefault(pod["metadata"]["name"], []).append(message)
-        except (OSError, ValueError):
-            pass  # closed at the end of the test
-
-    def of(self, name):
-        with self.lock:
-            return list(self.messages.get(name, []))
-
-    def close(self):
-        self.conn.close()
+def message_log(client):
+    """Every PodScheduled message each pod had: a requeued pod's next attempt
+    may replace a message before a poll sees it."""
+    return PodHistory(client, lambda pod: (condition(pod) or {}).get("message") or None)
 
 
 class GangTest(SchedulingTest):
@@ -154,7 +124,7 @@ class GangTest(SchedulingTest):
         # The last member's claim does not exist: VolumeBinding's PreFilter rejects it, and
         # PostFilter runs all the same (Koordinator's Coscheduling rejects the gang there).
         pods[2]["spec"]["volumes"] = [{"name": "data", "persistentVolumeClaim": {"claimName": "missing"}}]
-        log = MessageLog(self.client)
+        log = message_log(self.client)
         self.addCleanup(log.close)
         self.client.create_all(pods, threads=1)
         # Which comes first decides what the others hear. vol-0 and vol-1 tried first wait at Permit, and

@@ -7,50 +7,19 @@ DefaultPreBind gets Koordinator's order instead: the annotations are patched
 onto the pod first, then the pod is bound, so a watcher sees the allocation on
 a pod not yet bound. Both end with the same pod.
 """
-import json
 import os
 import sys
-import threading
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from device_builders import DEVICE_ALLOCATED, allocation, gpu_pod, make_device, make_gpu_node  # noqa: E402
-from scheduler_helpers import SchedulingTest, profile, scheduler_config  # noqa: E402
+from scheduler_helpers import PodHistory, SchedulingTest, profile, scheduler_config  # noqa: E402
 
 
-class PodStates(threading.Thread):
-    """Watches the default namespace's pods; keeps, per pod, each state seen
-    as (has the device-allocated annotation, nodeName)."""
-
-    def __init__(self, client):
-        super().__init__(daemon=True)
-        self.conn = client.server.connection(timeout=120)
-        headers = {"Accept": "application/json"}
-        if client.server.token:
-            headers["Authorization"] = "Bearer " + client.server.token
-        self.conn.request("GET", "/api/v1/namespaces/default/pods?watch=true", headers=headers)
-        self.response = self.conn.getresponse()
-        self.lock = threading.Lock()
-        self.states = {}
-        self.start()
-
-    def run(self):
-        try:
-            for line in self.response:
-                pod = json.loads(line).get("object") or {}
-                annotated = DEVICE_ALLOCATED in (pod["metadata"].get("annotations") or {})
-                with self.lock:
-                    self.states.setdefault(pod["metadata"]["name"], []).append(
-                        (annotated, pod["spec"].get("nodeName")))
-        except (OSError, ValueError):
-            pass  # closed at the end of the test
-
-    def of(self, name):
-        with self.lock:
-            return list(self.states.get(name, []))
-
-    def close(self):
-        self.conn.close()
+def pod_states(client):
+    """Each state a watch saw of each pod: (has device-allocated, nodeName)."""
+    return PodHistory(client, lambda pod: (DEVICE_ALLOCATED in (pod["metadata"].get("annotations") or {}),
+                                           pod["spec"].get("nodeName")))
 
 
 def config_with_default_prebind():
@@ -61,7 +30,7 @@ def config_with_default_prebind():
 class PreBindWritesTest(SchedulingTest):
     def place_gpu_pod(self, config):
         self.start([make_gpu_node("g-0"), make_device("g-0")], config)
-        watcher = PodStates(self.client)
+        watcher = pod_states(self.client)
         self.addCleanup(watcher.close)
         pod = self.place_one(gpu_pod("trainer", whole=1))
         self.assertEqual(pod["spec"]["nodeName"], "g-0")
