@@ -43,8 +43,12 @@ bool LeaderElector::healthy(ElectionClock::time_point now) const {
 }
 
 bool LeaderElector::try_acquire_or_renew(ElectionClock::time_point now) {
+  last_error_.clear();
   auto current = backend_.get();
-  if (!current) return false;
+  if (!current) {
+    last_error_ = "error retrieving resource lock: " + current.message();
+    return false;
+  }
   auto duration_s = static_cast<int>(
       std::chrono::duration_cast<std::chrono::seconds>(settings_.lease_duration).count());
   std::string stamp = wall_clock_now_();
@@ -52,7 +56,10 @@ bool LeaderElector::try_acquire_or_renew(ElectionClock::time_point now) {
   if (!current->has_value()) {
     LeaseRecord fresh{settings_.identity, duration_s, stamp, stamp, 0, ""};
     auto created = backend_.create(fresh);
-    if (!created) return false;
+    if (!created) {
+      last_error_ = "error initially creating leader election record: " + created.message();
+      return false;
+    }
     observed_ = *created;
     observed_time_ = now;
     return true;
@@ -78,7 +85,10 @@ bool LeaderElector::try_acquire_or_renew(ElectionClock::time_point now) {
     next.lease_transitions = seen.lease_transitions + 1;
   }
   auto updated = backend_.update(next);
-  if (!updated) return false;
+  if (!updated) {
+    last_error_ = "failed to update lock: " + updated.message();
+    return false;
+  }
   observed_ = *updated;
   observed_time_ = now;
   return true;

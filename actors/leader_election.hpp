@@ -69,6 +69,10 @@ class LeaderElector {
   const std::string& observed_holder() const { return observed_.holder_identity; }
   /// False when we lead but have not renewed within lease_duration (for /healthz).
   bool healthy(ElectionClock::time_point now) const;
+  /// Why the last step could not read or write the lease, in client-go's words
+  /// ("" when it could): a candidate that never leads must be able to say why
+  /// (a missing namespace, RBAC).
+  const std::string& last_error() const { return last_error_; }
 
  private:
   bool try_acquire_or_renew(ElectionClock::time_point now);
@@ -77,6 +81,7 @@ class LeaderElector {
   LeaseBackend& backend_;
   std::function<std::string()> wall_clock_now_;
   LeaseRecord observed_;
+  std::string last_error_;
   ElectionClock::time_point observed_time_{};
   ElectionClock::time_point last_renew_{};
   bool leading_ = false;

@@ -379,8 +379,14 @@ void SchedulerRuntime::Impl::run_election() {
   ApiLeaseBackend backend(api, le.resource_namespace, le.resource_name);
   LeaderElector elector(settings, backend, [] { return watch::format_micro_time(std::chrono::system_clock::now()); });
   bool was_leading = false;
+  std::string logged_error;  // each new reason once, not every retry
   while (!stopping.load()) {
     bool leading = elector.step(ElectionClock::now());
+    if (elector.last_error() != logged_error) {
+      logged_error = elector.last_error();
+      if (!logged_error.empty())
+        spdlog::warn("leader election: {}/{}: {}", le.resource_namespace, le.resource_name, logged_error);
+    }
     if (leading && !was_leading) {
       spdlog::info("leader election: {} became leader of {}/{}", options.identity, le.resource_namespace,
                    le.resource_name);

@@ -17,6 +17,7 @@ class MemoryLease : public LeaseBackend {
   }
   Result<LeaseRecord> create(const LeaseRecord& r) override {
     if (unreachable) return Error{"connection refused"};
+    if (!create_refusal.empty()) return Error{create_refusal};
     if (record) return Error{"leases \"troupe\" already exists"};
     record = r;
     record->resource_version = std::to_string(++version);
@@ -32,6 +33,7 @@ class MemoryLease : public LeaseBackend {
   std::optional<LeaseRecord> record;
   int version = 0;
   bool unreachable = false;
+  std::string create_refusal;  // the API server refuses to create the Lease
 };
 
 ElectionSettings settings(const std::string& id) { return {id, 15000ms, 10000ms, 2000ms}; }
@@ -110,6 +112,33 @@ TEST_CASE("losing a write race is not leadership") {
   racy.inner = &lease;
   LeaderElector b(settings("b"), racy, stamp());
   CHECK_FALSE(b.step(t0 + 30s));
+}
+
+TEST_CASE("a candidate that cannot read or write the lease says why, in client-go's words") {
+  MemoryLease lease;
+  LeaderElector a(settings("a"), lease, stamp());
+  lease.unreachable = true;
+  CHECK_FALSE(a.step(t0));
+  CHECK(a.last_error() == "error retrieving resource lock: connection refused");
+  lease.unreachable = false;
+  lease.create_refusal = "namespaces \"koordinator-system\" not found";
+  CHECK_FALSE(a.step(t0 + 2s));
+  CHECK(a.last_error() ==
+        "error initially creating leader election record: namespaces \"koordinator-system\" not found");
+  lease.create_refusal.clear();
+  CHECK(a.step(t0 + 4s));
+  CHECK(a.last_error().empty());
+  struct Conflicting : MemoryLease {
+    MemoryLease* inner;
+    Result<std::optional<LeaseRecord>> get() override { return inner->get(); }
+    Result<LeaseRecord> update(const LeaseRecord&) override { return Error{"the object has been modified"}; }
+  } conflicting;
+  conflicting.inner = &lease;
+  LeaderElector b(settings("b"), conflicting, stamp());
+  CHECK_FALSE(b.step(t0 + 60s));  // b sees a's lease: held, no error
+  CHECK(b.last_error().empty());
+  CHECK_FALSE(b.step(t0 + 80s));  // not renewed for 20 s as b sees it: b tries to take it
+  CHECK(b.last_error() == "failed to update lock: the object has been modified");
 }
 
 TEST_CASE("a leader that stops releases the lease and a standby takes it at its next retry") {
