@@ -259,6 +259,35 @@ profiles:
         std::vector<std::string>{"VolumeBinding", "Reservation", "NodeNUMAResource", "DeviceShare", "AliyunGPUShare"});
 }
 
+TEST_CASE("config/examples/koordinator.yaml: Koordinator's reference profile, less what troupe refuses, loads",
+          "[registry][deploy]") {
+  auto config = load_scheduler_configuration(std::string(TROUPE_SOURCE_DIR) + "/config/examples/koordinator.yaml");
+  if (!config) FAIL(config.message());
+  REQUIRE(config->profiles.size() == 1);
+  CHECK(config->profiles[0].scheduler_name == "koord-scheduler");
+  CHECK(config->leader_election.resource_name == "koord-scheduler");
+  auto frameworks = make_frameworks(*config);
+  if (!frameworks) FAIL(frameworks.message());
+  const Framework& framework = (*frameworks)[0];
+  using Names = std::vector<std::string>;
+  // Plugins named at a point and enabled by default run first there, in the
+  // profile's order (kube-scheduler's multiPoint expansion); the others follow.
+  const Names pre_filter = framework.plugin_names(ExtensionPoint::pre_filter);
+  CHECK(Names(pre_filter.begin(), pre_filter.begin() + 5) ==
+        Names{"SchedulingHint", "Reservation", "NodeNUMAResource", "DeviceShare", "Coscheduling"});
+  const Names filter = framework.plugin_names(ExtensionPoint::filter);
+  CHECK(Names(filter.begin(), filter.begin() + 3) == Names{"NodeNUMAResource", "DeviceShare", "Reservation"});
+  CHECK(filter.back() == "LoadAwareScheduling");
+  CHECK(framework.plugin_names(ExtensionPoint::post_filter) == Names{"Reservation", "Coscheduling", "DefaultPreemption"});
+  CHECK(framework.plugin_names(ExtensionPoint::permit) == Names{"Coscheduling"});
+  CHECK(framework.plugin_names(ExtensionPoint::pre_bind).back() == "DefaultPreBind");
+  CHECK(framework.plugin_names(ExtensionPoint::bind) == Names{"DefaultBinder"});
+  int32_t reservation_weight = 0;
+  for (const auto& entry : config->profiles[0].enabled_at(ExtensionPoint::score))
+    if (entry.name == "Reservation") reservation_weight = entry.weight;
+  CHECK(reservation_weight == 5000);
+}
+
 TEST_CASE("deploy/configmap.yaml carries a profile that loads and matches the example", "[registry][deploy]") {
   YAML::Node configmap = YAML::LoadFile(std::string(TROUPE_SOURCE_DIR) + "/deploy/configmap.yaml");
   CHECK(configmap["kind"].Scalar() == "ConfigMap");
