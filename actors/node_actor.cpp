@@ -76,9 +76,9 @@ node_actor::behavior_type node_actor_fn(node_actor::stateful_pointer<node_actor_
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.partition.delete_object(NodeObjectRef{NodeObjectKind::reservation, "", uid});
       },
-      [=](atom::reservation_summary, const std::string& name) {
+      [=](atom::reservation_summary, const std::string& name, bool koordinator_shape) {
         MessageTimer timer(self->state.actor_metrics, self);
-        return self->state.partition.reservation_summary(name);
+        return self->state.partition.reservation_summary(name, koordinator_shape);
       },
       [=](atom::load_summary, const std::string& name, FrameworkPtr framework) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -53,8 +53,9 @@ using node_actor = caf::typed_actor<
     caf::reacts_to<atom::upsert_reservation, ReservationPtr>,
     // The Reservation with this uid was deleted or left our node.
     caf::reacts_to<atom::delete_reservation, std::string>,
-    // The Reservation plugin's debug view of a node; "" when the node is not ours.
-    caf::replies_to<atom::reservation_summary, std::string>::with<std::string>,
+    // The Reservation plugin's debug view of a node (bool: Koordinator's
+    // nodeReservations shape); "" when the node is not ours.
+    caf::replies_to<atom::reservation_summary, std::string, bool>::with<std::string>,
     // LoadAwareScheduling's debug view of a node, with that profile's plugin; "" when the node is not ours.
     caf::replies_to<atom::load_summary, std::string, FrameworkPtr>::with<std::string>,
     // A cycle's round: which of our nodes fit (with their raw scores), and

@@ -166,9 +166,10 @@ std::string NodePartition::cpu_summary(const std::string& node_name, bool availa
   return available ? plugins::numa::available_cpus_json(*cpus) : plugins::numa::node_cpus_summary_json(*cpus);
 }
 
-std::string NodePartition::reservation_summary(const std::string& node_name) const {
+std::string NodePartition::reservation_summary(const std::string& node_name, bool koordinator_shape) const {
   auto it = nodes_.find(node_name);
   if (it == nodes_.end()) return "";
+  if (koordinator_shape) return plugins::reservation::koordinator_node_reservations_json(it->second);
   return plugins::reservation::node_reservations_json(node_name, it->second);
 }
 

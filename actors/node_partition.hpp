@@ -97,8 +97,9 @@ class NodePartition {
   /// NodeNUMAResource's debug view of the node (`available`: Koordinator's
   /// availableCPUs answer instead of the full summary); "" when the node is not ours.
   std::string cpu_summary(const std::string& node_name, bool available) const;
-  /// The Reservation plugin's debug view of the node; "" when the node is not ours.
-  std::string reservation_summary(const std::string& node_name) const;
+  /// The Reservation plugin's debug view of the node (`koordinator_shape`:
+  /// Koordinator's nodeReservations answer instead); "" when the node is not ours.
+  std::string reservation_summary(const std::string& node_name, bool koordinator_shape) const;
   /// LoadAwareScheduling's debug view (plugins/load_aware/node_assign_info.hpp)
   /// with `framework`'s plugin; "" when the node is not ours.
   std::string load_summary(const std::string& node_name, const plugins::Framework& framework) const;

@@ -442,11 +442,18 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
       const std::string node = path.substr(prefix.size());
       return ask_node_owner(node, atom::cpu_summary_v, node, available);
     }
+  // Reservation: our view of a node, and Koordinator's nodeReservations.
   const std::string reservation_nodes = "/apis/v1/plugins/Reservation/nodes/";
-  if (path.rfind(reservation_nodes, 0) == 0) {
-    const std::string node = path.substr(reservation_nodes.size());
-    return ask_node_owner(node, atom::reservation_summary_v, node);
-  }
+  const std::string node_reservations = "/apis/v1/plugins/Reservation/nodeReservations/";
+  for (const auto& [prefix, koordinator_shape] :
+       {std::pair{reservation_nodes, false}, std::pair{node_reservations, true}})
+    if (path.rfind(prefix, 0) == 0) {
+      const std::string node = path.substr(prefix.size());
+      HttpReply reply = ask_node_owner(node, atom::reservation_summary_v, node, koordinator_shape);
+      // Koordinator lists no reservations for a node it does not know.
+      if (koordinator_shape && reply.status == 404) return {200, "application/json", "{\"items\":[]}"};
+      return reply;
+    }
   const std::string load_nodes = "/apis/v1/plugins/LoadAwareScheduling/node/";
   if (path.rfind(load_nodes, 0) == 0) return load_summary(path.substr(load_nodes.size()));
   // Coscheduling: every gang, or one by namespace and name.

@@ -1,5 +1,9 @@
 #include "plugins/reservation/reservation_summary.hpp"
 
+#include <rapidjson/document.h>
+
+#include "model/json.hpp"
+#include "model/json_writer.hpp"
 #include "plugins/deviceshare/go_json.hpp"
 #include "plugins/reservation/node_reservations.hpp"
 
@@ -41,7 +45,67 @@ std::string entry_json(const ReservationEntry& e) {
   return out + "]}";
 }
 
+/// One spec.owners entry as the CRD spells it.
+std::string owner_json(const ReservationOwner& owner) {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  JsonWriter writer(doc, doc.GetAllocator());
+  json_fields(writer, owner);
+  return to_json(doc);
+}
+
+/// Koordinator's PodRequirement of an owner pod (Go field names: no JSON tags).
+std::string assigned_pod_json(const NodeInfo& node, const std::string& identity, const ResourceList& requests) {
+  std::string out = "{";
+  for (const auto& pod : node.pods()) {
+    if (pod_identity(*pod) != identity) continue;
+    out += "\"Namespace\":" + go_json_string(pod->meta().namespace_name) +
+           ",\"Name\":" + go_json_string(pod->meta().name) + ",";
+    break;
+  }
+  out += "\"UID\":" + go_json_string(identity);
+  if (!requests.empty()) out += ",\"Requests\":" + resource_list_json(requests);
+  return out + "}";
+}
+
+std::string koordinator_item_json(const NodeInfo& node, const ReservationEntry& e) {
+  const ReservationSpec& spec = e.reservation->spec;
+  std::string out = "{\"name\":" + go_json_string(e.name());
+  if (!e.uid().empty()) out += ",\"uid\":" + go_json_string(e.uid());
+  out += ",\"kind\":\"Reservation\",\"available\":true";  // a node holds its Available reservations only
+  if (spec.allocate_once) out += ",\"allocateOnce\":true";
+  if (!e.allocatable.empty()) out += ",\"allocatable\":" + resource_list_json(e.allocatable);
+  if (!e.allocated.empty()) out += ",\"allocated\":" + resource_list_json(e.allocated);
+  if (!spec.owners.empty()) {
+    out += ",\"owners\":[";
+    for (size_t i = 0; i < spec.owners.size(); ++i) out += (i == 0 ? "" : ",") + owner_json(spec.owners[i]);
+    out += "]";
+  }
+  if (!e.allocate_policy().empty()) out += ",\"allocatePolicy\":" + go_json_string(e.allocate_policy());
+  if (!e.owners.empty()) {
+    out += ",\"assignedPods\":[";
+    bool first = true;
+    for (const auto& [identity, requests] : e.owners) {
+      out += (first ? "" : ",") + assigned_pod_json(node, identity, requests);
+      first = false;
+    }
+    out += "]";
+  }
+  return out + "}";
+}
+
 }  // namespace
+
+std::string koordinator_node_reservations_json(const NodeInfo& node) {
+  std::string out = "{\"items\":[";
+  if (const auto* held = node.extension<NodeReservations>(NodeExtensionSlot::kReservations)) {
+    bool first = true;
+    for (const auto& [uid, entry] : held->entries()) {
+      out += (first ? "" : ",") + koordinator_item_json(node, entry);
+      first = false;
+    }
+  }
+  return out + "]}";
+}
 
 std::string node_reservations_json(const std::string& node_name, const NodeInfo& node) {
   std::string out = "{\"node\":" + go_json_string(node_name) + ",\"requested\":" +

@@ -17,4 +17,17 @@ namespace troupe::plugins::reservation {
 
 std::string node_reservations_json(const std::string& node_name, const NodeInfo& node);
 
+/// Koordinator's own debug answer for the node
+/// (/apis/v1/plugins/Reservation/nodeReservations/<node>, its NodeReservations):
+///
+///   {"items":[{"name":"r","uid":"u","kind":"Reservation","available":true,"allocateOnce":true,
+///              "allocatable":{"cpu":"8"},"allocated":{"cpu":"2"},"owners":[{"object":{...}}],
+///              "allocatePolicy":"Aligned",
+///              "assignedPods":[{"Namespace":"default","Name":"p","UID":"...","Requests":{"cpu":"2"}}]}]}
+///
+/// Go's omitempty drops empty fields; PodRequirement has no JSON tags, hence
+/// its capitalised keys. Reserved host ports are not tracked by troupe, so
+/// `allocatablePorts`, `allocatedPorts` and a pod's `Ports` never appear.
+std::string koordinator_node_reservations_json(const NodeInfo& node);
+
 }  // namespace troupe::plugins::reservation

@@ -150,7 +150,12 @@ TEST_CASE("a partition holds an Available reservation as its reserve pod, for it
   REQUIRE(fw->run_pre_filter(*state, *owner).ok());
   REQUIRE(part.reserve(*fw, *state, owner, "n").ok());
   CHECK(requested_cpu(part, "n") == 10000);
-  CHECK(part.reservation_summary("n").find("\"owners\":[\"uid-default-owner\"]") != std::string::npos);
+  CHECK(part.reservation_summary("n", false).find("\"owners\":[\"uid-default-owner\"]") != std::string::npos);
+  // Koordinator's nodeReservations shape: allocateOnce false is omitted, the owner pod is a PodRequirement.
+  CHECK(part.reservation_summary("n", true) ==
+        R"({"items":[{"name":"r","uid":"ruid-r","kind":"Reservation","available":true,"allocatable":{"cpu":"6"},)"
+        R"("allocated":{"cpu":"4"},"owners":[{"labelSelector":{"matchLabels":{"app":"web"}}}],)"
+        R"("assignedPods":[{"Namespace":"default","Name":"owner","UID":"uid-default-owner","Requests":{"cpu":"4"}}]}]})");
   // A second owner gets the 2 cpus left in the reservation plus the node's free 2 (no Restricted policy).
   CHECK(feasible(part, *fw, *pod("owner2", "4", true)) == std::vector<std::string>{"n"});
   CHECK(feasible(part, *fw, *pod("owner3", "5", true)).empty());
@@ -162,7 +167,8 @@ TEST_CASE("a partition holds an Available reservation as its reserve pod, for it
   part.apply_object(object(make_reservation("r", "n", "Succeeded")));
   CHECK(requested_cpu(part, "n") == 4000);
   CHECK(held_count(part, "n") == 0);
-  CHECK(part.reservation_summary("n").find("\"reservations\":[]") != std::string::npos);
+  CHECK(part.reservation_summary("n", false).find("\"reservations\":[]") != std::string::npos);
+  CHECK(part.reservation_summary("n", true) == R"({"items":[]})");
 }
 
 TEST_CASE("a reservation that moves node, changes size or is deleted leaves nothing behind", "[reservations]") {
@@ -187,7 +193,8 @@ TEST_CASE("a reservation that moves node, changes size or is deleted leaves noth
   CHECK(part.find("ghost") != nullptr);
   part.delete_object(NodeObjectRef{NodeObjectKind::reservation, "", "ruid-q"});
   CHECK(part.find("ghost") == nullptr);
-  CHECK(part.reservation_summary("ghost").empty());
+  CHECK(part.reservation_summary("ghost", false).empty());
+  CHECK(part.reservation_summary("ghost", true).empty());
 }
 
 TEST_CASE("owners take the reservation's reserved GPUs, strangers never do", "[reservations][devices]") {

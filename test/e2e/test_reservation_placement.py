@@ -118,6 +118,18 @@ class ReservationPlacementTest(SchedulingTest):
         self.assertEqual(sorted(held["owners"]), sorted(p["metadata"]["uid"] for p in owners.values()))
         self.assertEqual(held["allocated"]["nvidia.com/gpu"], "1")
         self.assertEqual(held["allocated"]["cpu"], "4")
+        # Koordinator's own debug answer says the same in its shape.
+        status, body = self.scheduler.get("/apis/v1/plugins/Reservation/nodeReservations/g-0")
+        self.assertEqual(status, 200, body)
+        [item] = json.loads(body)["items"]
+        self.assertEqual((item["name"], item["kind"], item["available"]), ("train-r", "Reservation", True))
+        self.assertEqual(item["allocatable"]["nvidia.com/gpu"], "2")
+        self.assertEqual(item["allocated"], held["allocated"])
+        self.assertEqual(item["owners"], [{"labelSelector": {"matchLabels": {"app": "train"}}}])
+        self.assertEqual([(p["Name"], p["UID"]) for p in item["assignedPods"]],
+                         [("train-0", owners["train-0"]["metadata"]["uid"])])
+        status, body = self.scheduler.get("/apis/v1/plugins/Reservation/nodeReservations/no-such-node")
+        self.assertEqual((status, json.loads(body)), (200, {"items": []}))
         # The reservation's remaining card is its owners': the stranger still waits.
         self.assertIsNone(self.client.pod("other-3")["spec"].get("nodeName"))
 
