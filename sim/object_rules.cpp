@@ -203,7 +203,10 @@ void prepare_for_update(const ResourceInfo& r, const rapidjson::Value& old, rapi
   const rapidjson::Value* old_meta = member(old, "metadata");
   static const rapidjson::Value empty(rapidjson::kObjectType);
   const rapidjson::Value& om = old_meta ? *old_meta : empty;
-  for (const char* key : {"uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"})
+  // A uid the body names is kept for validate_update to compare (it is
+  // immutable: a write naming another uid is refused); none means the old one.
+  if (string_at(meta, "uid").empty()) copy_member(om, meta, "uid", alloc);
+  for (const char* key : {"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"})
     copy_member(om, meta, key, alloc);
   remove_member(meta, "selfLink");
   if (r.has_status_subresource()) copy_member(old, doc, "status", alloc);
@@ -271,6 +274,11 @@ std::optional<ApiError> validate_object(const ResourceInfo& r, const rapidjson::
 
 std::optional<ApiError> validate_update(const ResourceInfo& r, const rapidjson::Value& old, const rapidjson::Value& doc) {
   std::vector<StatusCause> causes = object_causes(r, doc);
+  // kube-apiserver's ValidateObjectMetaUpdate: a patch or PUT naming another
+  // object's uid (the pod was re-created under the same name) changes nothing.
+  const std::string uid = string_at(doc, "metadata", "uid");
+  if (uid != string_at(old, "metadata", "uid"))
+    causes.push_back(invalid_field("metadata.uid", quote_json(uid), "field is immutable"));
   if (r.kind == "Pod" && r.group.empty())
     for (auto& cause : check_scheduling_gates_update(old, doc)) causes.push_back(std::move(cause));
   return invalid_if_any(r, doc, std::move(causes));
