@@ -61,23 +61,24 @@ watch::ObjectReference pod_reference(const std::string& ns, const std::string& n
 
 using Self = api_writer_actor::stateful_pointer<api_writer_state>;
 
-/// PreBind's writes to the pod ahead of its binding: the pod patches, then,
-/// with `annotations_too`, the annotations. DefaultPreBind's failures are its
+/// DefaultPreBind's write: the annotations onto the pod; a failure is its
 /// PreBind error, worded as Koordinator's framework words a PreBindExtension's.
-WriteOutcome write_pod_changes(watch::ApiClient& api, const BindJob& job, bool annotations_too) {
-  auto patched = apply_pod_patches(api, job);
-  if (!patched.ok || !annotations_too) return outcome_of(patched);
-  auto annotated = watch::annotate_pod_before_binding(api, job.ns, job.name, job.annotations);
-  if (annotated.ok || !job.patch_before_binding) return outcome_of(annotated);
+WriteOutcome default_pre_bind(watch::ApiClient& api, const BindJob& job) {
+  auto annotated = watch::annotate_pod_before_binding(api, job.ns, job.name, job.uid, job.annotations);
+  if (annotated.ok) return outcome_of(annotated);
   const std::string plugin = plugins::names::kDefaultPreBind;
   return {false, annotated.code, "running PreBindExtension plugin \"" + plugin + "\": " + annotated.message, plugin};
 }
 
-/// The Binding API call: PreBind's writes, then the Binding (which carries
-/// the annotations unless DefaultPreBind patched them onto the pod first).
+/// The Binding API call: PreBind's pod patches and, with DefaultPreBind, the
+/// annotations; then the Binding (which carries the annotations otherwise).
 WriteOutcome bind_through_api(watch::ApiClient& api, const BindJob& job) {
-  auto written = write_pod_changes(api, job, job.patch_before_binding);
-  if (!written.ok) return written;
+  auto patched = apply_pod_patches(api, job);
+  if (!patched.ok) return outcome_of(patched);
+  if (job.patch_before_binding) {
+    auto written = default_pre_bind(api, job);
+    if (!written.ok) return written;
+  }
   watch::BindRequest request{job.ns, job.name, job.uid, job.node, {}};
   if (!job.patch_before_binding) request.annotations = job.annotations;
   return outcome_of(watch::bind_pod(api, request));
@@ -86,8 +87,16 @@ WriteOutcome bind_through_api(watch::ApiClient& api, const BindJob& job) {
 /// An extender's bindVerb binds the pod; PreBind's patches and annotations go
 /// onto the pod first, since the extender's binding will not carry them.
 WriteOutcome bind_through_extender(watch::ApiClient& api, const BindJob& job, const Extenders::Entry& binder) {
-  auto written = write_pod_changes(api, job, true);
-  if (!written.ok) return written;
+  auto patched = apply_pod_patches(api, job);
+  if (!patched.ok) return outcome_of(patched);
+  if (job.patch_before_binding) {
+    auto written = default_pre_bind(api, job);
+    if (!written.ok) return written;
+  } else if (!job.annotations.empty()) {
+    watch::StringUpdates annotations(job.annotations.begin(), job.annotations.end());
+    auto annotated = watch::merge_patch_metadata(api, watch::pod_path(job.ns, job.name), annotations);
+    if (!annotated.ok) return outcome_of(annotated);
+  }
   auto bound = binder.client->bind(binder.config.bind_verb, {job.name, job.ns, job.uid, job.node});
   if (bound.ok()) return {true, 200, "", {}};
   return {false, 0, "extender " + binder.config.url_prefix + ": " + bound.message(), {}};

@@ -62,15 +62,17 @@ ApiResult bind_pod(ApiClient& api, const BindRequest& request, const CancelToken
 }
 
 ApiResult annotate_pod_before_binding(ApiClient& api, const std::string& ns, const std::string& name,
-                                      const std::map<std::string, std::string>& annotations,
+                                      const std::string& uid, const std::map<std::string, std::string>& annotations,
                                       const CancelToken* cancel) {
   if (annotations.empty()) {
     ApiResult nothing;
     nothing.ok = true;
     return nothing;
   }
-  const StringUpdates updates(annotations.begin(), annotations.end());
-  ApiResult result = merge_patch_metadata(api, pod_path(ns, name), updates, {}, cancel);
+  JsonBody body;
+  body.begin_object().begin_object("metadata").string_if("uid", uid).string_map("annotations", annotations);
+  body.end_object().end_object();
+  ApiResult result = patch_object(api, pod_path(ns, name), body.str(), PatchType::merge, cancel);
   if (result.ok && is_being_deleted(result.body)) {
     result.ok = false;
     result.message = "pod is being deleted";

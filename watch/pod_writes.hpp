@@ -33,12 +33,15 @@ struct BindRequest {
 ApiResult bind_pod(ApiClient& api, const BindRequest& request, const CancelToken* cancel = nullptr);
 
 /// Koordinator's DefaultPreBind: PreBind's annotations, merge-patched onto
-/// the pod before its Binding (which then carries none). Nothing to write
-/// sends nothing. The answer is the patched pod: one with a deletionTimestamp
-/// fails with "pod is being deleted", since the API server takes a patch to a
-/// pod on its way out and binding it would hold its room for nothing.
+/// the pod before its Binding (which then carries none). The patch names the
+/// pod's uid, as Koordinator's PatchPodSafe does: a pod re-created under the
+/// same name refuses it (metadata.uid is immutable) rather than taking the old
+/// pod's allocation. Nothing to write sends nothing. The answer is the patched
+/// pod: one with a deletionTimestamp fails with "pod is being deleted", since
+/// the API server takes a patch to a pod on its way out and binding it would
+/// hold its room for nothing.
 ApiResult annotate_pod_before_binding(ApiClient& api, const std::string& ns, const std::string& name,
-                                      const std::map<std::string, std::string>& annotations,
+                                      const std::string& uid, const std::map<std::string, std::string>& annotations,
                                       const CancelToken* cancel = nullptr);
 
 struct PodCondition {

@@ -156,7 +156,7 @@ TEST_CASE("annotate_pod_before_binding: a merge patch of the annotations, refuse
       if (c.code == 200) return out.respond(200, c.answer);
       out.respond_status(c.code, "NotFound", c.answer);
     });
-    const ApiResult result = annotate_pod_before_binding(*api_for(server), "team-a", "web-0", c.annotations);
+    const ApiResult result = annotate_pod_before_binding(*api_for(server), "team-a", "web-0", "u", c.annotations);
     CHECK(result.ok == c.ok);
     CHECK(result.message == c.message);
     REQUIRE(server.request_count() == static_cast<size_t>(c.requests));
@@ -165,7 +165,9 @@ TEST_CASE("annotate_pod_before_binding: a merge patch of the annotations, refuse
     CHECK(sent.method == "PATCH");
     CHECK(sent.path == "/api/v1/namespaces/team-a/pods/web-0");
     CHECK(sent.headers.at("content-type") == "application/merge-patch+json");
-    CHECK(string_at(*body_of(sent), {"metadata", "annotations", "scheduling.koordinator.sh/device-allocated"}) == "{}");
+    auto body = body_of(sent);
+    CHECK(string_at(*body, {"metadata", "uid"}) == "u");  // a pod re-created under the name refuses it
+    CHECK(string_at(*body, {"metadata", "annotations", "scheduling.koordinator.sh/device-allocated"}) == "{}");
   }
 }
 
