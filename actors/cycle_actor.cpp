@@ -734,6 +734,7 @@ void search_every_node(Self self, const AttemptPtr& a) {
   a->feasible.clear();
   a->failures = plugins::FailureHistogram{};
   a->extender_statuses.clear();
+  a->node_json.reset();  // fetched for the preferred nodes only
   filter_round(self, a);
 }
 
@@ -957,11 +958,18 @@ void try_preferred_nodes(Self self, const AttemptPtr& a, std::vector<std::string
   fan_out<EvaluationPtr>(
       self, holders, kNodeReply,
       [=](std::vector<EvaluationPtr> parts) {
-        a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::success,
-                                              seconds_since(a->phase_started));
+        // Filter is recorded once per attempt: here when the pass decides (its
+        // few nodes' scoring included), else by the round that follows.
+        const double pass_seconds = seconds_since(a->phase_started);
         auto outcome = merge_preferred(*tried, parts, scored);
-        if (!outcome.error.empty()) return fail_and_next(self, a, outcome.error, {}, true);
+        if (!outcome.error.empty()) {
+          a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::error, pass_seconds);
+          return fail_and_next(self, a, outcome.error, {}, true);
+        }
         if (outcome.feasible.empty()) return search_every_node(self, a);
+        a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::success, pass_seconds);
+        if (auto& m = self->state.deps.metrics)
+          m->observe("scheduler_scheduling_algorithm_duration_seconds", {}, seconds_since(a->started));
         a->preferred_pass = true;
         a->feasible = std::move(outcome.feasible);
         a->total_nodes = self->state.total_nodes;

@@ -13,7 +13,10 @@ std::vector<std::string> nodes_to_try_first(const plugins::Framework& framework,
   const auto* hint = plugins::scheduling_hint::SchedulingHintPlugin::of(framework);
   std::vector<std::string> preferred = hint ? hint->preferred_nodes(state) : std::vector<std::string>{};
   if (preferred.empty()) return {};  // a nomination alone is taken from the usual round
-  if (!nominated_node) return preferred;
+  // A nomination outside PreFilter's nodes (the hint's nodeNames) is not tried,
+  // as the usual round would not try it either.
+  const auto& allowed = state.node_names;
+  if (!nominated_node || (allowed && allowed->count(*nominated_node) == 0)) return preferred;
   std::vector<std::string> names{*nominated_node};
   for (auto& name : preferred)
     if (name != *nominated_node) names.push_back(std::move(name));

@@ -56,6 +56,8 @@ TEST_CASE("the nodes tried first: the nomination, then the preferred nodes; none
       {R"({"preferredNodeNames":["b","a"]})", std::string("a"), {"a", "b"}},  // tried once
       {R"({"nodeNames":["a"],"preferredNodeNames":["b"]})", std::nullopt, {}},  // outside nodeNames: dropped
       {R"({"nodeNames":["a","b"]})", std::nullopt, {}},
+      {R"({"nodeNames":["a","b"],"preferredNodeNames":["b"]})", std::string("n9"), {"b"}},  // n9 not allowed
+      {R"({"nodeNames":["a","b"],"preferredNodeNames":["b"]})", std::string("a"), {"a", "b"}},
   };
   for (const auto& c : cases) {
     INFO(c.hint << " nominated " << c.nominated.value_or("-"));
