@@ -65,9 +65,10 @@ SchedulingHintArgs SchedulingHintArgs::from_yaml(const YAML::Node& args) {
   config::reject_unknown_fields(args, "", {kMaxHintNodes});
   if (config::is_absent(args[kMaxHintNodes])) return out;
   out.max_hint_nodes = config::read_int(args[kMaxHintNodes], kMaxHintNodes);
-  if (out.max_hint_nodes < 0)
+  // Koordinator's ValidateSchedulingHintArgs refuses 0 as well.
+  if (out.max_hint_nodes <= 0)
     throw config::FieldError(kMaxHintNodes,
-                             "Invalid value: " + std::to_string(out.max_hint_nodes) + ": must be non-negative");
+                             "Invalid value: " + std::to_string(out.max_hint_nodes) + ": must be a positive value");
   return out;
 }
 

@@ -140,8 +140,9 @@ TEST_CASE("SchedulingHintArgs default maxHintNodes to 100 and reject what is not
   const std::vector<Case> cases = {
       {"{}", 100, nullptr},
       {"{maxHintNodes: 3}", 3, nullptr},
-      {"{maxHintNodes: 0}", 0, nullptr},
-      {"{maxHintNodes: -1}", 0, "maxHintNodes: Invalid value: -1: must be non-negative"},
+      {"{maxHintNodes: 1}", 1, nullptr},
+      {"{maxHintNodes: 0}", 0, "maxHintNodes: Invalid value: 0: must be a positive value"},
+      {"{maxHintNodes: -1}", 0, "maxHintNodes: Invalid value: -1: must be a positive value"},
       {"{maxHintNodes: many}", 0, "maxHintNodes"},
       {"{maxHints: 3}", 0, "maxHints"},
   };
