@@ -450,8 +450,8 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
     if (path.rfind(prefix, 0) == 0) {
       const std::string node = path.substr(prefix.size());
       HttpReply reply = ask_node_owner(node, atom::reservation_summary_v, node, koordinator_shape);
-      // Koordinator lists no reservations for a node it does not know.
-      if (koordinator_shape && reply.status == 404) return {200, "application/json", "{\"items\":[]}"};
+      // Koordinator lists no reservations for a node it does not know (items is omitempty).
+      if (koordinator_shape && reply.status == 404) return {200, "application/json", "{}"};
       return reply;
     }
   const std::string load_nodes = "/apis/v1/plugins/LoadAwareScheduling/node/";

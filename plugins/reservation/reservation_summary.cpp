@@ -53,18 +53,20 @@ std::string owner_json(const ReservationOwner& owner) {
   return to_json(doc);
 }
 
-/// Koordinator's PodRequirement of an owner pod (Go field names: no JSON tags).
+/// Koordinator's PodRequirement of an owner pod. It has no JSON tags: Go writes
+/// every field under its own name, empty or not (Ports: troupe reserves none).
 std::string assigned_pod_json(const NodeInfo& node, const std::string& identity, const ResourceList& requests) {
-  std::string out = "{";
+  std::string ns, name;
   for (const auto& pod : node.pods()) {
     if (pod_identity(*pod) != identity) continue;
-    out += "\"Namespace\":" + go_json_string(pod->meta().namespace_name) +
-           ",\"Name\":" + go_json_string(pod->meta().name) + ",";
+    ns = pod->meta().namespace_name;
+    name = pod->meta().name;
     break;
   }
-  out += "\"UID\":" + go_json_string(identity);
-  if (!requests.empty()) out += ",\"Requests\":" + resource_list_json(requests);
-  return out + "}";
+  return "{\"Namespace\":" + go_json_string(ns) + ",\"Name\":" + go_json_string(name) +
+         ",\"UID\":" + go_json_string(identity) +
+         ",\"Requests\":" + (requests.empty() ? std::string("null") : resource_list_json(requests)) +
+         ",\"Ports\":null}";
 }
 
 std::string koordinator_item_json(const NodeInfo& node, const ReservationEntry& e) {
@@ -96,13 +98,13 @@ std::string koordinator_item_json(const NodeInfo& node, const ReservationEntry& 
 }  // namespace
 
 std::string koordinator_node_reservations_json(const NodeInfo& node) {
+  const auto* held = node.extension<NodeReservations>(NodeExtensionSlot::kReservations);
+  if (held == nullptr || held->entries().empty()) return "{}";  // items is omitempty
   std::string out = "{\"items\":[";
-  if (const auto* held = node.extension<NodeReservations>(NodeExtensionSlot::kReservations)) {
-    bool first = true;
-    for (const auto& [uid, entry] : held->entries()) {
-      out += (first ? "" : ",") + koordinator_item_json(node, entry);
-      first = false;
-    }
+  bool first = true;
+  for (const auto& [uid, entry] : held->entries()) {
+    out += (first ? "" : ",") + koordinator_item_json(node, entry);
+    first = false;
   }
   return out + "]}";
 }

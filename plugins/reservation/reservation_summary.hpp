@@ -23,11 +23,13 @@ std::string node_reservations_json(const std::string& node_name, const NodeInfo&
 ///   {"items":[{"name":"r","uid":"u","kind":"Reservation","available":true,"allocateOnce":true,
 ///              "allocatable":{"cpu":"8"},"allocated":{"cpu":"2"},"owners":[{"object":{...}}],
 ///              "allocatePolicy":"Aligned",
-///              "assignedPods":[{"Namespace":"default","Name":"p","UID":"...","Requests":{"cpu":"2"}}]}]}
+///              "assignedPods":[{"Namespace":"default","Name":"p","UID":"...","Requests":{"cpu":"2"},
+///                               "Ports":null}]}]}
 ///
-/// Go's omitempty drops empty fields; PodRequirement has no JSON tags, hence
-/// its capitalised keys. Reserved host ports are not tracked by troupe, so
-/// `allocatablePorts`, `allocatedPorts` and a pod's `Ports` never appear.
+/// Go's omitempty drops the items' empty fields, and `items` itself when the
+/// node holds none (`{}`); PodRequirement has no JSON tags, hence its
+/// capitalised keys, all always written. troupe reserves no host ports, so
+/// `allocatablePorts` and `allocatedPorts` never appear and `Ports` is null.
 std::string koordinator_node_reservations_json(const NodeInfo& node);
 
 }  // namespace troupe::plugins::reservation

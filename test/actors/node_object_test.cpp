@@ -155,7 +155,8 @@ TEST_CASE("a partition holds an Available reservation as its reserve pod, for it
   CHECK(part.reservation_summary("n", true) ==
         R"({"items":[{"name":"r","uid":"ruid-r","kind":"Reservation","available":true,"allocatable":{"cpu":"6"},)"
         R"("allocated":{"cpu":"4"},"owners":[{"labelSelector":{"matchLabels":{"app":"web"}}}],)"
-        R"("assignedPods":[{"Namespace":"default","Name":"owner","UID":"uid-default-owner","Requests":{"cpu":"4"}}]}]})");
+        R"("assignedPods":[{"Namespace":"default","Name":"owner","UID":"uid-default-owner","Requests":{"cpu":"4"},)"
+        R"("Ports":null}]}]})");
   // A second owner gets the 2 cpus left in the reservation plus the node's free 2 (no Restricted policy).
   CHECK(feasible(part, *fw, *pod("owner2", "4", true)) == std::vector<std::string>{"n"});
   CHECK(feasible(part, *fw, *pod("owner3", "5", true)).empty());
@@ -168,7 +169,7 @@ TEST_CASE("a partition holds an Available reservation as its reserve pod, for it
   CHECK(requested_cpu(part, "n") == 4000);
   CHECK(held_count(part, "n") == 0);
   CHECK(part.reservation_summary("n", false).find("\"reservations\":[]") != std::string::npos);
-  CHECK(part.reservation_summary("n", true) == R"({"items":[]})");
+  CHECK(part.reservation_summary("n", true) == "{}");  // Go's omitempty drops an empty items
 }
 
 TEST_CASE("a reservation that moves node, changes size or is deleted leaves nothing behind", "[reservations]") {
