@@ -326,6 +326,11 @@ ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, co
     }
     if (!body_rv.empty() && body_rv != std::to_string(current->resource_version))
       return optimistic_lock_conflict(r, path.name);
+    // A uid in the body is a precondition (kube-apiserver's defaultUpdatedObjectInfo).
+    const std::string body_uid = string_at(meta, "uid");
+    if (!body_uid.empty() && body_uid != current->uid)
+      return conflict(r.plural, r.group, path.name,
+                      "Precondition failed: UID in precondition: " + body_uid + ", UID in object meta: " + current->uid);
     if (body_rv.empty() && !r.unconditional_update && !status_only)
       return invalid(r, path.name, {invalid_field("metadata.resourceVersion", "0x0", "must be specified for an update")});
     auto old = parse_current(current);

@@ -110,9 +110,16 @@ TEST_CASE("updates keep status and system metadata; status writes keep everythin
   auto created = json(f.call("POST", "/api/v1/namespaces/default/pods", kPod).body);
   std::string uid = created["metadata"]["uid"].GetString();
   std::string rv = created["metadata"]["resourceVersion"].GetString();
-  // PUT with a new status and uid: both ignored.
+  // PUT naming another uid: refused, the uid is a precondition (kube-apiserver's defaultUpdatedObjectInfo).
+  auto forged = f.call("PUT", "/api/v1/namespaces/default/pods/p",
+                       R"({"metadata":{"name":"p","uid":"forged","resourceVersion":")" + rv +
+                           R"("},"spec":{"containers":[{"name":"c"}]}})");
+  CHECK(forged.status == 409);
+  CHECK(forged.body.find("Precondition failed: UID in precondition: forged, UID in object meta: " + uid) !=
+        std::string::npos);
+  // PUT with a new status and the same uid: the status is ignored.
   auto put = f.call("PUT", "/api/v1/namespaces/default/pods/p",
-                    R"({"metadata":{"name":"p","uid":"forged","resourceVersion":")" + rv +
+                    R"({"metadata":{"name":"p","uid":")" + uid + R"(","resourceVersion":")" + rv +
                         R"(","labels":{"v":"2"}},"spec":{"containers":[{"name":"c"}]},"status":{"phase":"Running"}})");
   REQUIRE(put.status == 200);
   auto pod = json(put.body);
