@@ -70,15 +70,19 @@ WriteOutcome default_pre_bind(watch::ApiClient& api, const BindJob& job) {
   return {false, annotated.code, "running PreBindExtension plugin \"" + plugin + "\": " + annotated.message, plugin};
 }
 
-/// The Binding API call: PreBind's pod patches and, with DefaultPreBind, the
-/// annotations; then the Binding (which carries the annotations otherwise).
-WriteOutcome bind_through_api(watch::ApiClient& api, const BindJob& job) {
+/// PreBind's writes ahead of any binding: the pod patches, then, with
+/// DefaultPreBind, the annotations.
+WriteOutcome pre_bind_writes(watch::ApiClient& api, const BindJob& job) {
   auto patched = apply_pod_patches(api, job);
-  if (!patched.ok) return outcome_of(patched);
-  if (job.patch_before_binding) {
-    auto written = default_pre_bind(api, job);
-    if (!written.ok) return written;
-  }
+  if (!patched.ok || !job.patch_before_binding) return outcome_of(patched);
+  return default_pre_bind(api, job);
+}
+
+/// The Binding API call: PreBind's writes, then the Binding (which carries
+/// the annotations unless DefaultPreBind wrote them).
+WriteOutcome bind_through_api(watch::ApiClient& api, const BindJob& job) {
+  auto written = pre_bind_writes(api, job);
+  if (!written.ok) return written;
   watch::BindRequest request{job.ns, job.name, job.uid, job.node, {}};
   if (!job.patch_before_binding) request.annotations = job.annotations;
   return outcome_of(watch::bind_pod(api, request));
@@ -87,12 +91,9 @@ WriteOutcome bind_through_api(watch::ApiClient& api, const BindJob& job) {
 /// An extender's bindVerb binds the pod; PreBind's patches and annotations go
 /// onto the pod first, since the extender's binding will not carry them.
 WriteOutcome bind_through_extender(watch::ApiClient& api, const BindJob& job, const Extenders::Entry& binder) {
-  auto patched = apply_pod_patches(api, job);
-  if (!patched.ok) return outcome_of(patched);
-  if (job.patch_before_binding) {
-    auto written = default_pre_bind(api, job);
-    if (!written.ok) return written;
-  } else if (!job.annotations.empty()) {
+  auto written = pre_bind_writes(api, job);
+  if (!written.ok) return written;
+  if (!job.patch_before_binding && !job.annotations.empty()) {
     watch::StringUpdates annotations(job.annotations.begin(), job.annotations.end());
     auto annotated = watch::merge_patch_metadata(api, watch::pod_path(job.ns, job.name), annotations);
     if (!annotated.ok) return outcome_of(annotated);

@@ -795,6 +795,22 @@ void no_nodes(Self self, const AttemptPtr& a) {
   fail_and_next(self, a, plugins::kNoNodesAvailableMessage, {}, false);
 }
 
+/// The plugins' filters passed (in `filter_seconds`): Filter's and the
+/// scheduling algorithm's durations, once per attempt.
+void record_filtered(Self self, const Attempt& a, double filter_seconds) {
+  a.framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::success, filter_seconds);
+  if (auto& m = self->state.deps.metrics)
+    m->observe("scheduler_scheduling_algorithm_duration_seconds", {}, seconds_since(a.started));
+}
+
+/// After the plugins' filters: the extenders' (with Node objects when they
+/// want them) when they filter this pod, then the choice.
+void extenders_then_choose(Self self, const AttemptPtr& a) {
+  if (!a->feasible.empty() && extenders_of(self) && extenders_of(self)->filters(*a->pod().pod))
+    return with_node_objects(self, a, [self, a] { filter_with_extenders(self, a); });
+  after_filters(self, a);
+}
+
 void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& parts) {
   const double round_seconds = seconds_since(a->phase_started);
   int64_t total = 0;
@@ -813,14 +829,9 @@ void on_round(Self self, const AttemptPtr& a, std::vector<FilterOutcomePtr>& par
   }
   a->total_nodes = total;
   self->state.total_nodes = total;
-  a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::success,
-                                        round_seconds - a->score_seconds);
-  if (auto& m = self->state.deps.metrics)
-    m->observe("scheduler_scheduling_algorithm_duration_seconds", {}, seconds_since(a->started));
+  record_filtered(self, *a, round_seconds - a->score_seconds);
   if (total == 0) return no_nodes(self, a);
-  if (!a->feasible.empty() && extenders_of(self) && extenders_of(self)->filters(*a->pod().pod))
-    return with_node_objects(self, a, [self, a] { filter_with_extenders(self, a); });
-  after_filters(self, a);
+  extenders_then_choose(self, a);
 }
 
 /// When PreFilter or PreScore may count the cluster's pods for the pod
@@ -967,15 +978,11 @@ void try_preferred_nodes(Self self, const AttemptPtr& a, std::vector<std::string
           return fail_and_next(self, a, outcome.error, {}, true);
         }
         if (outcome.feasible.empty()) return search_every_node(self, a);
-        a->framework().record_extension_point(plugins::MetricPoint::filter, plugins::Code::success, pass_seconds);
-        if (auto& m = self->state.deps.metrics)
-          m->observe("scheduler_scheduling_algorithm_duration_seconds", {}, seconds_since(a->started));
+        record_filtered(self, *a, pass_seconds);
         a->preferred_pass = true;
         a->feasible = std::move(outcome.feasible);
         a->total_nodes = self->state.total_nodes;
-        if (extenders_of(self) && extenders_of(self)->filters(*a->pod().pod))
-          return with_node_objects(self, a, [self, a] { filter_with_extenders(self, a); });
-        after_filters(self, a);
+        extenders_then_choose(self, a);
       },
       [=](caf::error err) { fail_and_next(self, a, "filter failed: " + to_string(err), {}, true); },
       atom::evaluate_v, CycleRequestPtr(a->request), NodeNamesPtr(tried), scored);
