@@ -11,6 +11,7 @@
 #include "plugins/default_preemption/default_preemption_plugin.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
 #include "plugins/deviceshare/numa_hint_adapter.hpp"
+#include "plugins/elastic_quota/elastic_quota_plugin.hpp"
 #include "plugins/gpushare/gpushare_plugin.hpp"
 #include "plugins/image_locality/image_locality.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
@@ -134,6 +135,8 @@ Registry build_in_tree_registry(const std::shared_ptr<NumaPeers>& peers = nullpt
       {deviceshare::DeviceShare::kName, deviceshare_factory(peers), 1},
       {gpushare::AliyunGpuShare::kName, gpushare::AliyunGpuShare::make, 0},
       {coscheduling::Coscheduling::kName, coscheduling::Coscheduling::make, 0},
+      // Not in the default profile: quotas are an operator's choice (Koordinator's profile enables it).
+      {elastic_quota::ElasticQuotaPlugin::kName, elastic_quota::ElasticQuotaPlugin::make, 0, false},
       // Not in the default profile: the Binding carries PreBind's annotations in one write.
       {names::kDefaultPreBind, build_without_args<DefaultPreBind>, 0, false},
       {names::kDefaultBinder, build_without_args<DefaultBinder>, 0},
@@ -158,9 +161,7 @@ const std::vector<std::string>& plugins_implemented_elsewhere() {
   static const std::vector<std::string> names = {
       // kube-scheduler in-tree plugins.
       "EBSLimits", "GCEPDLimits",
-      "AzureDiskLimits", "CinderLimits", "DynamicResources",
-      // Koordinator's koord-scheduler plugins.
-      "ElasticQuota"};
+      "AzureDiskLimits", "CinderLimits", "DynamicResources"};
   return names;
 }
 
