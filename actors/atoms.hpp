@@ -72,4 +72,10 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   // Informer -> cycle: how many nodes there are (for fit errors before any Filter round).
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, node_count, "nodecount")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, load_summary, "loadsummar")
+  // Informer -> cycle: an ElasticQuota changed or went, a pod of ours waits (ElasticQuota's
+  // request); debug endpoint -> cycle: the quotas' summaries.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, upsert_elastic_quota, "upserteq")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_elastic_quota, "deleteeq")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_pod, "quotapod")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_summary, "quotasum")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

@@ -166,8 +166,14 @@ void forget_volumes(Self self, const Attempt& a) {
     self->state.deps.volumes->forget(a.pod().meta().uid);
 }
 
+/// ElasticQuota: the pod under attempt uses its quota from Reserve until Unreserve.
+void quota_reserved(Self self, const Attempt& a, bool on_node) {
+  if (self->state.quotas) self->state.quotas->reserved(a.pod().meta().uid, on_node);
+}
+
 void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
   self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
+  quota_reserved(self, *a, false);
   forget_volumes(self, *a);
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
   // What it held is free again (its room, a ReadWriteOncePod claim): the
@@ -618,11 +624,13 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
   if (!assume_volumes(self, a, node)) return;
   // Assumed on the node from now on, for the next pods' domain counts.
   self->state.cluster_pods.assume_pod(a->request->pod, node);
+  quota_reserved(self, *a, true);
   self->request(owner(self, node), kNodeReply, atom::reserve_v, CycleRequestPtr(a->request), node)
       .then(
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
             self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
+            quota_reserved(self, *a, false);
             forget_volumes(self, *a);
             gang_member_unreserved(self, a);
             // As schedule_one.go: a rejection at Reserve is a FitError over the one node tried.
@@ -632,6 +640,7 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
           },
           [=](caf::error& err) {
             self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
+            quota_reserved(self, *a, false);
             forget_volumes(self, *a);
             gang_member_unreserved(self, a);
             fail(self, a, "reserve failed: " + to_string(err), {}, true);
@@ -915,6 +924,7 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
     request.scheduling_class = plugins::with_inputs_version(
         a->queued->scheduling_class, request.state->inputs_version(), request.state->filter_inputs_version());
   share_gang_view(self, *a);
+  if (self->state.quotas) self->state.quotas->share_view(a->framework(), *request.state, a->pod());
   auto pre_filter = a->framework().run_pre_filter(*request.state, a->pod());
   if (pre_filter.ok()) a->pre_score = a->framework().run_pre_score(*request.state, a->pod());
   withdraw_cycle_inputs(*a, cluster_version);
@@ -1086,6 +1096,7 @@ void take_next(Self self) {
 cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
   self->state.deps = std::move(deps);
   self->state.rng.seed(self->state.deps.seed);
+  if (self->state.deps.quotas) self->state.quotas = std::make_unique<QuotaAccounting>();
   self->state.actor_metrics = actor_metrics(self->state.deps.metrics, "cycle");
   return {
       [=](atom::start) {
@@ -1107,10 +1118,12 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         forget_nomination(self, uid);
         on_gang_member_gone(self, uid);
         self->state.cluster_pods.remove_pod(uid);
+        if (self->state.quotas) self->state.quotas->pod_gone(uid);
       },
       [=](atom::pod_bound, const PodInfoPtr& pod, const std::string& node) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.add_pod(pod, node);
+        if (self->state.quotas) self->state.quotas->pod_placed(*pod);
       },
       [=](atom::upsert_reservation, const ReservationPtr& reservation) {
         MessageTimer timer(self->state.actor_metrics, self);
@@ -1130,11 +1143,13 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.upsert_node(node);
         self->state.image_spread.upsert_node(node);
+        if (self->state.quotas) self->state.quotas->upsert_node(*node);
       },
       [=](atom::delete_node, const std::string& name) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.remove_node(name);
         self->state.image_spread.remove_node(name);
+        if (self->state.quotas) self->state.quotas->remove_node(name);
       },
       [=](atom::node_count, int64_t count) {
         MessageTimer timer(self->state.actor_metrics, self);
@@ -1168,6 +1183,23 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_bound, const QueuedPodPtr& pod) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.task_learning.on_bound(*pod, self->state.started);
+      },
+      [=](atom::upsert_elastic_quota, const QuotaSpecPtr& spec) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        if (self->state.quotas) self->state.quotas->upsert_quota(*spec);
+      },
+      [=](atom::delete_elastic_quota, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        if (self->state.quotas) self->state.quotas->remove_quota(name);
+      },
+      [=](atom::quota_pod, const PodInfoPtr& pod) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        if (self->state.quotas) self->state.quotas->pod_pending(*pod);
+      },
+      [=](atom::quota_summary, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        if (!self->state.quotas) return std::string();
+        return self->state.quotas->summary_json(name).value_or(std::string());
       },
       [=](atom::learned_tasks) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -39,6 +39,7 @@
 #include "actors/metrics_registry.hpp"
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
+#include "actors/quota_accounting.hpp"
 #include "actors/task_learning.hpp"
 #include "actors/volume_store.hpp"
 #include "plugins/coscheduling/gang_book.hpp"
@@ -118,6 +119,14 @@ using cycle_actor = caf::typed_actor<
     // A pod of a profile that learns its GPU task classes was found bound (INFORMER):
     // counted while the cycle is not scheduling yet (actors/task_learning.hpp).
     caf::reacts_to<atom::pod_bound, QueuedPodPtr>,
+    // An ElasticQuota's spec, or its deletion by name (INFORMER), when CycleDeps::quotas.
+    caf::reacts_to<atom::upsert_elastic_quota, QuotaSpecPtr>,
+    caf::reacts_to<atom::delete_elastic_quota, std::string>,
+    // A pending pod of one of our profiles (INFORMER), when CycleDeps::quotas:
+    // its request counts against its quota.
+    caf::reacts_to<atom::quota_pod, PodInfoPtr>,
+    // ElasticQuota's debug service: one quota's summary ("" when unknown), or every quota's for "".
+    caf::replies_to<atom::quota_summary, std::string>::with<std::string>,
     // The learnedTaskClasses debug service: TaskLearning::summary_json.
     caf::replies_to<atom::learned_tasks>::with<std::string>,
     // Coscheduling's gang summaries (plugins/coscheduling/gang_summary.hpp).
@@ -135,6 +144,7 @@ struct CycleDeps {
   std::shared_ptr<const PdbStore> pdbs;        // what preemption honours; null = none
   bool evaluation_cache = true;                // partitions reuse unchanged nodes' results per pod class
   std::shared_ptr<VolumeStore> volumes;  // claims and volumes for volume scheduling; null = none
+  bool quotas = false;                   // a profile runs ElasticQuota: keep the quota book
 };
 
 struct Attempt;  // one scheduling attempt (cycle_actor.cpp)
@@ -193,6 +203,8 @@ struct cycle_actor_state {
   std::shared_ptr<const plugins::affinity::NamespaceLabels> namespaces =
       std::make_shared<const plugins::affinity::NamespaceLabels>();
   uint64_t namespaces_generation = 0;
+  /// ElasticQuota's book of quotas and what their pods use (null when no profile runs it).
+  std::unique_ptr<QuotaAccounting> quotas;
 
   static inline const char* name = "scheduling-cycle";
 };
@@ -204,6 +216,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::CycleResumePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodGroupRulesPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::WorkloadSelectorPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NamespaceChangePtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::QuotaSpecPtr)
 
 namespace troupe::actors {
 

@@ -12,9 +12,11 @@
 #include "actors/undecodable_objects.hpp"
 #include "actors/volume_store.hpp"
 #include "model/json.hpp"
+#include "model/elastic_quota.hpp"
 #include "model/pod_group.hpp"
 #include "model/workload_selector.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
+#include "plugins/elastic_quota/elastic_quota_plugin.hpp"
 #include "plugins/image_locality/image_spread.hpp"
 #include "plugins/load_aware/queueing_hint.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
@@ -90,6 +92,7 @@ constexpr FollowedKind kDeviceKind{"Device", "scheduling.koordinator.sh/v1alpha1
 constexpr FollowedKind kTopologyKind{"NodeResourceTopology", "topology.node.k8s.io/v1alpha1"};
 constexpr FollowedKind kReservationKind{"Reservation", "scheduling.koordinator.sh/v1alpha1"};
 constexpr FollowedKind kNodeMetricKind{"NodeMetric", "slo.koordinator.sh/v1alpha1"};
+constexpr FollowedKind kElasticQuotaKind{"ElasticQuota", "scheduling.sigs.k8s.io/v1alpha1"};
 
 bool leading(const informer_state& st) { return !st.deps.may_schedule || st.deps.may_schedule->load(); }
 
@@ -278,6 +281,26 @@ void on_pod_group(Self self, watch::EventType type, const watch::ObjectPtr& obje
   if (before != after) self->send(self->state.deps.queue, atom::regroup_v, gang_id, after);
   self->send(self->state.deps.cycle, atom::upsert_podgroup_v,
              PodGroupRulesPtr(std::make_shared<const PodGroupRules>(PodGroupRules{gang_id, std::move(rules)})));
+  cluster_event(self, plugins::EventResource::other, action_of(type));
+}
+
+// An ElasticQuota: the cycle's quota book keeps its spec (ElasticQuota).
+// Quota names are unique in the cluster, as Koordinator's webhook keeps them.
+// A change can give quota to the pods it turned away: a cluster event. One
+// that does not decode is reported and ignored (the book keeps the last one read).
+void on_elastic_quota(Self self, watch::EventType type, const watch::ObjectPtr& object) {
+  const std::string name = read_pod_identity(*object).name;
+  if (type == watch::EventType::deleted) {
+    deleted(self, kElasticQuotaKind, name);
+    self->send(self->state.deps.cycle, atom::delete_elastic_quota_v, name);
+    cluster_event(self, plugins::EventResource::other, ActionType::kDelete);
+    return;
+  }
+  auto quota = decode_elastic_quota(object);
+  if (!quota) return report_unreadable(self, kElasticQuotaKind, *object, quota.message());
+  readable(self, kElasticQuotaKind, name);
+  auto spec = std::make_shared<const plugins::elastic_quota::QuotaSpec>(plugins::elastic_quota::quota_spec_of(*quota));
+  self->send(self->state.deps.cycle, atom::upsert_elastic_quota_v, QuotaSpecPtr(std::move(spec)));
   cluster_event(self, plugins::EventResource::other, action_of(type));
 }
 
@@ -546,6 +569,7 @@ void on_pod(Self self, const ObjectEvent& event) {
       if (!pod) return report_malformed(self, id, pod.message());
       auto info = plugins::PodInfo::make(*pod);
       report_gang_member(self, id, info, false);  // before the queue can hand the pod to the cycle
+      if (self->state.follows_quotas) self->send(self->state.deps.cycle, atom::quota_pod_v, PodInfoPtr(info));
       auto queued = make_queued_pod(info, frameworks.at(id.scheduler_name));
       auto group = plugins::coscheduling::gang_group_key(info->meta(), self->state.pod_group_groups);
       if (!group.empty() && plugins::coscheduling::Coscheduling::of(*queued->framework) != nullptr)
@@ -574,7 +598,10 @@ uint32_t node_update_actions(const Node& before, const Node& after) {
 
 informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
   self->state.deps = std::move(deps);
-  for (const auto& [name, _] : self->state.deps.frameworks) self->state.our_scheduler_names.insert(name);
+  for (const auto& [name, framework] : self->state.deps.frameworks) {
+    self->state.our_scheduler_names.insert(name);
+    if (plugins::elastic_quota::ElasticQuotaPlugin::of(*framework) != nullptr) self->state.follows_quotas = true;
+  }
   // Events about unreadable objects are reported by the alphabetically first profile.
   if (!self->state.our_scheduler_names.empty())
     self->state.unreadable = UnreadableReports(*self->state.our_scheduler_names.begin());
@@ -591,6 +618,7 @@ informer_actor::behavior_type informer_actor_fn(Self self, InformerDeps deps) {
         if (event->resource == kNodeMetricsResource) return on_node_metric(self, event->type, event->object);
         if (event->resource == "configmaps") return on_configmap(self, event->type, event->object);
         if (event->resource == "podgroups") return on_pod_group(self, event->type, event->object);
+        if (event->resource == "elasticquotas") return on_elastic_quota(self, event->type, event->object);
         if (event->resource == "namespaces") return on_namespace(self, event->type, event->object);
         // The VolumeStore took the change already (a sink runs before the actors): requeue.
         if (is_volume_collection(event->resource))

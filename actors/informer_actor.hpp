@@ -67,6 +67,7 @@ struct informer_state {
   InformerDeps deps;
   std::set<std::string> synced;
   std::set<std::string> our_scheduler_names;                   // the profiles' names (deps.frameworks' keys)
+  bool follows_quotas = false;  // a profile runs ElasticQuota: the cycle hears of pending pods
   std::unordered_map<std::string, NodePtr> nodes;             // by name, for update diffs
   std::unordered_map<std::string, std::string> bound_pods;    // uid -> node
   /// uid -> hash of what pod affinity and spread read of a bound pod that can

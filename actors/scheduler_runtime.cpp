@@ -27,6 +27,7 @@
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
+#include "plugins/elastic_quota/elastic_quota_plugin.hpp"
 #include "plugins/load_aware/load_aware_plugin.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/registry.hpp"
@@ -191,7 +192,16 @@ struct SchedulerRuntime::Impl {
     return {200, "application/json", summary};
   }
   HttpReply load_summary(const std::string& node_name);
-  HttpReply gang_summary(const std::string& gang_id);
+  /// A debug summary the scheduling cycle keeps (a gang's, a quota's):
+  /// "" from the cycle means `what` is not known.
+  template <class Atom>
+  HttpReply cycle_summary(Atom atom, const std::string& key, const std::string& what) {
+    if (!system) return {503, "text/plain", "scheduler is stopping\n"};
+    auto summary = ask_cycle(atom, key);
+    if (!summary) return {503, "text/plain", "the scheduling cycle did not answer\n"};
+    if (summary->empty()) return {404, "text/plain", "cannot find " + what + "\n"};
+    return {200, "application/json", *summary};
+  }
   void run_election();
   HttpReply serve(const HttpRequest& request);
   void stop();
@@ -249,9 +259,12 @@ Status SchedulerRuntime::Impl::start() {
   auto extenders = Extenders::create(cfg.extenders);
   if (!extenders) return Error{extenders.message()};
   auto pdbs = std::make_shared<PdbStore>(metrics);
+  const bool runs_quotas = std::any_of(by_name.begin(), by_name.end(), [](const auto& profile) {
+    return plugins::elastic_quota::ElasticQuotaPlugin::of(*profile.second) != nullptr;
+  });
   cycle = system->spawn(cycle_actor_fn, CycleDeps{queue, nodes, writer, metrics, cfg.percentage_of_nodes_to_score,
                                                   std::random_device{}(), *extenders, io, pdbs,
-                                                  cfg.troupe.evaluation_cache, volumes});
+                                                  cfg.troupe.evaluation_cache, volumes, runs_quotas});
 
   may_schedule->store(!cfg.leader_election.leader_elect);
   InformerDeps informer_deps{nodes, queue, writer, cycle, by_name, {"nodes", "pods", "devices", "noderesourcetopologies",
@@ -269,6 +282,7 @@ Status SchedulerRuntime::Impl::start() {
       load_aware_profile = framework;
   const bool load_aware = load_aware_profile != nullptr;
   if (load_aware) informer_deps.resources.insert(kNodeMetricsResource);
+  if (runs_quotas) informer_deps.resources.insert("elasticquotas");
   if (volumes)
     for (const auto& collection : kVolumeCollections) informer_deps.resources.insert(collection.resource);
   informer = system->spawn(informer_actor_fn, informer_deps);
@@ -305,6 +319,12 @@ Status SchedulerRuntime::Impl::start() {
                         // Coscheduling's gangs defined by PodGroup objects.
                         inform("podgroups", "/apis/scheduling.sigs.k8s.io/v1alpha1/podgroups", "", /*optional=*/true)})
     if (!followed) return followed;
+  // ElasticQuota's quota groups, only for a profile that runs it.
+  if (runs_quotas)
+    if (auto followed = inform("elasticquotas", "/apis/scheduling.sigs.k8s.io/v1alpha1/elasticquotas", "",
+                               /*optional=*/true);
+        !followed)
+      return followed;
   // LoadAwareScheduling's NodeMetrics, only for a profile that runs it (they
   // list every pod's usage: not worth holding otherwise).
   if (load_aware)
@@ -457,10 +477,19 @@ HttpReply SchedulerRuntime::Impl::serve(const HttpRequest& request) {
   const std::string load_nodes = "/apis/v1/plugins/LoadAwareScheduling/node/";
   if (path.rfind(load_nodes, 0) == 0) return load_summary(path.substr(load_nodes.size()));
   // Coscheduling: every gang, or one by namespace and name.
-  if (path == "/apis/v1/plugins/Coscheduling/gangs") return gang_summary("");
+  if (path == "/apis/v1/plugins/Coscheduling/gangs") return cycle_summary(atom::gang_summary_v, "", "gangs");
   const std::string gang = "/apis/v1/plugins/Coscheduling/gang/";
-  if (path.rfind(gang, 0) == 0 && std::count(path.begin() + gang.size(), path.end(), '/') == 1)
-    return gang_summary(path.substr(gang.size()));
+  if (path.rfind(gang, 0) == 0 && std::count(path.begin() + gang.size(), path.end(), '/') == 1) {
+    const std::string id = path.substr(gang.size());
+    return cycle_summary(atom::gang_summary_v, id, "gang " + id);
+  }
+  // ElasticQuota: every quota, or one by name (when a profile runs it).
+  if (path == "/apis/v1/plugins/ElasticQuota/quotas") return cycle_summary(atom::quota_summary_v, "", "quotas");
+  const std::string quota = "/apis/v1/plugins/ElasticQuota/quota/";
+  if (path.rfind(quota, 0) == 0 && path.size() > quota.size()) {
+    const std::string name = path.substr(quota.size());
+    return cycle_summary(atom::quota_summary_v, name, "quota " + name);
+  }
   return {404, "text/plain", "404 page not found\n"};
 }
 
@@ -502,16 +531,6 @@ HttpReply SchedulerRuntime::Impl::learned_task_classes() {
 HttpReply SchedulerRuntime::Impl::load_summary(const std::string& node_name) {
   if (!load_aware_profile) return {404, "text/plain", "404 page not found\n"};
   return ask_node_owner(node_name, atom::load_summary_v, node_name, load_aware_profile);
-}
-
-// Coscheduling's debug service: what the scheduling cycle's GangBook knows of
-// one gang ("ns/name") or of every gang ("").
-HttpReply SchedulerRuntime::Impl::gang_summary(const std::string& gang_id) {
-  if (!system) return {503, "text/plain", "scheduler is stopping\n"};
-  auto summary = ask_cycle(atom::gang_summary_v, gang_id);
-  if (!summary) return {503, "text/plain", "the scheduling cycle did not answer\n"};
-  if (summary->empty()) return {404, "text/plain", "cannot find gang " + gang_id + "\n"};
-  return {200, "application/json", *summary};
 }
 
 void SchedulerRuntime::Impl::stop() {

@@ -43,6 +43,7 @@ QuotaSpec builtin(const char* name) {
 }  // namespace
 
 void QuotaBook::set_builtin_max(ResourceAmounts system_max, ResourceAmounts default_max) {
+  if (!system_.name.empty() && system_.max == system_max && default_.max == default_max) return;
   system_ = builtin(kSystemQuotaName);
   system_.max = std::move(system_max);
   default_ = builtin(kDefaultQuotaName);
@@ -51,6 +52,7 @@ void QuotaBook::set_builtin_max(ResourceAmounts system_max, ResourceAmounts defa
 }
 
 void QuotaBook::set_min_quota_scale(bool enabled) {
+  if (scale_min_ == enabled) return;
   scale_min_ = enabled;
   stale_ = true;
 }
@@ -105,6 +107,11 @@ void QuotaBook::set_assigned(const std::string& uid, bool assigned) {
   charge(it->second, -1);
   it->second.pod.assigned = assigned;
   charge(it->second, +1);
+}
+
+bool QuotaBook::is_assigned(const std::string& uid) const {
+  auto it = pods_.find(uid);
+  return it != pods_.end() && it->second.pod.assigned;
 }
 
 std::string QuotaBook::quota_of(const std::string& namespace_name, const std::string& quota_label) const {

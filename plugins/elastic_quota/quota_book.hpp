@@ -73,7 +73,8 @@ class QuotaBook {
   void remove_pod(const std::string& uid);
   /// Reserve (true) and Unreserve (false) of a pod the book knows; others are ignored.
   void set_assigned(const std::string& uid, bool assigned);
-  bool knows_pod(const std::string& uid) const { return pods_.count(uid) > 0; }
+  /// Whether the book holds the pod as assigned (placed, or reserved).
+  bool is_assigned(const std::string& uid) const;
 
   /// The quota a pod is charged to (Koordinator's GetQuotaName): the one its
   /// label names if it exists, else the quota named like its namespace in
@@ -83,6 +84,8 @@ class QuotaBook {
 
   /// A quota's figures; nullopt for a quota the book does not know.
   std::optional<QuotaUsage> usage(const std::string& quota);
+  /// A quota's spec (the system and default ones included); nullptr when unknown.
+  const QuotaSpec* spec_of(const std::string& name) const;
   /// Every quota the book knows, the system and default ones included, by name.
   std::vector<std::string> quota_names() const;
   const ResourceAmounts& cluster_total() const { return total_; }
@@ -107,7 +110,6 @@ class QuotaBook {
   void charge(const PodEntry& entry, int sign);
   void recharge_all();
   bool is_builtin(const std::string& name) const;
-  const QuotaSpec* spec_of(const std::string& name) const;
   void refresh();
   void sum_subtree(const std::string& name);
   void share_among_children(const std::string& parent, const ResourceAmounts& total);

@@ -250,6 +250,7 @@ STORAGE_PATHS = {
     "CSIDriver": "/apis/storage.k8s.io/v1/csidrivers",
     "CSIStorageCapacity": "/apis/storage.k8s.io/v1/namespaces/{ns}/csistoragecapacities",
 }
+QUOTAS_PATH = "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/%s/elasticquotas"
 WORKLOAD_PATHS = {
     "Service": "/api/v1/namespaces/%s/services",
     "ReplicationController": "/api/v1/namespaces/%s/replicationcontrollers",
@@ -339,14 +340,16 @@ class Client:
             return self.ok("POST", DEVICES_PATH, obj)
         if kind == "NodeResourceTopology":
             return self.ok("POST", TOPOLOGIES_PATH, obj)
+        if kind == "ElasticQuota":
+            return self.ok("POST", QUOTAS_PATH % obj["metadata"].get("namespace", DEFAULT_NS), obj)
         if kind in WORKLOAD_PATHS:
             ns = obj["metadata"].get("namespace", DEFAULT_NS)
             return self.ok("POST", WORKLOAD_PATHS[kind] % ns, obj)
         if kind in STORAGE_PATHS:
             ns = obj["metadata"].get("namespace", DEFAULT_NS)
             return self.ok("POST", STORAGE_PATHS[kind].replace("{ns}", ns), obj)
-        raise ValueError("create() knows nodes, pods, devices, node resource topologies, services, "
-                         "controllers and storage objects, not %s" % kind)
+        raise ValueError("create() knows nodes, pods, devices, node resource topologies, elastic quotas, "
+                         "services, controllers and storage objects, not %s" % kind)
 
     def create_all(self, objects, threads=4):
         """Creates objects in parallel over `threads` keep-alive connections."""

@@ -2,6 +2,7 @@
 
 #include "plugins/default_prebind/default_prebind.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
+#include "plugins/elastic_quota/elastic_quota_plugin.hpp"
 #include "plugins/registry.hpp"
 
 using namespace troupe;
@@ -55,6 +56,8 @@ TEST_CASE("the in-tree registry lists every plugin with its extension points", "
       {"DeviceShare", {P::pre_filter, P::filter, P::score, P::reserve, P::pre_bind}, 1},
       {"AliyunGPUShare", {P::pre_filter, P::filter, P::reserve, P::pre_bind}, 0},
       {"Coscheduling", {P::pre_filter, P::post_filter, P::permit}, 0},
+      // Quotas are an operator's choice: enabled by the profiles that want them.
+      {"ElasticQuota", {P::pre_filter}, 0, false},
       // The Binding carries PreBind's annotations unless a profile asks for Koordinator's patch first.
       {"DefaultPreBind", {P::pre_bind}, 0, false},
       {"DefaultBinder", {P::bind}, 0},
@@ -218,7 +221,7 @@ profiles:
 
 TEST_CASE("Koordinator's reference postFilter list loads, in its order", "[registry]") {
   // config/manager/scheduler-config.yaml: Reservation, Coscheduling, ElasticQuota, DefaultPreemption
-  // (ElasticQuota is not implemented by troupe, so it is left out here).
+  // (troupe's ElasticQuota has no PostFilter: quota preemption is absent, so it is left out here).
   auto config = parse_scheduler_configuration(kHeader + R"(
 profiles:
 - schedulerName: koord-scheduler
@@ -275,6 +278,7 @@ TEST_CASE("config/examples/koordinator.yaml: Koordinator's reference profile, le
   const Names pre_filter = framework.plugin_names(ExtensionPoint::pre_filter);
   CHECK(Names(pre_filter.begin(), pre_filter.begin() + 5) ==
         Names{"SchedulingHint", "Reservation", "NodeNUMAResource", "DeviceShare", "Coscheduling"});
+  CHECK(pre_filter.back() == "ElasticQuota");
   const Names filter = framework.plugin_names(ExtensionPoint::filter);
   CHECK(Names(filter.begin(), filter.begin() + 3) == Names{"NodeNUMAResource", "DeviceShare", "Reservation"});
   CHECK(filter.back() == "LoadAwareScheduling");
@@ -308,5 +312,31 @@ TEST_CASE("deploy/configmap.yaml carries a profile that loads and matches the ex
     REQUIRE(a.enabled_at(point).size() == b.enabled_at(point).size());
     for (size_t i = 0; i < a.enabled_at(point).size(); ++i)
       CHECK(a.enabled_at(point)[i].weight == b.enabled_at(point)[i].weight);
+  }
+}
+
+TEST_CASE("ElasticQuota runs at PreFilter only: its Reserve is the cycle's, quota preemption is absent",
+          "[registry]") {
+  auto config = parse_scheduler_configuration(kHeader + R"(
+profiles:
+- schedulerName: koord-scheduler
+  plugins:
+    preFilter: {enabled: [{name: ElasticQuota}]}
+  pluginConfig:
+  - name: ElasticQuota
+    args: {quotaGroupNamespace: koordinator-system, enableCheckParentQuota: true}
+)");
+  REQUIRE(config);
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks);
+  CHECK((*frameworks)[0].plugin_names(ExtensionPoint::pre_filter).back() == "ElasticQuota");
+  const auto* plugin = elastic_quota::ElasticQuotaPlugin::of((*frameworks)[0]);
+  REQUIRE(plugin != nullptr);
+  CHECK(plugin->args().enable_check_parent_quota);
+  for (const char* point : {"reserve", "postFilter"}) {
+    auto refused = parse_scheduler_configuration(kHeader + "profiles:\n- schedulerName: s\n  plugins:\n    " + point +
+                                                 ": {enabled: [{name: ElasticQuota}]}\n");
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.message(), Catch::Contains("plugin \"ElasticQuota\" does not extend"));
   }
 }

@@ -1,0 +1,59 @@
+#include "actors/quota_accounting.hpp"
+
+#include "plugins/elastic_quota/quota_summary.hpp"
+
+namespace troupe::actors {
+
+namespace {
+
+namespace eq = plugins::elastic_quota;
+
+eq::QuotaPod quota_pod_of(const plugins::PodInfo& pod, bool assigned) {
+  eq::QuotaPod out;
+  out.namespace_name = pod.meta().namespace_name;
+  const std::string* label = pod.meta().label(eq::kLabelQuotaName);
+  if (label != nullptr) out.quota_label = *label;
+  out.non_preemptible = eq::is_non_preemptible(pod.meta());
+  out.request = eq::amounts_of(pod.requests);
+  out.assigned = assigned;
+  return out;
+}
+
+}  // namespace
+
+void QuotaAccounting::upsert_node(const Node& node) {
+  book_.upsert_node(node.meta.name, eq::amounts_of(node.status.allocatable));
+}
+
+void QuotaAccounting::pod_pending(const plugins::PodInfo& pod) {
+  const std::string& uid = pod.meta().uid;
+  book_.upsert_pod(uid, quota_pod_of(pod, book_.is_assigned(uid)));
+}
+
+void QuotaAccounting::pod_placed(const plugins::PodInfo& pod) {
+  book_.upsert_pod(pod.meta().uid, quota_pod_of(pod, true));
+}
+
+void QuotaAccounting::share_view(const plugins::Framework& framework, plugins::CycleState& state,
+                                 const plugins::PodInfo& pod) {
+  const auto* plugin = eq::ElasticQuotaPlugin::of(framework);
+  if (plugin == nullptr) return;
+  // The profile's args decide what the system and default quotas may use
+  // and whether mins are scaled (the book only recomputes when they change).
+  book_.set_builtin_max(plugin->args().system_quota_group_max, plugin->args().default_quota_group_max);
+  book_.set_min_quota_scale(plugin->args().enable_min_quota_scale);
+  eq::QuotaView view;
+  const eq::QuotaPod quota_pod = quota_pod_of(pod, false);
+  view.quota_name = book_.quota_of(quota_pod.namespace_name, quota_pod.quota_label);
+  view.quota = book_.usage(view.quota_name);
+  view.request = quota_pod.request;
+  view.non_preemptible = quota_pod.non_preemptible;
+  plugin->share_view(state, std::move(view));
+}
+
+std::optional<std::string> QuotaAccounting::summary_json(const std::string& name) {
+  if (name.empty()) return eq::quota_summaries_json(book_);
+  return eq::quota_summary_json(book_, name);
+}
+
+}  // namespace troupe::actors

@@ -1,0 +1,53 @@
+#pragma once
+// The scheduling cycle's side of ElasticQuota: it keeps the QuotaBook
+// (plugins/elastic_quota/quota_book.hpp) true to what the informer reports
+// (quotas, nodes, pending and bound pods) and to what the cycle itself does
+// (a pod reserved on a node uses its quota from Reserve on; Unreserve gives
+// it back), and hands the ElasticQuota plugin the pod's QuotaView before
+// PreFilter. One per cycle, used only when a profile runs ElasticQuota
+// (CycleDeps::quotas).
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "model/node.hpp"
+#include "plugins/elastic_quota/elastic_quota_plugin.hpp"
+#include "plugins/elastic_quota/quota_book.hpp"
+#include "plugins/framework/cycle_state.hpp"
+#include "plugins/framework/framework.hpp"
+#include "plugins/framework/pod_info.hpp"
+
+namespace troupe::actors {
+
+using QuotaSpecPtr = std::shared_ptr<const plugins::elastic_quota::QuotaSpec>;
+
+class QuotaAccounting {
+ public:
+  void upsert_quota(const plugins::elastic_quota::QuotaSpec& spec) { book_.upsert_quota(spec); }
+  void remove_quota(const std::string& name) { book_.remove_quota(name); }
+
+  void upsert_node(const Node& node);
+  void remove_node(const std::string& name) { book_.remove_node(name); }
+
+  /// A pod of one of our profiles waits to be placed: its request counts.
+  /// One this scheduler has reserved stays assigned.
+  void pod_pending(const plugins::PodInfo& pod);
+  /// A pod is bound (anyone's): it uses its quota.
+  void pod_placed(const plugins::PodInfo& pod);
+  void pod_gone(const std::string& uid) { book_.remove_pod(uid); }
+  /// Reserve (true) or Unreserve (false) of the pod under attempt.
+  void reserved(const std::string& uid, bool on_node) { book_.set_assigned(uid, on_node); }
+
+  /// Before PreFilter: the pod's quota and its figures, for the profile's
+  /// ElasticQuota (nothing when the profile does not run it).
+  void share_view(const plugins::Framework& framework, plugins::CycleState& state, const plugins::PodInfo& pod);
+
+  /// The debug service: one quota's summary, or every quota's for "".
+  std::optional<std::string> summary_json(const std::string& name);
+
+ private:
+  plugins::elastic_quota::QuotaBook book_;
+};
+
+}  // namespace troupe::actors
