@@ -78,4 +78,6 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, delete_elastic_quota, "deleteeq")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_pod, "quotapod")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_summary, "quotasum")
+  // Quota status actor -> cycle: every quota's figures, to write back.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_figures, "quotafig")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

@@ -1201,6 +1201,11 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         if (!self->state.quotas) return std::string();
         return self->state.quotas->summary_json(name).value_or(std::string());
       },
+      [=](atom::quota_figures) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        if (!self->state.quotas) return QuotaFiguresPtr(std::make_shared<const QuotaFigures>());
+        return self->state.quotas->figures();
+      },
       [=](atom::learned_tasks) {
         MessageTimer timer(self->state.actor_metrics, self);
         return self->state.task_learning.summary_json();

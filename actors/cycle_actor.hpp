@@ -127,6 +127,8 @@ using cycle_actor = caf::typed_actor<
     caf::reacts_to<atom::quota_pod, PodInfoPtr>,
     // ElasticQuota's debug service: one quota's summary ("" when unknown), or every quota's for "".
     caf::replies_to<atom::quota_summary, std::string>::with<std::string>,
+    // Every quota's figures (QUOTA STATUS actor); empty when CycleDeps::quotas is off.
+    caf::replies_to<atom::quota_figures>::with<QuotaFiguresPtr>,
     // The learnedTaskClasses debug service: TaskLearning::summary_json.
     caf::replies_to<atom::learned_tasks>::with<std::string>,
     // Coscheduling's gang summaries (plugins/coscheduling/gang_summary.hpp).
@@ -217,6 +219,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodGroupRulesPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::WorkloadSelectorPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NamespaceChangePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::QuotaSpecPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::QuotaFiguresPtr)
 
 namespace troupe::actors {
 

@@ -526,8 +526,11 @@ void on_pod(Self self, const ObjectEvent& event) {
   const bool of_ours = ours.count(id.scheduler_name) > 0;
   if (type == watch::EventType::deleted) {
     forget_in_cycle(self, id);
+    const bool was_pending = self->state.pending.count(id.key()) > 0;
     // A pending pod may be in its binding, waiting for its claims: the wait ends.
-    if (self->state.pending.count(id.key()) > 0) self->send(self->state.deps.writer, atom::pod_gone_v, id.key());
+    if (was_pending) self->send(self->state.deps.writer, atom::pod_gone_v, id.key());
+    // ElasticQuota: its request no longer counts, so other quotas' runtime may grow.
+    if (was_pending && self->state.follows_quotas) cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
     dequeue(self, id);
     release_pod(self, id, of_ours, event.final_state_unknown);
     self->state.reported.erase(id.key());

@@ -51,6 +51,13 @@ void QuotaAccounting::share_view(const plugins::Framework& framework, plugins::C
   plugin->share_view(state, std::move(view));
 }
 
+QuotaFiguresPtr QuotaAccounting::figures() {
+  auto out = std::make_shared<QuotaFigures>();
+  for (const std::string& name : book_.quota_names())
+    if (auto usage = book_.usage(name)) out->emplace(name, std::move(*usage));
+  return out;
+}
+
 std::optional<std::string> QuotaAccounting::summary_json(const std::string& name) {
   if (name.empty()) return eq::quota_summaries_json(book_);
   return eq::quota_summary_json(book_, name);

@@ -7,6 +7,7 @@
 // PreFilter. One per cycle, used only when a profile runs ElasticQuota
 // (CycleDeps::quotas).
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@
 namespace troupe::actors {
 
 using QuotaSpecPtr = std::shared_ptr<const plugins::elastic_quota::QuotaSpec>;
+/// Every quota's figures by name, as the book has them now.
+using QuotaFigures = std::map<std::string, plugins::elastic_quota::QuotaUsage>;
+using QuotaFiguresPtr = std::shared_ptr<const QuotaFigures>;
 
 class QuotaAccounting {
  public:
@@ -43,6 +47,8 @@ class QuotaAccounting {
   /// ElasticQuota (nothing when the profile does not run it).
   void share_view(const plugins::Framework& framework, plugins::CycleState& state, const plugins::PodInfo& pod);
 
+  /// Every quota's figures (the quota status actor writes them back).
+  QuotaFiguresPtr figures();
   /// The debug service: one quota's summary, or every quota's for "".
   std::optional<std::string> summary_json(const std::string& name);
 

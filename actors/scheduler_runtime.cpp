@@ -21,6 +21,7 @@
 #include "actors/leader_election.hpp"
 #include "actors/migration_actor.hpp"
 #include "actors/pod_group_actor.hpp"
+#include "actors/quota_status_actor.hpp"
 #include "actors/reservation_actor.hpp"
 #include "actors/shared_reflectors.hpp"
 #include "actors/node_actor.hpp"
@@ -145,6 +146,7 @@ struct SchedulerRuntime::Impl {
   std::unique_ptr<MigrationController> migration;
   std::unique_ptr<ReservationController> reservations;
   std::unique_ptr<PodGroupController> pod_groups;
+  std::unique_ptr<QuotaStatusController> quota_statuses;
   FrameworkPtr load_aware_profile;  // the first profile running LoadAwareScheduling (its debug service)
   bool stopped = false;
 
@@ -380,6 +382,12 @@ Status SchedulerRuntime::Impl::start() {
     if (!pod_group_controller) return Error{pod_group_controller.message()};
     pod_groups = std::move(*pod_group_controller);
   }
+  if (runs_quotas) {
+    auto quota_status = QuotaStatusController::start(
+        QuotaStatusDeps{system.get(), api, io, may_schedule, cycle, metrics, shared_reflectors.get()});
+    if (!quota_status) return Error{quota_status.message()};
+    quota_statuses = std::move(*quota_status);
+  }
   shared_reflectors->start();
   if (cfg.leader_election.leader_elect) election_thread = std::thread([this] { run_election(); });
   spdlog::info("scheduler started: {} profile(s), {} node partition(s), {} thread(s), identity {}", by_name.size(),
@@ -541,6 +549,7 @@ void SchedulerRuntime::Impl::stop() {
   if (migration) migration->stop();
   if (reservations) reservations->stop();
   if (pod_groups) pod_groups->stop();
+  if (quota_statuses) quota_statuses->stop();
   if (election_thread.joinable()) election_thread.join();
   endpoint.stop();
   extender_endpoint.stop();

@@ -15,14 +15,21 @@ void elastic_quota_spec_fields(Io& io, T& x) {
 }
 
 template <class Io, class T>
+void elastic_quota_status_fields(Io& io, T& x) {
+  io.field("used", x.used);
+}
+
+template <class Io, class T>
 void elastic_quota_fields(Io& io, T& x) {
   io.object("metadata", x.meta);
   io.object("spec", x.spec);
+  io.object("status", x.status);
 }
 
 }  // namespace
 
 TROUPE_JSON_FIELDS(ElasticQuotaSpec, elastic_quota_spec_fields)
+TROUPE_JSON_FIELDS(ElasticQuotaStatus, elastic_quota_status_fields)
 TROUPE_JSON_FIELDS(ElasticQuota, elastic_quota_fields)
 
 Result<ElasticQuota> decode_elastic_quota(JsonPtr doc) { return decode_object<ElasticQuota>(doc, kElasticQuotaKind); }

@@ -22,9 +22,15 @@ struct ElasticQuotaSpec {
   ResourceList max;
 };
 
+/// What its controller last wrote (Koordinator's scheduler writes `used`).
+struct ElasticQuotaStatus {
+  ResourceList used;
+};
+
 struct ElasticQuota {
   ObjectMeta meta;
   ElasticQuotaSpec spec;
+  ElasticQuotaStatus status;
   JsonPtr raw;
 };
 
@@ -32,6 +38,7 @@ Result<ElasticQuota> decode_elastic_quota(JsonPtr doc);
 Result<ElasticQuota> decode_elastic_quota_json(std::string_view text);
 
 TROUPE_DECLARE_JSON_FIELDS(ElasticQuotaSpec)
+TROUPE_DECLARE_JSON_FIELDS(ElasticQuotaStatus)
 TROUPE_DECLARE_JSON_FIELDS(ElasticQuota)
 
 }  // namespace troupe

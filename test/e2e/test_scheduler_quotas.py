@@ -91,6 +91,33 @@ class ElasticQuotaTest(SchedulingTest):
         status, _ = self.scheduler.get("/apis/v1/plugins/ElasticQuota/quota/nope")
         self.assertEqual(status, 404)
 
+    def test_the_quotas_status_follows_the_book(self):
+        self.start([make_node("n1", cpu="4", memory="16Gi"), elastic_quota("a", "2", "4"),
+                    elastic_quota("b", "2", "4")], quota_config())
+        self.place([quota_pod("a-%d" % i, "a") for i in range(2)])
+
+        def written():
+            quota = self.client.ok("GET", QUOTAS_PATH % "default" + "/a")
+            annotations = quota["metadata"].get("annotations", {})
+            return (json.loads(annotations.get("quota.scheduling.koordinator.sh/runtime", "{}")),
+                    json.loads(annotations.get("quota.scheduling.koordinator.sh/request", "{}")),
+                    quota.get("status", {}).get("used"))
+        expected = ({"cpu": "2"}, {"cpu": "2", "memory": "512Mi"}, {"cpu": "2", "memory": "512Mi"})
+        self.cluster.wait(lambda: written() == expected, 30, lambda: "quota a's status %s" % (written(),))
+        # A pod goes: the status follows.
+        self.client.ok("DELETE", "/api/v1/namespaces/default/pods/a-1")
+        expected = ({"cpu": "1"}, {"cpu": "1", "memory": "256Mi"}, {"cpu": "1", "memory": "256Mi"})
+        self.cluster.wait(lambda: written() == expected, 30, lambda: "quota a's status %s" % (written(),))
+        # Koordinator's gauges; their "name" label is the quota's (cpu in millicores).
+        metrics = self.scheduler.metrics()
+
+        def gauge(metric, quota, field):
+            return [value for (n, labels), value in metrics.items()
+                    if n == metric and dict(labels).get("name") == quota and dict(labels).get("resource") == "cpu"
+                    and dict(labels).get("field") == field]
+        self.assertEqual(gauge("scheduler_elastic_quota_status", "a", "used"), [1000])
+        self.assertEqual(gauge("scheduler_elastic_quota_spec", "b", "max"), [4000])
+
     def test_a_non_preemptible_pod_must_fit_in_the_min(self):
         self.start([make_node("n1", cpu="8", memory="16Gi"), elastic_quota("a", "1", "4")], quota_config())
         pod = quota_pod("steady", "a", cpu="2")
