@@ -80,4 +80,6 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_summary, "quotasum")
   // Quota status actor -> cycle: every quota's figures, to write back.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_figures, "quotafig")
+  // Quota status actor -> cycle: the pods the overuse revoke evicts now; -> itself: time to ask.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_revoke, "quotarevok")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

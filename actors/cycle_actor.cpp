@@ -1123,7 +1123,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_bound, const PodInfoPtr& pod, const std::string& node) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.add_pod(pod, node);
-        if (self->state.quotas) self->state.quotas->pod_placed(*pod);
+        if (self->state.quotas) self->state.quotas->pod_placed(pod);
       },
       [=](atom::upsert_reservation, const ReservationPtr& reservation) {
         MessageTimer timer(self->state.actor_metrics, self);
@@ -1194,7 +1194,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       },
       [=](atom::quota_pod, const PodInfoPtr& pod) {
         MessageTimer timer(self->state.actor_metrics, self);
-        if (self->state.quotas) self->state.quotas->pod_pending(*pod);
+        if (self->state.quotas) self->state.quotas->pod_pending(pod);
       },
       [=](atom::quota_summary, const std::string& name) {
         MessageTimer timer(self->state.actor_metrics, self);
@@ -1205,6 +1205,11 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         MessageTimer timer(self->state.actor_metrics, self);
         if (!self->state.quotas) return QuotaFiguresPtr(std::make_shared<const QuotaFigures>());
         return self->state.quotas->figures();
+      },
+      [=](atom::quota_revoke, int64_t delay_ns) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        if (!self->state.quotas) return PodInfoListPtr(std::make_shared<const std::vector<PodInfoPtr>>());
+        return self->state.quotas->revocations(QuotaAccounting::Clock::now(), std::chrono::nanoseconds(delay_ns));
       },
       [=](atom::learned_tasks) {
         MessageTimer timer(self->state.actor_metrics, self);

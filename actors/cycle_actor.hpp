@@ -129,6 +129,9 @@ using cycle_actor = caf::typed_actor<
     caf::replies_to<atom::quota_summary, std::string>::with<std::string>,
     // Every quota's figures (QUOTA STATUS actor); empty when CycleDeps::quotas is off.
     caf::replies_to<atom::quota_figures>::with<QuotaFiguresPtr>,
+    // The pods ElasticQuota's overuse revoke evicts now, for quotas over their
+    // runtime longer than the delay in nanoseconds (QUOTA STATUS actor).
+    caf::replies_to<atom::quota_revoke, int64_t>::with<PodInfoListPtr>,
     // The learnedTaskClasses debug service: TaskLearning::summary_json.
     caf::replies_to<atom::learned_tasks>::with<std::string>,
     // Coscheduling's gang summaries (plugins/coscheduling/gang_summary.hpp).
@@ -220,6 +223,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::WorkloadSelectorPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::NamespaceChangePtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::QuotaSpecPtr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::QuotaFiguresPtr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(troupe::actors::PodInfoListPtr)
 
 namespace troupe::actors {
 

@@ -1,5 +1,6 @@
 #include "actors/quota_accounting.hpp"
 
+#include "plugins/elastic_quota/overuse_revoke.hpp"
 #include "plugins/elastic_quota/quota_summary.hpp"
 
 namespace troupe::actors {
@@ -19,20 +20,25 @@ eq::QuotaPod quota_pod_of(const plugins::PodInfo& pod, bool assigned) {
   return out;
 }
 
+/// The book keeps the pod too: the overuse revoke chooses among them.
+eq::QuotaPod quota_pod_of(const PodInfoPtr& pod, bool assigned) {
+  eq::QuotaPod out = quota_pod_of(*pod, assigned);
+  out.info = pod;
+  return out;
+}
+
 }  // namespace
 
 void QuotaAccounting::upsert_node(const Node& node) {
   book_.upsert_node(node.meta.name, eq::amounts_of(node.status.allocatable));
 }
 
-void QuotaAccounting::pod_pending(const plugins::PodInfo& pod) {
-  const std::string& uid = pod.meta().uid;
+void QuotaAccounting::pod_pending(const PodInfoPtr& pod) {
+  const std::string& uid = pod->meta().uid;
   book_.upsert_pod(uid, quota_pod_of(pod, book_.is_assigned(uid)));
 }
 
-void QuotaAccounting::pod_placed(const plugins::PodInfo& pod) {
-  book_.upsert_pod(pod.meta().uid, quota_pod_of(pod, true));
-}
+void QuotaAccounting::pod_placed(const PodInfoPtr& pod) { book_.upsert_pod(pod->meta().uid, quota_pod_of(pod, true)); }
 
 void QuotaAccounting::share_view(const plugins::Framework& framework, plugins::CycleState& state,
                                  const plugins::PodInfo& pod) {
@@ -49,6 +55,24 @@ void QuotaAccounting::share_view(const plugins::Framework& framework, plugins::C
   view.request = quota_pod.request;
   view.non_preemptible = quota_pod.non_preemptible;
   plugin->share_view(state, std::move(view));
+}
+
+PodInfoListPtr QuotaAccounting::revocations(Clock::time_point now, Clock::duration delay) {
+  auto out = std::make_shared<std::vector<PodInfoPtr>>();
+  const Timestamp wall_now = timestamp_now();
+  for (const std::string& name : book_.quota_names()) {
+    if (name == eq::kSystemQuotaName) continue;  // as Koordinator: the system quota is never revoked
+    auto usage = book_.usage(name);
+    if (!usage) continue;
+    auto monitor = monitors_.try_emplace(name, now).first;
+    if (!monitor->second.due(*usage, now, delay)) continue;
+    for (auto& pod : eq::pods_to_revoke(usage->used, usage->runtime, book_.placed_pods(name), wall_now))
+      out->push_back(std::move(pod));
+  }
+  // Quotas that are gone are watched no more.
+  for (auto it = monitors_.begin(); it != monitors_.end();)
+    it = book_.spec_of(it->first) == nullptr ? monitors_.erase(it) : std::next(it);
+  return out;
 }
 
 QuotaFiguresPtr QuotaAccounting::figures() {

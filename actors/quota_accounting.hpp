@@ -14,6 +14,7 @@
 
 #include "model/node.hpp"
 #include "plugins/elastic_quota/elastic_quota_plugin.hpp"
+#include "plugins/elastic_quota/overuse_revoke.hpp"
 #include "plugins/elastic_quota/quota_book.hpp"
 #include "plugins/framework/cycle_state.hpp"
 #include "plugins/framework/framework.hpp"
@@ -25,9 +26,13 @@ using QuotaSpecPtr = std::shared_ptr<const plugins::elastic_quota::QuotaSpec>;
 /// Every quota's figures by name, as the book has them now.
 using QuotaFigures = std::map<std::string, plugins::elastic_quota::QuotaUsage>;
 using QuotaFiguresPtr = std::shared_ptr<const QuotaFigures>;
+using PodInfoPtr = std::shared_ptr<const plugins::PodInfo>;
+using PodInfoListPtr = std::shared_ptr<const std::vector<PodInfoPtr>>;
 
 class QuotaAccounting {
  public:
+  using Clock = plugins::elastic_quota::OveruseMonitor::Clock;
+
   void upsert_quota(const plugins::elastic_quota::QuotaSpec& spec) { book_.upsert_quota(spec); }
   void remove_quota(const std::string& name) { book_.remove_quota(name); }
 
@@ -36,9 +41,9 @@ class QuotaAccounting {
 
   /// A pod of one of our profiles waits to be placed: its request counts.
   /// One this scheduler has reserved stays assigned.
-  void pod_pending(const plugins::PodInfo& pod);
+  void pod_pending(const PodInfoPtr& pod);
   /// A pod is bound (anyone's): it uses its quota.
-  void pod_placed(const plugins::PodInfo& pod);
+  void pod_placed(const PodInfoPtr& pod);
   void pod_gone(const std::string& uid) { book_.remove_pod(uid); }
   /// Reserve (true) or Unreserve (false) of the pod under attempt.
   void reserved(const std::string& uid, bool on_node) { book_.set_assigned(uid, on_node); }
@@ -47,6 +52,9 @@ class QuotaAccounting {
   /// ElasticQuota (nothing when the profile does not run it).
   void share_view(const plugins::Framework& framework, plugins::CycleState& state, const plugins::PodInfo& pod);
 
+  /// ElasticQuotaArgs monitorAllQuotas: the placed pods to evict now, of the
+  /// quotas (the system one aside) over their runtime for longer than `delay`.
+  PodInfoListPtr revocations(Clock::time_point now, Clock::duration delay);
   /// Every quota's figures (the quota status actor writes them back).
   QuotaFiguresPtr figures();
   /// The debug service: one quota's summary, or every quota's for "".
@@ -54,6 +62,7 @@ class QuotaAccounting {
 
  private:
   plugins::elastic_quota::QuotaBook book_;
+  std::map<std::string, plugins::elastic_quota::OveruseMonitor> monitors_;  // by quota name
 };
 
 }  // namespace troupe::actors

@@ -12,13 +12,15 @@
 #include "plugins/elastic_quota/quota_spec.hpp"
 #include "plugins/elastic_quota/quota_status.hpp"
 #include "watch/object_writes.hpp"
+#include "watch/pod_writes.hpp"
 
 namespace troupe::actors {
 
 /// What an I/O task reports back about one quota's write.
 struct QuotaWriteDone {
-  std::string name;
+  std::string name;  // the quota's, or the evicted pod's key
   watch::ApiResult result;
+  bool eviction = false;
 };
 using QuotaWriteDonePtr = std::shared_ptr<const QuotaWriteDone>;
 
@@ -43,6 +45,7 @@ struct QuotaStatusState {
   std::map<std::string, ElasticQuota> quotas;  // by name (unique in the cluster)
   bool synced = false;
   std::set<std::string> busy;  // quotas with a write on the I/O pool
+  std::set<std::string> evicting;  // pods ("ns/name") with an eviction on the I/O pool
 };
 
 using Self = caf::stateful_actor<QuotaStatusState>*;
@@ -80,6 +83,25 @@ void post_write(Self self, const ElasticQuota& quota, std::string patch) {
     caf::anon_send(me, atom::done_v, QuotaWriteDonePtr(std::move(done)));
   });
   if (!posted) st.busy.erase(name);  // shutting down
+}
+
+/// Evicts a pod the overuse revoke chose, unless its eviction is under way.
+void post_eviction(Self self, const plugins::PodInfo& pod) {
+  auto& st = self->state;
+  if (!st.evicting.insert(pod.key).second) return;
+  spdlog::info("ElasticQuota: evicting pod {}: its quota has used more than its runtime for longer than "
+               "delayEvictTime",
+               pod.key);
+  auto me = caf::actor_cast<caf::actor>(self);
+  auto api = st.deps.api;
+  const bool posted = st.deps.io->post([me, api, key = pod.key, ns = pod.meta().namespace_name, name = pod.meta().name] {
+    auto done = std::make_shared<QuotaWriteDone>();
+    done->name = key;
+    done->eviction = true;
+    done->result = watch::evict_pod(*api, ns, name);
+    caf::anon_send(me, atom::done_v, QuotaWriteDonePtr(std::move(done)));
+  });
+  if (!posted) st.evicting.erase(pod.key);  // shutting down
 }
 
 /// Koordinator's gauges: one series per quota, resource and field.
@@ -129,6 +151,7 @@ caf::behavior quota_status_actor_fn(Self self, QuotaStatusDeps deps) {
     m->declare(kSpecMetric, MetricsRegistry::Type::gauge, "ElasticQuota specifications", labels);
   }
   self->send(self, atom::tick_v);
+  if (self->state.deps.monitor_all_quotas) self->send(self, atom::quota_revoke_v);
   return {
       [=](atom::watch_event, const ObjectEventPtr& event) {
         if (event->resource == kElasticQuotas) on_quota(self, event->type, event->object);
@@ -146,7 +169,25 @@ caf::behavior quota_status_actor_fn(Self self, QuotaStatusDeps deps) {
             .then([=](const QuotaFiguresPtr& figures) { write_changes(self, *figures); },
                   [](const caf::error&) {});  // a busy cycle: the next tick asks again
       },
+      [=](atom::quota_revoke) {
+        auto& st = self->state;
+        self->delayed_send(self, std::chrono::duration_cast<std::chrono::milliseconds>(st.deps.revoke_pod_interval),
+                           atom::quota_revoke_v);
+        if (!may_write(st)) return;
+        self->request(st.deps.cycle, std::chrono::seconds(10), atom::quota_revoke_v, st.deps.delay_evict_time.count())
+            .then(
+                [=](const PodInfoListPtr& pods) {
+                  for (const auto& pod : *pods) post_eviction(self, *pod);
+                },
+                [](const caf::error&) {});  // a busy cycle: the next round asks again
+      },
       [=](atom::done, const QuotaWriteDonePtr& done) {
+        if (done->eviction) {
+          self->state.evicting.erase(done->name);
+          if (!done->result.ok && done->result.code != 404)
+            spdlog::warn("ElasticQuota: evicting pod {} failed: {}", done->name, done->result.message);
+          return;
+        }
         self->state.busy.erase(done->name);
         if (!done->result.ok && done->result.code != 404)
           spdlog::warn("ElasticQuota {}: writing its status failed: {}", done->name, done->result.message);

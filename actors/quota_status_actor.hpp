@@ -10,6 +10,12 @@
 // scheduler_elastic_quota_status{name,resource,tree,is_parent,parent,field}
 // (runtime, request, used, non-preemptible-used) and
 // scheduler_elastic_quota_spec{...,field} (min, max, sharedWeight).
+//
+// With ElasticQuotaArgs monitorAllQuotas it is also Koordinator's
+// QuotaOverUsedRevokeController: every revokePodInterval, while leading, the
+// cycle names the placed pods of quotas over their runtime for longer than
+// delayEvictTime (plugins/elastic_quota/overuse_revoke.hpp), and they are
+// evicted (pods/eviction, so PodDisruptionBudgets hold).
 
 #include <atomic>
 #include <chrono>
@@ -38,6 +44,10 @@ struct QuotaStatusDeps {
   /// everyone subscribed, stopped before stop()).
   SharedReflectors* reflectors = nullptr;
   std::chrono::milliseconds period{1000};
+  /// The overuse revoke, from the first profile that runs ElasticQuota.
+  bool monitor_all_quotas = false;
+  std::chrono::nanoseconds delay_evict_time{std::chrono::seconds(120)};
+  std::chrono::nanoseconds revoke_pod_interval{std::chrono::seconds(1)};
 };
 
 /// Owns the quota status actor.

@@ -383,8 +383,15 @@ Status SchedulerRuntime::Impl::start() {
     pod_groups = std::move(*pod_group_controller);
   }
   if (runs_quotas) {
-    auto quota_status = QuotaStatusController::start(
-        QuotaStatusDeps{system.get(), api, io, may_schedule, cycle, metrics, shared_reflectors.get()});
+    QuotaStatusDeps quota_deps{system.get(), api, io, may_schedule, cycle, metrics, shared_reflectors.get()};
+    for (const auto& [name, framework] : by_name)
+      if (const auto* plugin = plugins::elastic_quota::ElasticQuotaPlugin::of(*framework)) {
+        quota_deps.monitor_all_quotas = plugin->args().monitor_all_quotas;
+        quota_deps.delay_evict_time = plugin->args().delay_evict_time;
+        quota_deps.revoke_pod_interval = plugin->args().revoke_pod_interval;
+        break;
+      }
+    auto quota_status = QuotaStatusController::start(std::move(quota_deps));
     if (!quota_status) return Error{quota_status.message()};
     quota_statuses = std::move(*quota_status);
   }

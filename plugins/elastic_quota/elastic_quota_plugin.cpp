@@ -31,12 +31,12 @@ ResourceAmounts read_resource_amounts(const YAML::Node& node, const std::string&
   return amounts_of(list);
 }
 
-void read_durations_not_negative(const YAML::Node& args) {
-  for (const char* field : {"delayEvictTime", "revokePodInterval", "quotaSnapshotUpdateInterval"}) {
-    if (config::is_absent(args[field])) continue;
-    if (config::read_duration(args[field], field).count() < 0)
-      throw config::FieldError(field, "Invalid value: must not be negative");
-  }
+std::chrono::nanoseconds read_duration_not_negative(const YAML::Node& args, const char* field,
+                                                    std::chrono::nanoseconds fallback) {
+  if (config::is_absent(args[field])) return fallback;
+  const auto duration = config::read_duration(args[field], field);
+  if (duration.count() < 0) throw config::FieldError(field, "Invalid value: must not be negative");
+  return duration;
 }
 
 /// quotav1.LessThanOrEqual(used, limit): the resources of `limit` that `used` exceeds, by name.
@@ -91,14 +91,21 @@ ElasticQuotaArgs ElasticQuotaArgs::from_yaml(const YAML::Node& args) {
   out.default_quota_group_max = unbounded_cpu_and_memory();
   out.system_quota_group_max = unbounded_cpu_and_memory();
   if (config::is_absent(args)) return out;
-  // The last six are accepted with no effect: they tune the overuse revoke,
-  // quota preemption and the quota controller, which troupe does not have
-  // (README "Not supported yet").
+  // The last three are accepted with no effect: they tune quota preemption
+  // and Koordinator's quota snapshot, which troupe does not have (README
+  // "Not supported yet").
   config::reject_unknown_fields(args, "",
                                 {"defaultQuotaGroupMax", "systemQuotaGroupMax", "quotaGroupNamespace",
                                  "enableRuntimeQuota", "enableCheckParentQuota", "enableMinQuotaScale", "hookPlugins",
                                  "delayEvictTime", "revokePodInterval", "monitorAllQuotas",
                                  "disableDefaultQuotaPreemption", "enableQueueHint", "quotaSnapshotUpdateInterval"});
+  config::read_optional(args, "", "monitorAllQuotas", out.monitor_all_quotas);
+  out.delay_evict_time = read_duration_not_negative(args, "delayEvictTime", out.delay_evict_time);
+  out.revoke_pod_interval = read_duration_not_negative(args, "revokePodInterval", out.revoke_pod_interval);
+  // Koordinator evicts every revokePodInterval: a zero interval would spin.
+  if (out.revoke_pod_interval.count() == 0)
+    throw config::FieldError("revokePodInterval", "Invalid value: must be greater than 0");
+  read_duration_not_negative(args, "quotaSnapshotUpdateInterval", std::chrono::seconds(0));
   if (!config::is_absent(args["defaultQuotaGroupMax"]))
     out.default_quota_group_max = read_resource_amounts(args["defaultQuotaGroupMax"], "defaultQuotaGroupMax");
   if (!config::is_absent(args["systemQuotaGroupMax"]))
@@ -107,8 +114,7 @@ ElasticQuotaArgs ElasticQuotaArgs::from_yaml(const YAML::Node& args) {
   config::read_optional(args, "", "enableRuntimeQuota", out.enable_runtime_quota);
   config::read_optional(args, "", "enableCheckParentQuota", out.enable_check_parent_quota);
   config::read_optional(args, "", "enableMinQuotaScale", out.enable_min_quota_scale);
-  read_durations_not_negative(args);
-  for (const char* flag : {"monitorAllQuotas", "disableDefaultQuotaPreemption", "enableQueueHint"})
+  for (const char* flag : {"disableDefaultQuotaPreemption", "enableQueueHint"})
     if (!config::is_absent(args[flag])) config::read_bool(args[flag], flag);
   // Koordinator's hook plugins are Go code registered in its binary: troupe has none to name.
   const YAML::Node hooks = args["hookPlugins"];

@@ -12,10 +12,12 @@
 // hands this plugin the pod's QuotaView before PreFilter, so the plugin stays
 // a pure function of what it is given.
 //   args: {defaultQuotaGroupMax, systemQuotaGroupMax: {cpu: MaxInt64/5, memory: MaxInt64/5},
-//          enableRuntimeQuota: true, enableCheckParentQuota: false, enableMinQuotaScale: true, ...}
-// Absent (see README): quota preemption (Koordinator's PostFilter), the
-// overuse revoke, the writes of a quota's status, quota trees by tree-id.
+//          enableRuntimeQuota: true, enableCheckParentQuota: false, enableMinQuotaScale: true,
+//          monitorAllQuotas: false, delayEvictTime: 120s, revokePodInterval: 1s, ...}
+// Absent (see README): quota preemption (Koordinator's PostFilter), quota
+// trees by tree-id.
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +39,12 @@ struct ElasticQuotaArgs {
   bool enable_runtime_quota = true;
   bool enable_check_parent_quota = false;
   bool enable_min_quota_scale = true;
+  /// The overuse revoke (overuse_revoke.hpp): off unless monitorAllQuotas;
+  /// a quota over its runtime for longer than delayEvictTime loses pods,
+  /// checked every revokePodInterval.
+  bool monitor_all_quotas = false;
+  std::chrono::nanoseconds delay_evict_time = std::chrono::seconds(120);
+  std::chrono::nanoseconds revoke_pod_interval = std::chrono::seconds(1);
 
   /// Defaults as Koordinator's; errors name the field.
   static ElasticQuotaArgs from_yaml(const YAML::Node& args);

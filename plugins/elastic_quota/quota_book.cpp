@@ -163,6 +163,15 @@ std::optional<QuotaUsage> QuotaBook::usage(const std::string& quota) {
   return out;
 }
 
+std::vector<std::shared_ptr<const PodInfo>> QuotaBook::placed_pods(const std::string& quota) const {
+  std::vector<std::shared_ptr<const PodInfo>> out;
+  for (const auto& [uid, entry] : pods_) {
+    (void)uid;
+    if (entry.quota == quota && entry.pod.assigned && entry.pod.info) out.push_back(entry.pod.info);
+  }
+  return out;
+}
+
 std::vector<std::string> QuotaBook::quota_names() const {
   std::vector<std::string> out;
   for (const auto& [name, spec] : quotas_) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "plugins/elastic_quota/quota_spec.hpp"
+#include "plugins/framework/pod_info.hpp"
 
 namespace troupe::plugins::elastic_quota {
 
@@ -30,6 +31,7 @@ struct QuotaPod {
   bool non_preemptible = false;
   ResourceAmounts request;
   bool assigned = false;  // on a node, or reserved there by this scheduler
+  std::shared_ptr<const PodInfo> info;  // the pod itself (the overuse revoke picks among them); may be null
 };
 
 /// One quota as PreFilter checks it.
@@ -84,6 +86,8 @@ class QuotaBook {
 
   /// A quota's figures; nullopt for a quota the book does not know.
   std::optional<QuotaUsage> usage(const std::string& quota);
+  /// The placed (or reserved) pods charged to a quota, those the book holds the PodInfo of.
+  std::vector<std::shared_ptr<const PodInfo>> placed_pods(const std::string& quota) const;
   /// A quota's spec (the system and default ones included); nullptr when unknown.
   const QuotaSpec* spec_of(const std::string& name) const;
   /// Every quota the book knows, the system and default ones included, by name.

@@ -118,6 +118,21 @@ class ElasticQuotaTest(SchedulingTest):
         self.assertEqual(gauge("scheduler_elastic_quota_status", "a", "used"), [1000])
         self.assertEqual(gauge("scheduler_elastic_quota_spec", "b", "max"), [4000])
 
+    def test_a_quota_gets_back_what_it_lent(self):
+        # monitorAllQuotas: a quota over its runtime for longer than delayEvictTime loses pods.
+        self.start([make_node("n1", cpu="4", memory="16Gi"), elastic_quota("a", "1", "4"),
+                    elastic_quota("b", "3", "4")],
+                   quota_config({"monitorAllQuotas": True, "delayEvictTime": "1s", "revokePodInterval": "1s"}))
+        # b asks for nothing yet: a borrows all 4 cores.
+        self.place([quota_pod("a-%d" % i, "a") for i in range(4)])
+        # b wants its min back: a's runtime drops to 1 core, and after a second
+        # three of a's pods are evicted; b's pod takes their room.
+        self.client.create(quota_pod("b-0", "b", cpu="3"))
+        self.cluster.wait(lambda: self.client.pod("b-0")["spec"].get("nodeName"), 60, "b-0 bound after the revoke")
+        left = [p["metadata"]["name"] for p in self.client.pods() if p["metadata"]["name"].startswith("a-")]
+        self.assertEqual(len(left), 1, left)
+        self.assertTrue(self.scheduler.wait_logged("ElasticQuota: evicting pod default/a-"))
+
     def test_a_non_preemptible_pod_must_fit_in_the_min(self):
         self.start([make_node("n1", cpu="8", memory="16Gi"), elastic_quota("a", "1", "4")], quota_config())
         pod = quota_pod("steady", "a", cpu="2")

@@ -123,6 +123,11 @@ TEST_CASE("ElasticQuotaArgs default as Koordinator's and name the field in error
   CHECK(defaults.default_quota_group_max.at("cpu") == std::numeric_limits<int64_t>::max());  // millicores, saturated
   const auto set = args_from("{defaultQuotaGroupMax: {cpu: '8', memory: 16Gi}, delayEvictTime: 2m, monitorAllQuotas: true}");
   CHECK(set.default_quota_group_max == ResourceAmounts{{"cpu", 8'000}, {"memory", 16LL << 30}});
+  CHECK(set.monitor_all_quotas);
+  CHECK(set.delay_evict_time == std::chrono::minutes(2));
+  CHECK(set.revoke_pod_interval == std::chrono::seconds(1));
+  CHECK_FALSE(defaults.monitor_all_quotas);
+  CHECK(defaults.delay_evict_time == std::chrono::seconds(120));
 
   struct Case {
     const char* yaml;
@@ -134,6 +139,9 @@ TEST_CASE("ElasticQuotaArgs default as Koordinator's and name the field in error
       {"{systemQuotaGroupMax: [cpu]}", "systemQuotaGroupMax: "},
       {"{enableRuntimeQuota: maybe}", "enableRuntimeQuota: "},
       {"{revokePodInterval: -1s}", "revokePodInterval: Invalid value: must not be negative"},
+      {"{revokePodInterval: 0s}", "revokePodInterval: Invalid value: must be greater than 0"},
+      {"{delayEvictTime: soon}", "delayEvictTime: "},
+      {"{monitorAllQuotas: sometimes}", "monitorAllQuotas: "},
       {"{hookPlugins: [{key: a, factoryKey: b}]}", "hookPlugins: quota hook plugins are not implemented by troupe"},
       {"{quotaTrees: true}", "quotaTrees"},
   };
