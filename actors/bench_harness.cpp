@@ -22,6 +22,7 @@
 #include "actors/node_actor.hpp"
 #include "actors/partitioning.hpp"
 #include "actors/queue_actor.hpp"
+#include "plugins/elastic_quota/elastic_quota_plugin.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/reservation/reservation_lifecycle.hpp"
 #include "plugins/reservation/reserve_pod.hpp"
@@ -200,6 +201,7 @@ struct BenchHarness::Impl {
   BenchHarnessOptions options;
   config::SchedulerConfiguration config;
   std::shared_ptr<const plugins::Framework> framework;
+  bool quotas = false;  // load_quotas ran: pods are reported to the cycle's quota book
   std::shared_ptr<MetricsRegistry> metrics = std::make_shared<MetricsRegistry>();
   std::shared_ptr<OutcomeSink> sink = std::make_shared<OutcomeSink>();
   std::shared_ptr<PendingReservations> reservations = std::make_shared<PendingReservations>();
@@ -232,6 +234,7 @@ void BenchHarness::Impl::spawn_scheduling(size_t partitions) {
   deps.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
   deps.seed = options.seed;
   deps.evaluation_cache = options.evaluation_cache;
+  deps.quotas = plugins::elastic_quota::ElasticQuotaPlugin::of(*framework) != nullptr;
   cycle = system->spawn(cycle_actor_fn, deps);
 }
 
@@ -374,7 +377,10 @@ Result<std::vector<PodOutcome>> BenchHarness::Impl::run(std::vector<Pod> pods, s
     Pod pod = std::move(pods[sent]);
     pod.spec.scheduler_name = framework->profile_name();
     if (pod.meta.uid.empty()) pod.meta.uid = pod.meta.namespace_name + "/" + pod.meta.name;
-    auto queued = make_queued_pod(plugins::PodInfo::make(std::move(pod)), framework);
+    auto info = plugins::PodInfo::make(std::move(pod));
+    // ElasticQuota counts a pending pod's request before it is tried (as the informer reports it).
+    if (quotas) caf::anon_send(cycle, atom::quota_pod_v, PodInfoPtr(info));
+    auto queued = make_queued_pod(std::move(info), framework);
     queued->first_queued = QueueClock::now();
     sink->expect(queued->pod->key, BenchClock::now());
     caf::anon_send(queue, atom::enqueue_v, QueuedPodPtr(std::move(queued)));
@@ -412,6 +418,22 @@ void BenchHarness::load_workloads(const std::vector<WorkloadSelector>& workloads
   caf::scoped_actor self{*impl.system};
   for (const auto& w : workloads)
     self->send(impl.cycle, atom::upsert_workload_v, WorkloadSelectorPtr(std::make_shared<const WorkloadSelector>(w)));
+}
+
+Status BenchHarness::load_quotas(const std::vector<plugins::elastic_quota::QuotaSpec>& quotas) {
+  auto& impl = *impl_;
+  if (!impl.cycle) return Error{"load_quotas: load the cluster first"};
+  if (plugins::elastic_quota::ElasticQuotaPlugin::of(*impl.framework) == nullptr)
+    return Error{"load_quotas: the profile does not run ElasticQuota"};
+  caf::scoped_actor self{*impl.system};
+  for (const auto& quota : quotas)
+    self->send(impl.cycle, atom::upsert_elastic_quota_v,
+               QuotaSpecPtr(std::make_shared<const plugins::elastic_quota::QuotaSpec>(quota)));
+  // Answered after the quotas (one sender, in order): the cycle holds them.
+  self->request(impl.cycle, caf::infinite, atom::quota_figures_v).receive([](const QuotaFiguresPtr&) {},
+                                                                          [](caf::error&) {});
+  impl.quotas = true;
+  return {};
 }
 
 Result<std::vector<PodOutcome>> BenchHarness::schedule(std::vector<Pod> pods, size_t window,

@@ -35,6 +35,7 @@
 #include "model/reservation.hpp"
 #include "model/result.hpp"
 #include "model/workload_selector.hpp"
+#include "plugins/elastic_quota/quota_spec.hpp"
 
 namespace troupe::actors {
 
@@ -104,6 +105,10 @@ class BenchHarness {
   /// Hands the cycle the Services' and controllers' pod selectors (as the
   /// informer does): PodTopologySpread's default constraints read them.
   void load_workloads(const std::vector<WorkloadSelector>& workloads);
+  /// Hands the cycle ElasticQuota's quota groups (as the informer does) and
+  /// returns once it holds them; the pods then scheduled are reported to its
+  /// quota book as pending first. Needs a profile that runs ElasticQuota.
+  Status load_quotas(const std::vector<plugins::elastic_quota::QuotaSpec>& quotas);
   /// Accounts pods already bound (spec.nodeName set) on their nodes, as the
   /// informer does for pods it did not schedule; returns once applied.
   /// Errors: a pod without spec.nodeName.

@@ -55,6 +55,9 @@ std::vector<FlagSpec> bench_specs() {
        "percent of nodes holding an Available Reservation (8 CPUs, 32Gi, a GPU for GPU mixes) owned by every "
        "other pod (default 0)"},
       {"percentage-of-nodes-to-score", true, "the configuration's; 0 = adaptive (default 0)"},
+      {"elastic-quota", true,
+       "enable ElasticQuota with this many quota groups (min: the cluster's cpu shared evenly, max: all of it), "
+       "every pod, placed ones too, labelled with one of them in turn (default 0: off)"},
       {"load-aware", false,
        "enable LoadAwareScheduling and give every node a NodeMetric (base usage 10-49 % of its cpu and memory, "
        "placed pods at half their requests)"},
@@ -80,6 +83,7 @@ struct BenchSettings {
   int reserved_nodes_percent = 0;
   int percentage_of_nodes_to_score = 0;
   bool load_aware = false;
+  size_t elastic_quotas = 0;
   uint64_t seed = 1;
   int64_t timeout_seconds = 600;
 };
@@ -120,6 +124,39 @@ constexpr const char* kLoadAwareProfile =
     "      multiPoint:\n"
     "        enabled:\n"
     "          - name: LoadAwareScheduling\n";
+
+/// The profile's plugins with ElasticQuota enabled (--elastic-quota).
+constexpr const char* kElasticQuotaProfile =
+    "    plugins:\n"
+    "      multiPoint:\n"
+    "        enabled:\n"
+    "          - name: ElasticQuota\n";
+
+/// --elastic-quota N: quota-0 .. quota-(N-1), each guaranteed an even share
+/// of the cluster's cpu and allowed all of it; pods labelled in turn.
+std::vector<plugins::elastic_quota::QuotaSpec> bench_quotas(size_t count, const std::vector<Node>& nodes) {
+  int64_t cluster_milli = 0;
+  for (const auto& node : nodes)
+    if (auto it = node.status.allocatable.find("cpu"); it != node.status.allocatable.end())
+      cluster_milli += it->second.milli_value();
+  std::vector<plugins::elastic_quota::QuotaSpec> quotas;
+  for (size_t i = 0; i < count; ++i) {
+    plugins::elastic_quota::QuotaSpec q;
+    q.name = "quota-" + std::to_string(i);
+    q.namespace_name = "default";
+    q.min = {{"cpu", cluster_milli / static_cast<int64_t>(count)}};
+    q.max = {{"cpu", cluster_milli}};
+    q.shared_weight = q.max;
+    quotas.push_back(std::move(q));
+  }
+  return quotas;
+}
+
+void label_with_quotas(std::vector<Pod>& pods, size_t count) {
+  if (count == 0) return;
+  for (size_t i = 0; i < pods.size(); ++i)
+    pods[i].meta.labels[plugins::elastic_quota::kLabelQuotaName] = "quota-" + std::to_string(i % count);
+}
 
 /// koordlet's reports for --load-aware: node i runs at a base usage of
 /// 10 + (7 i mod 40) percent of its cpu and memory, its placed pods at half
@@ -174,11 +211,16 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   if (!pods) return Error{pods.message()};
   auto placed = placed_pods(s, *cluster);
   if (!placed) return Error{placed.message()};
+  label_with_quotas(*pods, s.elastic_quotas);
+  label_with_quotas(*placed, s.elastic_quotas);
   auto reservations = bench_reservations(*cluster, s.reserved_nodes_percent, s.mix);
   if (!reservations.empty()) label_reservation_owners(*pods);
 
   actors::BenchHarnessOptions options;
-  options.config_yaml = bench_config_yaml(s.percentage_of_nodes_to_score, s.load_aware ? kLoadAwareProfile : "");
+  if (s.load_aware && s.elastic_quotas > 0) return Error{"--load-aware and --elastic-quota: choose one"};
+  options.config_yaml = bench_config_yaml(s.percentage_of_nodes_to_score,
+                                          s.load_aware ? kLoadAwareProfile
+                                                       : (s.elastic_quotas > 0 ? kElasticQuotaProfile : ""));
   options.threads = s.threads;
   options.partitions = s.partitions;
   options.one_node_per_actor = s.one_node_per_actor;
@@ -207,6 +249,8 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   const auto load_start = BenchClock::now();
   (*harness)->load_cluster(nodes, devices, topologies);
   (*harness)->load_workloads(synthetic::mix_replica_sets(s.mix, mix_options));
+  if (s.elastic_quotas > 0)
+    if (auto loaded = (*harness)->load_quotas(bench_quotas(s.elastic_quotas, nodes)); !loaded) return Error{loaded.message()};
   auto status = (*harness)->place_bound_pods(*placed);
   if (!status) return Error{status.message()};
   if (s.load_aware) (*harness)->load_node_metrics(bench_node_metrics(nodes, *placed));
@@ -263,6 +307,7 @@ std::string json_of(const BenchResult& r) {
       .add("one_node_per_actor", r.settings.one_node_per_actor)
       .add("evaluation_cache", r.settings.evaluation_cache)
       .add("load_aware", r.settings.load_aware)
+      .add("elastic_quotas", r.settings.elastic_quotas)
       .add("window", r.settings.window)
       .add("bound", r.bound)
       .add("failed", r.failed)
@@ -306,8 +351,10 @@ Result<BenchSettings> read_settings(const Flags& flags) {
   auto reserved = int_flag(flags, "reserved-nodes", 0, 0, 100);
   auto percentage = int_flag(flags, "percentage-of-nodes-to-score", 0, 0, 100);
   auto seed = int_flag(flags, "seed", 1, 0, INT64_MAX);
+  auto quotas = int_flag(flags, "elastic-quota", 0, 0, 100000);
   auto timeout = int_flag(flags, "timeout", 600, 1, 86400);
-  for (const auto* r : {&nodes, &pods, &partitions, &threads, &window, &placed, &reserved, &percentage, &seed, &timeout})
+  for (const auto* r :
+       {&nodes, &pods, &partitions, &threads, &window, &placed, &reserved, &percentage, &seed, &timeout, &quotas})
     if (!*r) return Error{r->message()};
   if (!fraction) return Error{fraction.message()};
   auto mix = synthetic::parse_pod_mix(flags.get("mix", "cpu"));
@@ -319,6 +366,7 @@ Result<BenchSettings> read_settings(const Flags& flags) {
   s.one_node_per_actor = flags.has("one-node-per-actor");
   s.evaluation_cache = !flags.has("no-evaluation-cache");
   s.load_aware = flags.has("load-aware");
+  s.elastic_quotas = static_cast<size_t>(*quotas);
   s.threads = static_cast<size_t>(*threads);
   s.window = static_cast<size_t>(*window);
   s.placed_per_node = static_cast<size_t>(*placed);

@@ -86,10 +86,18 @@ void QuotaBook::remove_node(const std::string& name) {
 }
 
 void QuotaBook::upsert_pod(const std::string& uid, QuotaPod pod) {
-  auto it = pods_.find(uid);
-  if (it != pods_.end()) charge(it->second, -1);
   PodEntry entry{std::move(pod), ""};
   entry.quota = quota_of(entry.pod.namespace_name, entry.pod.quota_label);
+  auto it = pods_.find(uid);
+  if (it != pods_.end() && it->second.quota == entry.quota && it->second.pod.request == entry.pod.request) {
+    // The same request in the same quota (the pod was bound, relabelled
+    // otherwise, ...): the runtimes stand, only what it uses may change.
+    charge_used(it->second, -1);
+    it->second = std::move(entry);
+    charge_used(it->second, +1);
+    return;
+  }
+  if (it != pods_.end()) charge(it->second, -1);
   charge(entry, +1);
   pods_[uid] = std::move(entry);
 }
@@ -104,9 +112,9 @@ void QuotaBook::remove_pod(const std::string& uid) {
 void QuotaBook::set_assigned(const std::string& uid, bool assigned) {
   auto it = pods_.find(uid);
   if (it == pods_.end() || it->second.pod.assigned == assigned) return;
-  charge(it->second, -1);
+  charge_used(it->second, -1);
   it->second.pod.assigned = assigned;
-  charge(it->second, +1);
+  charge_used(it->second, +1);
 }
 
 bool QuotaBook::is_assigned(const std::string& uid) const {
@@ -143,7 +151,7 @@ std::optional<QuotaUsage> QuotaBook::usage(const std::string& quota) {
     return out;
   }
   const Figures& figures = figures_[quota];
-  out.used = figures.used;
+  out.used = used_of(quota);
   out.request = figures.request;
   if (!figures.reachable) {
     // Walk up to where the chain leaves the tree: a missing parent, or a loop.
@@ -157,7 +165,7 @@ std::optional<QuotaUsage> QuotaBook::usage(const std::string& quota) {
   for (std::string at = spec->parent; at != kRootQuotaName;) {
     const QuotaSpec* parent = spec_of(at);
     const Figures& f = figures_[at];
-    out.parents.push_back({at, f.used, masked(f.runtime, parent->max)});
+    out.parents.push_back({at, used_of(at), masked(f.runtime, parent->max)});
     at = parent->parent;
   }
   return out;
@@ -184,16 +192,42 @@ std::vector<std::string> QuotaBook::quota_names() const {
   return out;
 }
 
+namespace {
+
+void apply(ResourceAmounts& into, const ResourceAmounts& delta, int sign) {
+  if (sign > 0) return add_to(into, delta);
+  subtract_from(into, delta);
+}
+
+}  // namespace
+
 void QuotaBook::charge(const PodEntry& entry, int sign) {
+  apply(sums_[entry.quota].request, entry.pod.request, sign);
+  charge_used(entry, sign);
+  stale_ = true;  // requests share the runtimes out
+}
+
+void QuotaBook::charge_used(const PodEntry& entry, int sign) {
+  if (!entry.pod.assigned) return;
   Sums& sums = sums_[entry.quota];
-  auto apply = [sign](ResourceAmounts& into, const ResourceAmounts& delta) {
-    if (sign > 0) return add_to(into, delta);
-    subtract_from(into, delta);
-  };
-  apply(sums.request, entry.pod.request);
-  if (entry.pod.assigned) apply(sums.used, entry.pod.request);
-  if (entry.pod.assigned && entry.pod.non_preemptible) apply(sums.non_preemptible_used, entry.pod.request);
-  stale_ = true;
+  apply(sums.used, entry.pod.request, sign);
+  if (entry.pod.non_preemptible) apply(sums.non_preemptible_used, entry.pod.request, sign);
+  // What the system and default quotas use is not shared out; other quotas' use changes no runtime.
+  if (is_builtin(entry.quota)) stale_ = true;
+}
+
+ResourceAmounts QuotaBook::used_of(const std::string& name) const {
+  ResourceAmounts used;
+  auto own = sums_.find(name);
+  if (own != sums_.end()) used = own->second.used;
+  auto children = children_.find(name);
+  if (children == children_.end()) return used;
+  for (const std::string& child : children->second) {
+    auto figures = figures_.find(child);
+    // Only the tree the root reaches: a loop of parents would never end.
+    if (figures != figures_.end() && figures->second.reachable) add_to(used, used_of(child));
+  }
+  return used;
 }
 
 void QuotaBook::recharge_all() {
@@ -244,15 +278,12 @@ void QuotaBook::refresh() {
   share_among_children(kRootQuotaName, total);
 }
 
-/// Request and used from the leaves up; marks what the root reaches.
+/// Requests from the leaves up; marks what the root reaches.
 void QuotaBook::sum_subtree(const std::string& name) {
   Figures& figures = figures_[name];
   figures.reachable = true;
   auto own = sums_.find(name);
-  if (own != sums_.end()) {
-    figures.request = own->second.request;
-    figures.used = own->second.used;
-  }
+  if (own != sums_.end()) figures.request = own->second.request;
   auto children = children_.find(name);
   if (children == children_.end()) return;
   for (const std::string& child : children->second) {
@@ -260,7 +291,6 @@ void QuotaBook::sum_subtree(const std::string& name) {
     sum_subtree(child);
     const Figures& sub = figures_[child];
     add_to(figures_[name].request, capped(sub.request, spec_of(child)->max));
-    add_to(figures_[name].used, sub.used);
   }
 }
 

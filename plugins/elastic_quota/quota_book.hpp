@@ -106,12 +106,15 @@ class QuotaBook {
   };
   struct Figures {
     ResourceAmounts request;  // own pods' and children's capped requests
-    ResourceAmounts used;
     ResourceAmounts runtime;
     bool reachable = false;
   };
 
+  /// Adds (+1) or takes back (-1) a pod's request and, placed, its use.
   void charge(const PodEntry& entry, int sign);
+  void charge_used(const PodEntry& entry, int sign);
+  /// A quota's pods' use and, in the tree the root reaches, its children's.
+  ResourceAmounts used_of(const std::string& name) const;
   void recharge_all();
   bool is_builtin(const std::string& name) const;
   void refresh();
@@ -127,7 +130,7 @@ class QuotaBook {
   std::unordered_map<std::string, PodEntry> pods_;
   std::map<std::string, Sums> sums_;
 
-  bool stale_ = true;
+  bool stale_ = true;  // the runtimes (not the use) must be worked out again
   std::map<std::string, std::vector<std::string>> children_;
   std::map<std::string, Figures> figures_;
   std::vector<std::string> resource_keys_;

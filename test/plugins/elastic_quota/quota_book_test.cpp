@@ -170,6 +170,13 @@ TEST_CASE("what the system and default quotas use is not shared; their runtime i
   CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 6'000}});
   CHECK(runtime_of(book, kDefaultQuotaName) == ResourceAmounts{{"cpu", 2'000'000'000}});
   CHECK(runtime_of(book, kSystemQuotaName) == ResourceAmounts{{"cpu", 1'000'000'000}});
+  // A default-quota pod placed later (bound, or reserved) takes from what the tree shares.
+  book.upsert_pod("d2", pod("", 1'000));
+  CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 6'000}});
+  book.set_assigned("d2", true);
+  CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 5'000}});
+  book.upsert_pod("d2", pod("", 1'000));  // the same request, no longer placed
+  CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 6'000}});
   book.remove_node("n1");
   CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 0}});
   CHECK(book.quota_names() == std::vector<std::string>{kDefaultQuotaName, kSystemQuotaName, "team-a"});
