@@ -46,7 +46,8 @@ void QuotaAccounting::share_view(const plugins::Framework& framework, plugins::C
   if (plugin == nullptr) return;
   // The profile's args decide what the system and default quotas may use
   // and whether mins are scaled (the book only recomputes when they change).
-  book_.set_builtin_max(plugin->args().system_quota_group_max, plugin->args().default_quota_group_max);
+  book_.set_builtin_max(eq::amounts_of(plugin->args().system_quota_group_max),
+                        eq::amounts_of(plugin->args().default_quota_group_max));
   book_.set_min_quota_scale(plugin->args().enable_min_quota_scale);
   eq::QuotaView view;
   const eq::QuotaPod quota_pod = quota_pod_of(pod, false);

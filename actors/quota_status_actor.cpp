@@ -46,6 +46,7 @@ struct QuotaStatusState {
   bool synced = false;
   std::set<std::string> busy;  // quotas with a write on the I/O pool
   std::set<std::string> evicting;  // pods ("ns/name") with an eviction on the I/O pool
+  bool builtins_checked = false;   // the missing system, default and root quotas were created
 };
 
 using Self = caf::stateful_actor<QuotaStatusState>*;
@@ -83,6 +84,27 @@ void post_write(Self self, const ElasticQuota& quota, std::string patch) {
     caf::anon_send(me, atom::done_v, QuotaWriteDonePtr(std::move(done)));
   });
   if (!posted) st.busy.erase(name);  // shutting down
+}
+
+/// Koordinator's createDefaultQuotaIfNotPresent and its system and root
+/// twins: once, when this replica first may write.
+void create_missing_builtins(Self self) {
+  auto& st = self->state;
+  st.builtins_checked = true;
+  const auto& args = st.deps.args;
+  const std::string collection = watch::object_path("/apis/scheduling.sigs.k8s.io/v1alpha1", kElasticQuotas,
+                                                    args.quota_group_namespace, "");
+  for (auto& object : eq::builtin_quota_objects(args.quota_group_namespace, args.system_quota_group_max,
+                                                args.default_quota_group_max)) {
+    if (st.quotas.count(object.name) > 0) continue;
+    auto api = st.deps.api;
+    st.deps.io->post([api, collection, ns = args.quota_group_namespace, object = std::move(object)] {
+      auto result = watch::create_object(*api, collection, object.body);
+      if (result.ok) spdlog::info("ElasticQuota: created {}/{}", ns, object.name);
+      else if (result.code != 409)  // created meanwhile, by another scheduler
+        spdlog::warn("ElasticQuota: cannot create {}/{}: {}", ns, object.name, result.message);
+    });
+  }
 }
 
 /// Evicts a pod the overuse revoke chose, unless its eviction is under way.
@@ -151,7 +173,7 @@ caf::behavior quota_status_actor_fn(Self self, QuotaStatusDeps deps) {
     m->declare(kSpecMetric, MetricsRegistry::Type::gauge, "ElasticQuota specifications", labels);
   }
   self->send(self, atom::tick_v);
-  if (self->state.deps.monitor_all_quotas) self->send(self, atom::quota_revoke_v);
+  if (self->state.deps.args.monitor_all_quotas) self->send(self, atom::quota_revoke_v);
   return {
       [=](atom::watch_event, const ObjectEventPtr& event) {
         if (event->resource == kElasticQuotas) on_quota(self, event->type, event->object);
@@ -164,6 +186,7 @@ caf::behavior quota_status_actor_fn(Self self, QuotaStatusDeps deps) {
       [=](atom::tick) {
         auto& st = self->state;
         self->delayed_send(self, st.deps.period, atom::tick_v);
+        if (may_write(st) && !st.builtins_checked) create_missing_builtins(self);
         if (!st.synced || st.quotas.empty()) return;
         self->request(st.deps.cycle, std::chrono::seconds(10), atom::quota_figures_v)
             .then([=](const QuotaFiguresPtr& figures) { write_changes(self, *figures); },
@@ -171,10 +194,11 @@ caf::behavior quota_status_actor_fn(Self self, QuotaStatusDeps deps) {
       },
       [=](atom::quota_revoke) {
         auto& st = self->state;
-        self->delayed_send(self, std::chrono::duration_cast<std::chrono::milliseconds>(st.deps.revoke_pod_interval),
+        const auto& args = st.deps.args;
+        self->delayed_send(self, std::chrono::duration_cast<std::chrono::milliseconds>(args.revoke_pod_interval),
                            atom::quota_revoke_v);
         if (!may_write(st)) return;
-        self->request(st.deps.cycle, std::chrono::seconds(10), atom::quota_revoke_v, st.deps.delay_evict_time.count())
+        self->request(st.deps.cycle, std::chrono::seconds(10), atom::quota_revoke_v, args.delay_evict_time.count())
             .then(
                 [=](const PodInfoListPtr& pods) {
                   for (const auto& pod : *pods) post_eviction(self, *pod);

@@ -16,6 +16,10 @@
 // cycle names the placed pods of quotas over their runtime for longer than
 // delayEvictTime (plugins/elastic_quota/overuse_revoke.hpp), and they are
 // evicted (pods/eviction, so PodDisruptionBudgets hold).
+//
+// When it first leads with its list complete, it creates the system, default
+// and root quotas that do not exist yet in quotaGroupNamespace, as
+// Koordinator's scheduler does at start (plugins/elastic_quota/quota_status.hpp).
 
 #include <atomic>
 #include <chrono>
@@ -27,6 +31,7 @@
 #include "actors/metrics_registry.hpp"
 #include "actors/shared_reflectors.hpp"
 #include "model/result.hpp"
+#include "plugins/elastic_quota/elastic_quota_plugin.hpp"
 #include "watch/api_client.hpp"
 #include "watch/task_pool.hpp"
 
@@ -44,10 +49,9 @@ struct QuotaStatusDeps {
   /// everyone subscribed, stopped before stop()).
   SharedReflectors* reflectors = nullptr;
   std::chrono::milliseconds period{1000};
-  /// The overuse revoke, from the first profile that runs ElasticQuota.
-  bool monitor_all_quotas = false;
-  std::chrono::nanoseconds delay_evict_time{std::chrono::seconds(120)};
-  std::chrono::nanoseconds revoke_pod_interval{std::chrono::seconds(1)};
+  /// The first profile's that runs ElasticQuota: the overuse revoke, and the
+  /// quotas created when missing.
+  plugins::elastic_quota::ElasticQuotaArgs args;
 };
 
 /// Owns the quota status actor.

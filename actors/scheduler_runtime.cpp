@@ -386,9 +386,7 @@ Status SchedulerRuntime::Impl::start() {
     QuotaStatusDeps quota_deps{system.get(), api, io, may_schedule, cycle, metrics, shared_reflectors.get()};
     for (const auto& [name, framework] : by_name)
       if (const auto* plugin = plugins::elastic_quota::ElasticQuotaPlugin::of(*framework)) {
-        quota_deps.monitor_all_quotas = plugin->args().monitor_all_quotas;
-        quota_deps.delay_evict_time = plugin->args().delay_evict_time;
-        quota_deps.revoke_pod_interval = plugin->args().revoke_pod_interval;
+        quota_deps.args = plugin->args();
         break;
       }
     auto quota_status = QuotaStatusController::start(std::move(quota_deps));

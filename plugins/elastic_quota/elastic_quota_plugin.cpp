@@ -11,13 +11,13 @@ namespace troupe::plugins::elastic_quota {
 namespace {
 
 /// Koordinator's default for the default and system quotas: MaxInt64/5 cpus and bytes.
-ResourceAmounts unbounded_cpu_and_memory() {
+ResourceList unbounded_cpu_and_memory() {
   const int64_t units = std::numeric_limits<int64_t>::max() / 5;
-  return amounts_of(ResourceList{{ResourceName("cpu"), Quantity::from_value(units)},
-                                 {ResourceName("memory"), Quantity::from_value(units, Quantity::Format::binary_si)}});
+  return ResourceList{{ResourceName("cpu"), Quantity::from_value(units)},
+                      {ResourceName("memory"), Quantity::from_value(units, Quantity::Format::binary_si)}};
 }
 
-ResourceAmounts read_resource_amounts(const YAML::Node& node, const std::string& path) {
+ResourceList read_resource_list(const YAML::Node& node, const std::string& path) {
   config::expect_map(node, path);
   ResourceList list;
   for (const auto& entry : node) {
@@ -28,7 +28,7 @@ ResourceAmounts read_resource_amounts(const YAML::Node& node, const std::string&
     if (quantity->sign() < 0) throw config::FieldError(at, "Invalid value: \"" + quantity->to_string() + "\": must not be negative");
     list.emplace(ResourceName(name), *quantity);
   }
-  return amounts_of(list);
+  return list;
 }
 
 std::chrono::nanoseconds read_duration_not_negative(const YAML::Node& args, const char* field,
@@ -107,9 +107,9 @@ ElasticQuotaArgs ElasticQuotaArgs::from_yaml(const YAML::Node& args) {
     throw config::FieldError("revokePodInterval", "Invalid value: must be greater than 0");
   read_duration_not_negative(args, "quotaSnapshotUpdateInterval", std::chrono::seconds(0));
   if (!config::is_absent(args["defaultQuotaGroupMax"]))
-    out.default_quota_group_max = read_resource_amounts(args["defaultQuotaGroupMax"], "defaultQuotaGroupMax");
+    out.default_quota_group_max = read_resource_list(args["defaultQuotaGroupMax"], "defaultQuotaGroupMax");
   if (!config::is_absent(args["systemQuotaGroupMax"]))
-    out.system_quota_group_max = read_resource_amounts(args["systemQuotaGroupMax"], "systemQuotaGroupMax");
+    out.system_quota_group_max = read_resource_list(args["systemQuotaGroupMax"], "systemQuotaGroupMax");
   config::read_optional(args, "", "quotaGroupNamespace", out.quota_group_namespace);
   config::read_optional(args, "", "enableRuntimeQuota", out.enable_runtime_quota);
   config::read_optional(args, "", "enableCheckParentQuota", out.enable_check_parent_quota);

@@ -33,8 +33,10 @@
 namespace troupe::plugins::elastic_quota {
 
 struct ElasticQuotaArgs {
-  ResourceAmounts default_quota_group_max;
-  ResourceAmounts system_quota_group_max;
+  /// The default and system quotas' max (quantities as given: the quota
+  /// status actor writes them on the quota objects it creates).
+  ResourceList default_quota_group_max;
+  ResourceList system_quota_group_max;
   std::string quota_group_namespace = "koordinator-system";
   bool enable_runtime_quota = true;
   bool enable_check_parent_quota = false;

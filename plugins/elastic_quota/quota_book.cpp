@@ -123,11 +123,15 @@ bool QuotaBook::is_assigned(const std::string& uid) const {
 }
 
 std::string QuotaBook::quota_of(const std::string& namespace_name, const std::string& quota_label) const {
-  if (!quota_label.empty()) return spec_of(quota_label) != nullptr ? quota_label : kDefaultQuotaName;
+  // The root is the tree, not a group of pods.
+  auto takes_pods = [this](const std::string& name) { return name != kRootQuotaName && spec_of(name) != nullptr; };
+  if (!quota_label.empty()) return takes_pods(quota_label) ? quota_label : kDefaultQuotaName;
   auto same_name = quotas_.find(namespace_name);
-  if (same_name != quotas_.end() && same_name->second.namespace_name == namespace_name) return namespace_name;
+  if (same_name != quotas_.end() && same_name->second.namespace_name == namespace_name && takes_pods(namespace_name))
+    return namespace_name;
   for (const auto& [name, spec] : quotas_)
-    if (std::find(spec.namespaces.begin(), spec.namespaces.end(), namespace_name) != spec.namespaces.end())
+    if (takes_pods(name) &&
+        std::find(spec.namespaces.begin(), spec.namespaces.end(), namespace_name) != spec.namespaces.end())
       return name;
   return kDefaultQuotaName;
 }
@@ -153,6 +157,10 @@ std::optional<QuotaUsage> QuotaBook::usage(const std::string& quota) {
   const Figures& figures = figures_[quota];
   out.used = used_of(quota);
   out.request = figures.request;
+  if (quota == kRootQuotaName) {
+    out.runtime = figures.runtime;  // what the tree shares: it has no max of its own
+    return out;
+  }
   if (!figures.reachable) {
     // Walk up to where the chain leaves the tree: a missing parent, or a loop.
     std::set<std::string> seen{quota};
@@ -259,7 +267,7 @@ void QuotaBook::refresh() {
   figures_.clear();
   std::set<std::string> keys;
   for (const auto& [name, spec] : quotas_) {
-    if (is_builtin(name)) continue;
+    if (is_builtin(name) || name == kRootQuotaName) continue;  // outside the tree, or the tree itself
     children_[spec.parent].push_back(name);
     for (const auto& [key, value] : spec.max) {
       (void)value;
@@ -275,6 +283,7 @@ void QuotaBook::refresh() {
     if (sums == sums_.end()) continue;
     for (const auto& [key, used] : sums->second.used) total[key] -= used;
   }
+  figures_[kRootQuotaName].runtime = total;
   share_among_children(kRootQuotaName, total);
 }
 

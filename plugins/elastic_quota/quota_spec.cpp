@@ -118,6 +118,7 @@ QuotaSpec quota_spec_of(const ElasticQuota& quota) {
   spec.namespace_name = quota.meta.namespace_name;
   const std::string* parent = quota.meta.label(kLabelQuotaParent);
   if (parent != nullptr && !parent->empty()) spec.parent = *parent;
+  if (spec.name == kRootQuotaName) spec.parent.clear();  // the root has none (GetParentQuotaName)
   spec.is_parent = label_is(quota.meta, kLabelQuotaIsParent, "true");
   spec.allow_lent_resource = !label_is(quota.meta, kLabelAllowLentResource, "false");
   spec.min = amounts_of(quota.spec.min);

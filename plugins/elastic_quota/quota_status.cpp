@@ -39,9 +39,9 @@ bool differs(const std::optional<ResourceAmounts>& held, const ResourceAmounts& 
   return !held || without_zeros(*held) != without_zeros(wanted);
 }
 
-void write_list(Writer& w, const ResourceAmounts& amounts) {
+void write_quantities(Writer& w, const ResourceList& list) {
   w.StartObject();
-  for (const auto& [name, quantity] : to_resource_list(amounts)) {
+  for (const auto& [name, quantity] : list) {
     w.Key(std::string(name).c_str());
     const std::string text = quantity.to_string();
     w.String(text.c_str(), static_cast<rapidjson::SizeType>(text.size()));
@@ -49,7 +49,67 @@ void write_list(Writer& w, const ResourceAmounts& amounts) {
   w.EndObject();
 }
 
+void write_list(Writer& w, const ResourceAmounts& amounts) { write_quantities(w, to_resource_list(amounts)); }
+
+void write_string_map(Writer& w, const char* key, const std::vector<std::pair<std::string, std::string>>& entries) {
+  w.Key(key);
+  w.StartObject();
+  for (const auto& [k, v] : entries) {
+    w.Key(k.c_str());
+    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+  }
+  w.EndObject();
+}
+
+/// {"apiVersion":..., "kind":"ElasticQuota", "metadata":{name, namespace, labels, annotations}, "spec":{"max":...}}
+std::string quota_object_json(const std::string& name, const std::string& ns,
+                              const std::vector<std::pair<std::string, std::string>>& labels, const ResourceList* max) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("apiVersion");
+  w.String("scheduling.sigs.k8s.io/v1alpha1");
+  w.Key("kind");
+  w.String("ElasticQuota");
+  w.Key("metadata");
+  w.StartObject();
+  w.Key("name");
+  w.String(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
+  w.Key("namespace");
+  w.String(ns.c_str(), static_cast<rapidjson::SizeType>(ns.size()));
+  if (!labels.empty()) write_string_map(w, "labels", labels);
+  if (max != nullptr) {
+    rapidjson::StringBuffer runtime;
+    Writer r(runtime);
+    write_quantities(r, *max);
+    write_string_map(w, "annotations", {{kAnnotationRuntime, std::string(runtime.GetString(), runtime.GetSize())}});
+  }
+  w.EndObject();
+  if (max != nullptr) {
+    w.Key("spec");
+    w.StartObject();
+    w.Key("max");
+    write_quantities(w, *max);
+    w.EndObject();
+  }
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
 }  // namespace
+
+std::vector<BuiltinQuotaObject> builtin_quota_objects(const std::string& ns, const ResourceList& system_max,
+                                                      const ResourceList& default_max) {
+  return {
+      {kSystemQuotaName, quota_object_json(kSystemQuotaName, ns, {}, &system_max)},
+      {kDefaultQuotaName, quota_object_json(kDefaultQuotaName, ns, {}, &default_max)},
+      {kRootQuotaName, quota_object_json(kRootQuotaName, ns,
+                                         {{kLabelQuotaIsParent, "true"},
+                                          {kLabelAllowLentResource, "false"},
+                                          {kLabelQuotaParent, ""}},
+                                         nullptr)},
+  };
+}
 
 std::string resource_list_json(const ResourceAmounts& amounts) {
   rapidjson::StringBuffer buffer;

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/elastic_quota.hpp"
 #include "plugins/elastic_quota/quota_book.hpp"
@@ -24,5 +25,17 @@ std::optional<std::string> quota_status_patch(const ElasticQuota& current, const
 
 /// A ResourceList as Go's encoding/json writes it: {"cpu":"3","memory":"1Gi"}.
 std::string resource_list_json(const ResourceAmounts& amounts);
+
+/// An ElasticQuota Koordinator's scheduler creates when it is missing.
+struct BuiltinQuotaObject {
+  std::string name;
+  std::string body;  // the object, as JSON
+};
+
+/// The system and default quotas (spec.max, and the runtime annotation, set
+/// to their max) and the root (is-parent, not lending, no parent), in `ns`
+/// (ElasticQuotaArgs quotaGroupNamespace).
+std::vector<BuiltinQuotaObject> builtin_quota_objects(const std::string& ns, const ResourceList& system_max,
+                                                      const ResourceList& default_max);
 
 }  // namespace troupe::plugins::elastic_quota

@@ -133,6 +133,22 @@ class ElasticQuotaTest(SchedulingTest):
         self.assertEqual(len(left), 1, left)
         self.assertTrue(self.scheduler.wait_logged("ElasticQuota: evicting pod default/a-"))
 
+    def test_the_system_default_and_root_quotas_are_created(self):
+        self.client.ok("POST", "/api/v1/namespaces",
+                       {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "koordinator-system"}})
+        self.start([make_node("n1", cpu="4", memory="16Gi")],
+                   quota_config({"defaultQuotaGroupMax": {"cpu": "100", "memory": "1Ti"}}))
+        path = QUOTAS_PATH % "koordinator-system"
+        self.cluster.wait(lambda: len(self.client.ok("GET", path)["items"]) == 3, 30, "the three quotas created")
+        default = self.client.ok("GET", path + "/koordinator-default-quota")
+        self.assertEqual(default["spec"]["max"], {"cpu": "100", "memory": "1Ti"})
+        root = self.client.ok("GET", path + "/koordinator-root-quota")
+        self.assertEqual(root["metadata"]["labels"]["quota.scheduling.koordinator.sh/is-parent"], "true")
+        # A pod of no quota is the default quota's: its status follows.
+        self.place_one(quota_pod("free", None))
+        self.cluster.wait(lambda: self.client.ok("GET", path + "/koordinator-default-quota").get("status", {})
+                          .get("used") == {"cpu": "1", "memory": "256Mi"}, 30, "the default quota's used")
+
     def test_a_non_preemptible_pod_must_fit_in_the_min(self):
         self.start([make_node("n1", cpu="8", memory="16Gi"), elastic_quota("a", "1", "4")], quota_config())
         pod = quota_pod("steady", "a", cpu="2")

@@ -119,10 +119,12 @@ TEST_CASE("ElasticQuotaArgs default as Koordinator's and name the field in error
   CHECK_FALSE(defaults.enable_check_parent_quota);
   CHECK(defaults.enable_min_quota_scale);
   CHECK(defaults.quota_group_namespace == "koordinator-system");
-  CHECK(defaults.default_quota_group_max.at("memory") == std::numeric_limits<int64_t>::max() / 5);
-  CHECK(defaults.default_quota_group_max.at("cpu") == std::numeric_limits<int64_t>::max());  // millicores, saturated
+  const ResourceAmounts default_max = amounts_of(defaults.default_quota_group_max);
+  CHECK(default_max.at("memory") == std::numeric_limits<int64_t>::max() / 5);
+  CHECK(default_max.at("cpu") == std::numeric_limits<int64_t>::max());  // millicores, saturated
+  CHECK(defaults.default_quota_group_max.find("cpu")->second.to_string() == "1844674407370955161");
   const auto set = args_from("{defaultQuotaGroupMax: {cpu: '8', memory: 16Gi}, delayEvictTime: 2m, monitorAllQuotas: true}");
-  CHECK(set.default_quota_group_max == ResourceAmounts{{"cpu", 8'000}, {"memory", 16LL << 30}});
+  CHECK(amounts_of(set.default_quota_group_max) == ResourceAmounts{{"cpu", 8'000}, {"memory", 16LL << 30}});
   CHECK(set.monitor_all_quotas);
   CHECK(set.delay_evict_time == std::chrono::minutes(2));
   CHECK(set.revoke_pod_interval == std::chrono::seconds(1));
@@ -182,6 +184,11 @@ TEST_CASE("an ElasticQuota's labels and annotations place it in the tree", "[ela
   CHECK(defaults.allow_lent_resource);
   CHECK(defaults.shared_weight == defaults.max);
   CHECK(defaults.namespaces.empty());
+
+  auto root = decode_elastic_quota_json(R"({"metadata": {"name": "koordinator-root-quota",
+      "labels": {"quota.scheduling.koordinator.sh/parent": ""}}})");
+  REQUIRE(root);
+  CHECK(quota_spec_of(*root).parent.empty());  // the root has no parent
 
   auto bad = decode_elastic_quota_json(R"({"metadata": {"name": "q"}, "spec": {"max": {"cpu": "four"}}})");
   REQUIRE_FALSE(bad);

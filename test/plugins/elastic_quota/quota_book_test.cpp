@@ -202,6 +202,26 @@ TEST_CASE("a parent's runtime is shared by its children; a child sees its parent
   CHECK(book.usage("org")->request == ResourceAmounts{{"cpu", 12'000}});
 }
 
+TEST_CASE("the root's own ElasticQuota object changes nothing and takes no pods", "[elastic_quota]") {
+  QuotaBook book = book_with_node(10'000);
+  book.upsert_quota(quota("team-a", 0, 10'000));
+  book.upsert_pod("a", pod("team-a", 4'000, true));
+  const ResourceAmounts before = runtime_of(book, "team-a");
+  QuotaSpec root;  // as Koordinator creates it: is-parent, not lending, no max
+  root.name = kRootQuotaName;
+  root.parent = "";
+  root.is_parent = true;
+  root.allow_lent_resource = false;
+  book.upsert_quota(root);
+  CHECK(runtime_of(book, "team-a") == before);
+  CHECK(book.quota_of("work", kRootQuotaName) == kDefaultQuotaName);
+  auto usage = book.usage(kRootQuotaName);
+  REQUIRE(usage);
+  CHECK(usage->runtime == ResourceAmounts{{"cpu", 10'000}, {"memory", 64}});  // what the tree shares
+  CHECK(usage->used == ResourceAmounts{{"cpu", 4'000}});
+  CHECK(usage->request == ResourceAmounts{{"cpu", 4'000}});
+}
+
 TEST_CASE("a quota whose parent is missing or in a loop is outside the tree", "[elastic_quota]") {
   QuotaBook book = book_with_node(8'000);
   book.upsert_quota(quota("orphan", 0, 10'000, "ghost"));

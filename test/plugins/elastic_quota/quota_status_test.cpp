@@ -69,3 +69,25 @@ TEST_CASE("a quota's status is patched only where it differs from the book's fig
     }
   }
 }
+
+TEST_CASE("the system, default and root quotas are created as Koordinator creates them", "[elastic_quota]") {
+  const ResourceList max{{ResourceName("cpu"), *Quantity::parse("100")}, {ResourceName("memory"), *Quantity::parse("1Ti")}};
+  const auto objects = builtin_quota_objects("koordinator-system", max, max);
+  REQUIRE(objects.size() == 3);
+  CHECK(objects[0].name == kSystemQuotaName);
+  CHECK(objects[1].body ==
+        R"({"apiVersion":"scheduling.sigs.k8s.io/v1alpha1","kind":"ElasticQuota","metadata":{"name":)"
+        R"("koordinator-default-quota","namespace":"koordinator-system","annotations":{"quota.scheduling.koordinator.sh/)"
+        R"(runtime":"{\"cpu\":\"100\",\"memory\":\"1Ti\"}"}},"spec":{"max":{"cpu":"100","memory":"1Ti"}}})");
+  CHECK(objects[2].body ==
+        R"({"apiVersion":"scheduling.sigs.k8s.io/v1alpha1","kind":"ElasticQuota","metadata":{"name":)"
+        R"("koordinator-root-quota","namespace":"koordinator-system","labels":{"quota.scheduling.koordinator.sh/)"
+        R"(is-parent":"true","quota.scheduling.koordinator.sh/allow-lent-resource":"false",)"
+        R"("quota.scheduling.koordinator.sh/parent":""}}})");
+  // Each decodes back to what the book reads.
+  for (const auto& object : objects) {
+    auto decoded = decode_elastic_quota_json(object.body);
+    REQUIRE(decoded);
+    CHECK(decoded->meta.name == object.name);
+  }
+}
