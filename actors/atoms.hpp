@@ -82,4 +82,5 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_figures, "quotafig")
   // Quota status actor -> cycle: the pods the overuse revoke evicts now; -> itself: time to ask.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_revoke, "quotarevok")
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, revoke_round, "revokernd")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

@@ -168,7 +168,13 @@ void forget_volumes(Self self, const Attempt& a) {
 
 /// ElasticQuota: the pod under attempt uses its quota from Reserve until Unreserve.
 void quota_reserved(Self self, const Attempt& a, bool on_node) {
-  if (self->state.quotas) self->state.quotas->reserved(a.pod().meta().uid, on_node);
+  if (!self->state.quotas) return;
+  self->state.quotas->reserved(a.pod().meta().uid, on_node);
+  // Given back: the pods its quota turned away meanwhile (Reserve is answered
+  // while the next pods are tried) get another try.
+  if (!on_node)
+    self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(plugins::EventResource::pod),
+               static_cast<uint32_t>(plugins::ActionType::kDelete));
 }
 
 void unreserve(Self self, const AttemptPtr& a, const std::string& node) {

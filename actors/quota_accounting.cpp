@@ -9,20 +9,20 @@ namespace {
 
 namespace eq = plugins::elastic_quota;
 
-eq::QuotaPod quota_pod_of(const plugins::PodInfo& pod, bool assigned) {
+eq::QuotaPod quota_pod_of(const plugins::PodInfo& pod, bool placed) {
   eq::QuotaPod out;
   out.namespace_name = pod.meta().namespace_name;
   const std::string* label = pod.meta().label(eq::kLabelQuotaName);
   if (label != nullptr) out.quota_label = *label;
   out.non_preemptible = eq::is_non_preemptible(pod.meta());
   out.request = eq::amounts_of(pod.requests);
-  out.assigned = assigned;
+  out.placed = placed;
   return out;
 }
 
 /// The book keeps the pod too: the overuse revoke chooses among them.
-eq::QuotaPod quota_pod_of(const PodInfoPtr& pod, bool assigned) {
-  eq::QuotaPod out = quota_pod_of(*pod, assigned);
+eq::QuotaPod quota_pod_of(const PodInfoPtr& pod, bool placed) {
+  eq::QuotaPod out = quota_pod_of(*pod, placed);
   out.info = pod;
   return out;
 }
@@ -33,10 +33,7 @@ void QuotaAccounting::upsert_node(const Node& node) {
   book_.upsert_node(node.meta.name, eq::amounts_of(node.status.allocatable));
 }
 
-void QuotaAccounting::pod_pending(const PodInfoPtr& pod) {
-  const std::string& uid = pod->meta().uid;
-  book_.upsert_pod(uid, quota_pod_of(pod, book_.is_assigned(uid)));
-}
+void QuotaAccounting::pod_pending(const PodInfoPtr& pod) { book_.upsert_pod(pod->meta().uid, quota_pod_of(pod, false)); }
 
 void QuotaAccounting::pod_placed(const PodInfoPtr& pod) { book_.upsert_pod(pod->meta().uid, quota_pod_of(pod, true)); }
 
@@ -62,7 +59,9 @@ PodInfoListPtr QuotaAccounting::revocations(Clock::time_point now, Clock::durati
   auto out = std::make_shared<std::vector<PodInfoPtr>>();
   const Timestamp wall_now = timestamp_now();
   for (const std::string& name : book_.quota_names()) {
-    if (name == eq::kSystemQuotaName) continue;  // as Koordinator: the system quota is never revoked
+    // As Koordinator: the system and root quotas are never watched, and the
+    // default quota has no runtime there, so it is never over it.
+    if (name == eq::kSystemQuotaName || name == eq::kDefaultQuotaName || name == eq::kRootQuotaName) continue;
     auto usage = book_.usage(name);
     if (!usage) continue;
     auto monitor = monitors_.try_emplace(name, now).first;

@@ -40,20 +40,21 @@ class QuotaAccounting {
   void remove_node(const std::string& name) { book_.remove_node(name); }
 
   /// A pod of one of our profiles waits to be placed: its request counts.
-  /// One this scheduler has reserved stays assigned.
+  /// One this scheduler has reserved keeps using its quota.
   void pod_pending(const PodInfoPtr& pod);
   /// A pod is bound (anyone's): it uses its quota.
   void pod_placed(const PodInfoPtr& pod);
   void pod_gone(const std::string& uid) { book_.remove_pod(uid); }
   /// Reserve (true) or Unreserve (false) of the pod under attempt.
-  void reserved(const std::string& uid, bool on_node) { book_.set_assigned(uid, on_node); }
+  void reserved(const std::string& uid, bool on_node) { book_.set_reserved(uid, on_node); }
 
   /// Before PreFilter: the pod's quota and its figures, for the profile's
   /// ElasticQuota (nothing when the profile does not run it).
   void share_view(const plugins::Framework& framework, plugins::CycleState& state, const plugins::PodInfo& pod);
 
   /// ElasticQuotaArgs monitorAllQuotas: the placed pods to evict now, of the
-  /// quotas (the system one aside) over their runtime for longer than `delay`.
+  /// quotas over their runtime for longer than `delay` (not the system,
+  /// default or root quota, as Koordinator).
   PodInfoListPtr revocations(Clock::time_point now, Clock::duration delay);
   /// Every quota's figures (the quota status actor writes them back).
   QuotaFiguresPtr figures();

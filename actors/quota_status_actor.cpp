@@ -46,7 +46,9 @@ struct QuotaStatusState {
   bool synced = false;
   std::set<std::string> busy;  // quotas with a write on the I/O pool
   std::set<std::string> evicting;  // pods ("ns/name") with an eviction on the I/O pool
-  bool builtins_checked = false;   // the missing system, default and root quotas were created
+  /// When to create the system, default and root quotas that are missing
+  /// (again a minute after a try that left any missing: the namespace may come later).
+  std::chrono::steady_clock::time_point next_builtin_check{};
 };
 
 using Self = caf::stateful_actor<QuotaStatusState>*;
@@ -87,10 +89,12 @@ void post_write(Self self, const ElasticQuota& quota, std::string patch) {
 }
 
 /// Koordinator's createDefaultQuotaIfNotPresent and its system and root
-/// twins: once, when this replica first may write.
+/// twins, while any of them is missing and this replica may write.
 void create_missing_builtins(Self self) {
   auto& st = self->state;
-  st.builtins_checked = true;
+  const auto now = std::chrono::steady_clock::now();
+  if (!may_write(st) || now < st.next_builtin_check) return;
+  st.next_builtin_check = now + std::chrono::minutes(1);
   const auto& args = st.deps.args;
   const std::string collection = watch::object_path("/apis/scheduling.sigs.k8s.io/v1alpha1", kElasticQuotas,
                                                     args.quota_group_namespace, "");
@@ -173,7 +177,7 @@ caf::behavior quota_status_actor_fn(Self self, QuotaStatusDeps deps) {
     m->declare(kSpecMetric, MetricsRegistry::Type::gauge, "ElasticQuota specifications", labels);
   }
   self->send(self, atom::tick_v);
-  if (self->state.deps.args.monitor_all_quotas) self->send(self, atom::quota_revoke_v);
+  if (self->state.deps.args.monitor_all_quotas) self->send(self, atom::revoke_round_v);
   return {
       [=](atom::watch_event, const ObjectEventPtr& event) {
         if (event->resource == kElasticQuotas) on_quota(self, event->type, event->object);
@@ -186,21 +190,22 @@ caf::behavior quota_status_actor_fn(Self self, QuotaStatusDeps deps) {
       [=](atom::tick) {
         auto& st = self->state;
         self->delayed_send(self, st.deps.period, atom::tick_v);
-        if (may_write(st) && !st.builtins_checked) create_missing_builtins(self);
-        if (!st.synced || st.quotas.empty()) return;
+        create_missing_builtins(self);
+        if (!st.synced) return;
         self->request(st.deps.cycle, std::chrono::seconds(10), atom::quota_figures_v)
             .then([=](const QuotaFiguresPtr& figures) { write_changes(self, *figures); },
                   [](const caf::error&) {});  // a busy cycle: the next tick asks again
       },
-      [=](atom::quota_revoke) {
+      [=](atom::revoke_round) {
         auto& st = self->state;
         const auto& args = st.deps.args;
         self->delayed_send(self, std::chrono::duration_cast<std::chrono::milliseconds>(args.revoke_pod_interval),
-                           atom::quota_revoke_v);
+                           atom::revoke_round_v);
         if (!may_write(st)) return;
         self->request(st.deps.cycle, std::chrono::seconds(10), atom::quota_revoke_v, args.delay_evict_time.count())
             .then(
                 [=](const PodInfoListPtr& pods) {
+                  if (!may_write(self->state)) return;  // the lease was lost while the cycle answered
                   for (const auto& pod : *pods) post_eviction(self, *pod);
                 },
                 [](const caf::error&) {});  // a busy cycle: the next round asks again

@@ -40,6 +40,11 @@ QuotaSpec builtin(const char* name) {
   return spec;
 }
 
+void apply(ResourceAmounts& into, const ResourceAmounts& delta, int sign) {
+  if (sign > 0) return add_to(into, delta);
+  subtract_from(into, delta);
+}
+
 }  // namespace
 
 void QuotaBook::set_builtin_max(ResourceAmounts system_max, ResourceAmounts default_max) {
@@ -86,9 +91,10 @@ void QuotaBook::remove_node(const std::string& name) {
 }
 
 void QuotaBook::upsert_pod(const std::string& uid, QuotaPod pod) {
-  PodEntry entry{std::move(pod), ""};
+  PodEntry entry{std::move(pod), "", false};
   entry.quota = quota_of(entry.pod.namespace_name, entry.pod.quota_label);
   auto it = pods_.find(uid);
+  if (it != pods_.end()) entry.reserved = it->second.reserved && !entry.pod.placed;
   if (it != pods_.end() && it->second.quota == entry.quota && it->second.pod.request == entry.pod.request) {
     // The same request in the same quota (the pod was bound, relabelled
     // otherwise, ...): the runtimes stand, only what it uses may change.
@@ -109,17 +115,12 @@ void QuotaBook::remove_pod(const std::string& uid) {
   pods_.erase(it);
 }
 
-void QuotaBook::set_assigned(const std::string& uid, bool assigned) {
+void QuotaBook::set_reserved(const std::string& uid, bool reserved) {
   auto it = pods_.find(uid);
-  if (it == pods_.end() || it->second.pod.assigned == assigned) return;
+  if (it == pods_.end() || it->second.reserved == reserved) return;
   charge_used(it->second, -1);
-  it->second.pod.assigned = assigned;
+  it->second.reserved = reserved && !it->second.pod.placed;  // once bound, the informer's word holds
   charge_used(it->second, +1);
-}
-
-bool QuotaBook::is_assigned(const std::string& uid) const {
-  auto it = pods_.find(uid);
-  return it != pods_.end() && it->second.pod.assigned;
 }
 
 std::string QuotaBook::quota_of(const std::string& namespace_name, const std::string& quota_label) const {
@@ -155,7 +156,8 @@ std::optional<QuotaUsage> QuotaBook::usage(const std::string& quota) {
     return out;
   }
   const Figures& figures = figures_[quota];
-  out.used = used_of(quota);
+  out.used = subtree_sum(quota, &Sums::used);
+  out.non_preemptible_used = subtree_sum(quota, &Sums::non_preemptible_used);
   out.request = figures.request;
   if (quota == kRootQuotaName) {
     out.runtime = figures.runtime;  // what the tree shares: it has no max of its own
@@ -173,7 +175,7 @@ std::optional<QuotaUsage> QuotaBook::usage(const std::string& quota) {
   for (std::string at = spec->parent; at != kRootQuotaName;) {
     const QuotaSpec* parent = spec_of(at);
     const Figures& f = figures_[at];
-    out.parents.push_back({at, used_of(at), masked(f.runtime, parent->max)});
+    out.parents.push_back({at, subtree_sum(at, &Sums::used), masked(f.runtime, parent->max)});
     at = parent->parent;
   }
   return out;
@@ -183,7 +185,7 @@ std::vector<std::shared_ptr<const PodInfo>> QuotaBook::placed_pods(const std::st
   std::vector<std::shared_ptr<const PodInfo>> out;
   for (const auto& [uid, entry] : pods_) {
     (void)uid;
-    if (entry.quota == quota && entry.pod.assigned && entry.pod.info) out.push_back(entry.pod.info);
+    if (entry.quota == quota && entry.uses() && entry.pod.info) out.push_back(entry.pod.info);
   }
   return out;
 }
@@ -200,15 +202,6 @@ std::vector<std::string> QuotaBook::quota_names() const {
   return out;
 }
 
-namespace {
-
-void apply(ResourceAmounts& into, const ResourceAmounts& delta, int sign) {
-  if (sign > 0) return add_to(into, delta);
-  subtract_from(into, delta);
-}
-
-}  // namespace
-
 void QuotaBook::charge(const PodEntry& entry, int sign) {
   apply(sums_[entry.quota].request, entry.pod.request, sign);
   charge_used(entry, sign);
@@ -216,7 +209,7 @@ void QuotaBook::charge(const PodEntry& entry, int sign) {
 }
 
 void QuotaBook::charge_used(const PodEntry& entry, int sign) {
-  if (!entry.pod.assigned) return;
+  if (!entry.uses()) return;
   Sums& sums = sums_[entry.quota];
   apply(sums.used, entry.pod.request, sign);
   if (entry.pod.non_preemptible) apply(sums.non_preemptible_used, entry.pod.request, sign);
@@ -224,18 +217,18 @@ void QuotaBook::charge_used(const PodEntry& entry, int sign) {
   if (is_builtin(entry.quota)) stale_ = true;
 }
 
-ResourceAmounts QuotaBook::used_of(const std::string& name) const {
-  ResourceAmounts used;
+ResourceAmounts QuotaBook::subtree_sum(const std::string& name, ResourceAmounts Sums::*figure) const {
+  ResourceAmounts sum;
   auto own = sums_.find(name);
-  if (own != sums_.end()) used = own->second.used;
+  if (own != sums_.end()) sum = own->second.*figure;
   auto children = children_.find(name);
-  if (children == children_.end()) return used;
+  if (children == children_.end()) return sum;
   for (const std::string& child : children->second) {
     auto figures = figures_.find(child);
     // Only the tree the root reaches: a loop of parents would never end.
-    if (figures != figures_.end() && figures->second.reachable) add_to(used, used_of(child));
+    if (figures != figures_.end() && figures->second.reachable) add_to(sum, subtree_sum(child, figure));
   }
-  return used;
+  return sum;
 }
 
 void QuotaBook::recharge_all() {
@@ -322,7 +315,8 @@ void QuotaBook::share_among_children(const std::string& parent, const ResourceAm
       shares.push_back(share);
       mins.push_back(amount(spec.min, key));
     }
-    if (scale_min_) mins = scaled_mins(amount(total, key), mins);
+    // Koordinator scales only the resources the parent's total names.
+    if (scale_min_ && total.count(key) > 0) mins = scaled_mins(amount(total, key), mins);
     for (size_t i = 0; i < shares.size(); ++i) shares[i].min = mins[i];
     redistribute(amount(total, key), shares);
     for (const QuotaShare& share : shares) figures_[share.name].runtime[key] = share.runtime;

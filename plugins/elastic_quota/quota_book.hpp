@@ -30,7 +30,7 @@ struct QuotaPod {
   std::string quota_label;  // label quota.scheduling.koordinator.sh/name, "" without
   bool non_preemptible = false;
   ResourceAmounts request;
-  bool assigned = false;  // on a node, or reserved there by this scheduler
+  bool placed = false;  // bound to a node (the informer says so)
   std::shared_ptr<const PodInfo> info;  // the pod itself (the overuse revoke picks among them); may be null
 };
 
@@ -73,10 +73,10 @@ class QuotaBook {
 
   void upsert_pod(const std::string& uid, QuotaPod pod);
   void remove_pod(const std::string& uid);
-  /// Reserve (true) and Unreserve (false) of a pod the book knows; others are ignored.
-  void set_assigned(const std::string& uid, bool assigned);
-  /// Whether the book holds the pod as assigned (placed, or reserved).
-  bool is_assigned(const std::string& uid) const;
+  /// Reserve (true) and Unreserve (false) of a pod the book knows; others
+  /// are ignored. A pod uses its quota while placed or reserved: an
+  /// Unreserve after the informer saw the pod bound takes nothing back.
+  void set_reserved(const std::string& uid, bool reserved);
 
   /// The quota a pod is charged to (Koordinator's GetQuotaName): the one its
   /// label names if it exists, else the quota named like its namespace in
@@ -102,7 +102,9 @@ class QuotaBook {
   };
   struct PodEntry {
     QuotaPod pod;
-    std::string quota;  // where it is charged
+    std::string quota;      // where it is charged
+    bool reserved = false;  // by this scheduler's cycle, until bound or unreserved
+    bool uses() const { return pod.placed || reserved; }
   };
   struct Figures {
     ResourceAmounts request;  // own pods' and children's capped requests
@@ -113,8 +115,9 @@ class QuotaBook {
   /// Adds (+1) or takes back (-1) a pod's request and, placed, its use.
   void charge(const PodEntry& entry, int sign);
   void charge_used(const PodEntry& entry, int sign);
-  /// A quota's pods' use and, in the tree the root reaches, its children's.
-  ResourceAmounts used_of(const std::string& name) const;
+  /// A quota's pods' figure (`Sums::used` or `::non_preemptible_used`) and,
+  /// in the tree the root reaches, its children's.
+  ResourceAmounts subtree_sum(const std::string& name, ResourceAmounts Sums::*figure) const;
   void recharge_all();
   bool is_builtin(const std::string& name) const;
   void refresh();

@@ -1,6 +1,7 @@
 #include "plugins/elastic_quota/quota_spec.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "model/json.hpp"
 #include "model/quantity.hpp"
@@ -96,7 +97,11 @@ std::string print_amounts(const ResourceAmounts& amounts) {
 }
 
 void add_to(ResourceAmounts& into, const ResourceAmounts& delta) {
-  for (const auto& [name, amount] : delta) into[name] += amount;
+  // Saturating: maxes near the int64 limit (the default quota's) are summed up the tree.
+  for (const auto& [name, amount] : delta) {
+    auto& sum = into[name];
+    if (__builtin_add_overflow(sum, amount, &sum)) sum = amount > 0 ? INT64_MAX : INT64_MIN;
+  }
 }
 
 void subtract_from(ResourceAmounts& from, const ResourceAmounts& delta) {

@@ -9,7 +9,7 @@ namespace {
 
 /// total split by weight: floor(w × total / Σw) each, then the residual one
 /// unit at a time to the largest remainders (ties by name).
-std::vector<int64_t> hamilton_deltas(int64_t total, int64_t total_weight, const std::vector<QuotaShare*>& shares) {
+std::vector<int64_t> hamilton_deltas(int64_t total, __int128 total_weight, const std::vector<QuotaShare*>& shares) {
   std::vector<int64_t> deltas(shares.size(), 0);
   if (total_weight <= 0 || total <= 0 || shares.empty()) return deltas;
   struct Remainder {
@@ -21,7 +21,7 @@ std::vector<int64_t> hamilton_deltas(int64_t total, int64_t total_weight, const 
   for (size_t i = 0; i < shares.size(); ++i) {
     if (shares[i]->shared_weight <= 0) continue;
     const __int128 product = static_cast<__int128>(shares[i]->shared_weight) * total;
-    deltas[i] = static_cast<int64_t>(product / total_weight);
+    deltas[i] = static_cast<int64_t>(product / total_weight);  // <= total: the weight is part of the sum
     distributed += deltas[i];
     remainders.push_back({i, product % total_weight});
   }
@@ -34,11 +34,14 @@ std::vector<int64_t> hamilton_deltas(int64_t total, int64_t total_weight, const 
   return deltas;
 }
 
-void iterate(int64_t total, int64_t total_weight, std::vector<QuotaShare*> shares) {
+/// Weights are summed in 128 bits: a weight defaults to the max, and two maxes
+/// near the int64 limit (Koordinator's MaxInt64/5 cores, in millicores) would overflow.
+void iterate(int64_t total, __int128 total_weight, std::vector<QuotaShare*> shares) {
   while (total_weight > 0 && total > 0 && !shares.empty()) {
     const auto deltas = hamilton_deltas(total, total_weight, shares);
     std::vector<QuotaShare*> still_asking;
-    int64_t left = 0, weight_left = 0;
+    int64_t left = 0;
+    __int128 weight_left = 0;
     for (size_t i = 0; i < shares.size(); ++i) {
       QuotaShare& share = *shares[i];
       share.runtime += deltas[i];
@@ -60,7 +63,7 @@ void iterate(int64_t total, int64_t total_weight, std::vector<QuotaShare*> share
 }  // namespace
 
 void redistribute(int64_t total, std::vector<QuotaShare>& shares) {
-  int64_t left = total, weight = 0;
+  __int128 left = total, weight = 0;
   std::vector<QuotaShare*> asking_more;
   for (auto& share : shares) {
     if (share.request > share.min) {
@@ -73,7 +76,7 @@ void redistribute(int64_t total, std::vector<QuotaShare>& shares) {
     }
     left -= share.runtime;
   }
-  if (left > 0) iterate(left, weight, std::move(asking_more));
+  if (left > 0) iterate(static_cast<int64_t>(left), weight, std::move(asking_more));  // left <= total
 }
 
 std::vector<int64_t> scaled_mins(int64_t total, const std::vector<int64_t>& mins) {

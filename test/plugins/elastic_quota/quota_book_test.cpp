@@ -17,12 +17,12 @@ QuotaSpec quota(const char* name, int64_t min_cpu, int64_t max_cpu, const char* 
   return spec;
 }
 
-QuotaPod pod(const char* quota_label, int64_t cpu, bool assigned = false, const char* ns = "work") {
+QuotaPod pod(const char* quota_label, int64_t cpu, bool placed = false, const char* ns = "work") {
   QuotaPod p;
   p.namespace_name = ns;
   p.quota_label = quota_label;
   p.request = {{"cpu", cpu}};
-  p.assigned = assigned;
+  p.placed = placed;
   return p;
 }
 
@@ -87,7 +87,7 @@ TEST_CASE("pods move when the quota they name comes or goes", "[elastic_quota]")
   CHECK_FALSE(book.usage("team-a"));
 }
 
-TEST_CASE("request counts every pod, used the assigned ones; both follow changes", "[elastic_quota]") {
+TEST_CASE("request counts every pod, used the placed and reserved ones; both follow changes", "[elastic_quota]") {
   QuotaBook book = book_with_node(10'000);
   book.upsert_quota(quota("team-a", 0, 10'000));
   book.upsert_pod("p1", pod("team-a", 1'000));
@@ -95,10 +95,10 @@ TEST_CASE("request counts every pod, used the assigned ones; both follow changes
   auto usage = book.usage("team-a");
   CHECK(usage->request == ResourceAmounts{{"cpu", 3'000}});
   CHECK(usage->used == ResourceAmounts{{"cpu", 2'000}});
-  book.set_assigned("p1", true);
+  book.set_reserved("p1", true);
   CHECK(book.usage("team-a")->used == ResourceAmounts{{"cpu", 3'000}});
-  book.set_assigned("p1", false);
-  book.set_assigned("unknown", true);  // ignored
+  book.set_reserved("p1", false);
+  book.set_reserved("unknown", true);  // ignored
   CHECK(book.usage("team-a")->used == ResourceAmounts{{"cpu", 2'000}});
   book.upsert_pod("p2", pod("team-a", 500, true));  // a new copy replaces the old
   CHECK(book.usage("team-a")->used == ResourceAmounts{{"cpu", 500}});
@@ -106,6 +106,45 @@ TEST_CASE("request counts every pod, used the assigned ones; both follow changes
   book.remove_pod("p2");
   CHECK(book.usage("team-a")->used == ResourceAmounts{{"cpu", 0}});
   CHECK(book.usage("team-a")->request == ResourceAmounts{{"cpu", 1'000}});
+}
+
+TEST_CASE("a pod's use lasts from Reserve to its deletion, whatever order the news comes in", "[elastic_quota]") {
+  struct Step {
+    const char* what;
+    int64_t used;  // team-a's cpu after it
+  };
+  // p: 1 core. Each case is a sequence of events; "pending", "bound" from the
+  // informer, "reserve", "unreserve" from the cycle, "gone" its deletion.
+  struct Case {
+    const char* name;
+    std::vector<Step> steps;
+  };
+  const std::vector<Case> cases = {
+      {"bound after reserve", {{"pending", 0}, {"reserve", 1'000}, {"bound", 1'000}, {"gone", 0}}},
+      {"unreserved before bound", {{"pending", 0}, {"reserve", 1'000}, {"unreserve", 0}, {"reserve", 1'000}}},
+      {"a late unreserve after bound takes nothing back",
+       {{"pending", 0}, {"reserve", 1'000}, {"bound", 1'000}, {"unreserve", 1'000}, {"gone", 0}}},
+      {"a pending update while reserved keeps the use", {{"pending", 0}, {"reserve", 1'000}, {"pending", 1'000}}},
+      {"deleted while reserved, then unreserved", {{"pending", 0}, {"reserve", 1'000}, {"gone", 0}, {"unreserve", 0}}},
+      {"bound by someone else", {{"bound", 1'000}, {"bound", 1'000}, {"gone", 0}}},
+  };
+  for (const auto& c : cases) {
+    SECTION(c.name) {
+      QuotaBook book = book_with_node(10'000);
+      book.upsert_quota(quota("team-a", 0, 10'000));
+      for (const auto& step : c.steps) {
+        const std::string what = step.what;
+        if (what == "pending") book.upsert_pod("p", pod("team-a", 1'000));
+        if (what == "bound") book.upsert_pod("p", pod("team-a", 1'000, true));
+        if (what == "reserve") book.set_reserved("p", true);
+        if (what == "unreserve") book.set_reserved("p", false);
+        if (what == "gone") book.remove_pod("p");
+        INFO("after " << what);
+        const ResourceAmounts used = book.usage("team-a")->used;
+        CHECK((used.count("cpu") > 0 ? used.at("cpu") : 0) == step.used);
+      }
+    }
+  }
 }
 
 TEST_CASE("siblings share the cluster by min, request and weight", "[elastic_quota]") {
@@ -146,6 +185,24 @@ TEST_CASE("without min scaling, mins beyond the cluster are kept", "[elastic_quo
   CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 4'000}});
 }
 
+TEST_CASE("mins are scaled only in the resources the cluster has", "[elastic_quota]") {
+  QuotaBook book = book_with_node(10'000);  // no GPUs
+  auto gpu_team = [](const char* name) {
+    auto spec = quota(name, 0, 10'000);
+    spec.min["nvidia.com/gpu"] = 4;
+    spec.max["nvidia.com/gpu"] = 8;
+    spec.shared_weight = spec.max;
+    return spec;
+  };
+  book.upsert_quota(gpu_team("a"));
+  book.upsert_quota(gpu_team("b"));
+  QuotaPod p = pod("a", 1'000);
+  p.request["nvidia.com/gpu"] = 2;
+  book.upsert_pod("p", p);
+  // Koordinator keeps a's GPU min (4, of which it asks 2, lending the rest) rather than scaling it to nothing.
+  CHECK(runtime_of(book, "a") == ResourceAmounts{{"cpu", 1'000}, {"nvidia.com/gpu", 2}});
+}
+
 TEST_CASE("the runtime names only the quota's max resources", "[elastic_quota]") {
   QuotaBook book = book_with_node(10'000);
   auto gpu = quota("gpu-team", 0, 10'000);
@@ -173,9 +230,9 @@ TEST_CASE("what the system and default quotas use is not shared; their runtime i
   // A default-quota pod placed later (bound, or reserved) takes from what the tree shares.
   book.upsert_pod("d2", pod("", 1'000));
   CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 6'000}});
-  book.set_assigned("d2", true);
+  book.set_reserved("d2", true);
   CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 5'000}});
-  book.upsert_pod("d2", pod("", 1'000));  // the same request, no longer placed
+  book.set_reserved("d2", false);
   CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 6'000}});
   book.remove_node("n1");
   CHECK(runtime_of(book, "team-a") == ResourceAmounts{{"cpu", 0}});

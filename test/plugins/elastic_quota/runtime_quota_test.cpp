@@ -34,6 +34,8 @@ TEST_CASE("a parent's resource is shared by min, request and shared weight", "[e
       {"a zero weight gets nothing beyond its min", 100, {share("a", 50, 0, 0), share("b", 50, 0, 1)}, {0, 50}},
       {"nothing to share", 0, {share("a", 50, 0, 1)}, {0}},
       {"no share asks for anything", 100, {share("a", 0, 0, 1), share("b", 0, 10, 1)}, {0, 0}},
+      {"weights at the int64 limit do not overflow their sum", 100,
+       {share("a", 100, 0, INT64_MAX), share("b", 100, 0, INT64_MAX)}, {50, 50}},
       {"memory-sized amounts do not overflow", 4'000'000'000'000'000'000,
        {share("a", 9'000'000'000'000'000'000, 0, 3'000'000'000'000'000'000),
         share("b", 9'000'000'000'000'000'000, 0, 1'000'000'000'000'000'000)},
