@@ -42,9 +42,7 @@ Result<std::shared_ptr<const Plugin>> Coscheduling::make(const YAML::Node& args)
 }
 
 const Coscheduling* Coscheduling::of(const Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
-    if (const auto* plugin = dynamic_cast<const Coscheduling*>(framework.plugin_at(slot))) return plugin;
-  return nullptr;
+  return framework.find_plugin<Coscheduling>();
 }
 
 void Coscheduling::share_view(CycleState& state, GangView view) const { state.write(state_slot(), std::move(view)); }

@@ -153,9 +153,7 @@ Result<std::shared_ptr<const Plugin>> ElasticQuotaPlugin::make(const YAML::Node&
 }
 
 const ElasticQuotaPlugin* ElasticQuotaPlugin::of(const Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
-    if (const auto* plugin = dynamic_cast<const ElasticQuotaPlugin*>(framework.plugin_at(slot))) return plugin;
-  return nullptr;
+  return framework.find_plugin<ElasticQuotaPlugin>();
 }
 
 void ElasticQuotaPlugin::share_view(CycleState& state, QuotaView view) const {

@@ -69,6 +69,13 @@ class Framework {
   /// The plugin in that slot (for actors that drive a plugin in pieces, as
   /// the cycle does the preemption search); nullptr past the end.
   const Plugin* plugin_at(size_t slot) const { return slot < plugins_.size() ? plugins_[slot].get() : nullptr; }
+  /// The profile's instance of plugin type T, or nullptr when it does not run one (T::of).
+  template <class T>
+  const T* find_plugin() const {
+    for (const auto& plugin : plugins_)
+      if (const auto* found = dynamic_cast<const T*>(plugin.get())) return found;
+    return nullptr;
+  }
   /// The PostFilter plugins, in the order PostFilter runs them.
   const std::vector<const PostFilterPlugin*>& post_filter_plugins() const { return post_filter_; }
 

@@ -84,9 +84,7 @@ Result<std::shared_ptr<const Plugin>> LoadAwareScheduling::make(const YAML::Node
 }
 
 const LoadAwareScheduling* LoadAwareScheduling::of(const Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
-    if (const auto* plugin = dynamic_cast<const LoadAwareScheduling*>(framework.plugin_at(slot))) return plugin;
-  return nullptr;
+  return framework.find_plugin<LoadAwareScheduling>();
 }
 
 LoadAwareScheduling::Incoming LoadAwareScheduling::estimate_incoming(const CycleState& state,

@@ -68,9 +68,7 @@ Result<std::shared_ptr<const Plugin>> PodTopologySpread::make(const YAML::Node& 
 }
 
 const PodTopologySpread* PodTopologySpread::of(const Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
-    if (const auto* plugin = dynamic_cast<const PodTopologySpread*>(framework.plugin_at(slot))) return plugin;
-  return nullptr;
+  return framework.find_plugin<PodTopologySpread>();
 }
 
 std::vector<SpreadConstraint> PodTopologySpread::constraints_for(const Pod& pod, UnsatisfiableAction kind,

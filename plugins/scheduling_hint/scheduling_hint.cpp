@@ -99,9 +99,7 @@ Result<std::shared_ptr<const Plugin>> SchedulingHintPlugin::make(const YAML::Nod
 }
 
 const SchedulingHintPlugin* SchedulingHintPlugin::of(const Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
-    if (const auto* plugin = dynamic_cast<const SchedulingHintPlugin*>(framework.plugin_at(slot))) return plugin;
-  return nullptr;
+  return framework.find_plugin<SchedulingHintPlugin>();
 }
 
 PluginStatus SchedulingHintPlugin::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const {

@@ -27,9 +27,7 @@ Result<std::shared_ptr<const Plugin>> VolumeBinding::make(const YAML::Node& args
 }
 
 const VolumeBinding* VolumeBinding::of(const Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot)
-    if (const auto* plugin = dynamic_cast<const VolumeBinding*>(framework.plugin_at(slot))) return plugin;
-  return nullptr;
+  return framework.find_plugin<VolumeBinding>();
 }
 
 PluginStatus VolumeBinding::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
