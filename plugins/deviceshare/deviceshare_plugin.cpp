@@ -4,7 +4,6 @@
 
 #include "plugins/common/args.hpp"
 #include "plugins/deviceshare/allocation_result.hpp"
-#include "plugins/deviceshare/designated_allocation.hpp"
 #include "plugins/deviceshare/fragmentation_scoring.hpp"
 #include "plugins/deviceshare/go_json.hpp"
 #include "plugins/deviceshare/gpu_quick_verdict.hpp"
@@ -105,20 +104,12 @@ PluginStatus DeviceShare::pre_filter(CycleState& state, const PodInfo& pod, PreF
   PluginStatus status = prepare_device_share_request(*pod.pod, templates_, *request);
   if (!status.ok()) return status;
   DeviceShareState s;
-  if (!request->skip()) {
-    auto designated = designated_allocation_of(pod.meta());
-    if (!designated) return PluginStatus::internal_error(designated.message());
-    if (*designated) s.designated = std::make_shared<const DeviceAllocations>(std::move(**designated));
-  }
   s.request = std::move(request);
   state.write<DeviceShareState>(state_slot(), std::move(s));
   return {};
 }
 
 PluginStatus DeviceShare::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
-  const DeviceShareState* s = read_state(state);
-  // Designated devices come before reserved ones, as in Koordinator's Filter.
-  if (s != nullptr && s->designated) return filter_devices(state, node.node(), devices_of(node));
   if (auto restored = filter_reserved_devices(*this, state, pod, node)) return *restored;  // reserved devices
   return filter_devices(state, node.node(), devices_of(node));
 }
@@ -146,7 +137,6 @@ PluginStatus DeviceShare::reserve(CycleState& state, const PodInfo& pod, NodeInf
   // Koordinator's Reserve allocates within the topology manager's affinity
   // for the node, so the devices land on the NUMA nodes the CPUs got.
   std::optional<uint64_t> affinity = numa_affinity_ ? numa_affinity_(state) : std::nullopt;
-  if (read_state(state)->designated) return reserve_designated(state, pod, node);
   // A pod that allocated a reservation holding devices takes them first (RestoreReservation).
   if (auto restored = reserve_reserved_devices(*this, state, pod, node, affinity)) return *restored;
   NodeDevices* devices = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
@@ -189,7 +179,6 @@ PluginStatus DeviceShare::filter_devices(const CycleState& state, const Node* no
     }
   }
   if (devices == nullptr || !devices->known()) return {};
-  if (s->designated) return designated_fits(*devices, *s->designated);
   const AllocateOptions options = options_for(node);
   // The allocator's own verdict in the common case, without running it.
   if (auto quick = quick_gpu_verdict(*devices, request, options)) return std::move(*quick);
@@ -235,28 +224,11 @@ PluginStatus DeviceShare::reserve_devices(CycleState& state, const PodInfo& pod,
   return {};
 }
 
-PluginStatus DeviceShare::reserve_designated(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
-  const DeviceShareState* s = read_state(state);
-  NodeDevices* devices = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
-  if (devices == nullptr || !devices->known()) return {};
-  const std::string_view key = pod_identity(pod);
-  devices->remove_pod(key);  // as reserve_devices: never counted twice
-  PluginStatus fits = designated_fits(*devices, *s->designated);
-  if (!fits.ok()) return fits;
-  devices->add_pod(key, pod_devices_from(*s->designated), pod.key);
-  DeviceShareState next = *s;
-  next.allocated = std::make_shared<const DeviceAllocations>(with_device_ids(*devices, *s->designated));
-  next.gpu_vendor = devices->gpu_vendor();
-  state.write<DeviceShareState>(state_slot(), std::move(next));
-  return {};
-}
-
 PluginStatus DeviceShare::numa_hints(const CycleState& state, const Node* node, const NodeDevices* devices,
                                      NumaHints& out) const {
   out.clear();
   const DeviceShareState* s = read_state(state);
   if (args_.disable_numa_alignment || s == nullptr || devices == nullptr || !devices->known()) return {};
-  if (s->designated) return designated_numa_hints(*devices, *s->designated, out);
   return generate_numa_hints(*devices, *s->request, options_for(node), out);
 }
 

@@ -58,9 +58,6 @@ struct DeviceShareState {
   std::shared_ptr<const DeviceAllocations> allocated;
   /// The Device's node.koordinator.sh/gpu-vendor at Reserve (device plugin adaption).
   std::string gpu_vendor;
-  /// The devices a SchedulingHint designates (designated_allocation.hpp):
-  /// Filter checks them, Reserve takes them; null = DeviceShare chooses.
-  std::shared_ptr<const DeviceAllocations> designated;
 };
 
 inline constexpr const char* kErrIsolationProviderMissing = "GPUIsolationProviderHAMICore not found on the node";
@@ -122,8 +119,6 @@ class DeviceShare final : public PreFilterPlugin,
                           NumaHints& out) const;
   /// Undoes reserve_devices.
   void unreserve_devices(CycleState& state, const PodInfo& pod, NodeDevices* devices) const;
-  /// Reserve of a designated allocation: exactly its devices, if still free.
-  PluginStatus reserve_designated(CycleState& state, const PodInfo& pod, NodeInfo& node) const;
 
   /// The state PreFilter wrote, or nullptr (no device request).
   const DeviceShareState* read_state(const CycleState& state) const;
