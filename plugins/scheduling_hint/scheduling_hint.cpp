@@ -42,11 +42,13 @@ Result<SchedulingHint> decode_scheduling_hint(std::string_view text) {
   JsonReader reader(**doc);
   reader.field("nodeNames", hint.node_names);
   reader.field("preferredNodeNames", hint.preferred_node_names);
-  // extensions: any object; troupe's plugins read none of them.
+  // extensions: any object, by plugin name; only the names are read here.
   reader.check("extensions", !(*doc)->HasMember("extensions") || (**doc)["extensions"].IsObject() ||
                                  (**doc)["extensions"].IsNull(),
                "must be an object");
   if (!reader.ok()) return Error{reader.error()};
+  if ((*doc)->HasMember("extensions") && (**doc)["extensions"].IsObject())
+    for (const auto& member : (**doc)["extensions"].GetObject()) hint.extensions.emplace_back(member.name.GetString());
   return hint;
 }
 
@@ -57,6 +59,13 @@ Result<std::optional<SchedulingHint>> scheduling_hint_of(const ObjectMeta& pod_m
   auto hint = decode_scheduling_hint(*value);
   if (!hint) return Error{std::string("invalid annotation ") + key + ": " + hint.message()};
   return std::optional<SchedulingHint>(std::move(*hint));
+}
+
+bool hint_extends(const ObjectMeta& pod_meta, std::string_view plugin) {
+  auto hint = scheduling_hint_of(pod_meta);
+  if (!hint || !*hint) return false;
+  const auto& names = (*hint)->extensions;
+  return std::find(names.begin(), names.end(), plugin) != names.end();
 }
 
 SchedulingHintArgs SchedulingHintArgs::from_yaml(const YAML::Node& args) {

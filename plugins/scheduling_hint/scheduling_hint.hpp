@@ -12,8 +12,9 @@
 // passes every filter (extenders included), chooses among those alone; else
 // it searches every node as usual (actors/preferred_nodes.hpp). Unlike a
 // nomination, a preference holds no room on the node. `extensions` are for
-// other plugins; troupe reads none of them (Koordinator's DeviceShare takes a
-// designated allocation from one, see README "Not supported yet").
+// other plugins: with a `DeviceShare` key, DeviceShare takes the devices the
+// pod's device-allocated annotation names (its designated allocation); the
+// other plugins' extensions are accepted and not read.
 
 #include <cstdint>
 #include <memory>
@@ -38,6 +39,9 @@ inline constexpr const char* kDeprecatedAnnotationSchedulingHint = "scheduling.k
 struct SchedulingHint {
   std::vector<std::string> node_names;
   std::vector<std::string> preferred_node_names;
+  /// The plugins `extensions` names (its keys): DeviceShare reads the pod's
+  /// device-allocated annotation as a designated allocation when named.
+  std::vector<std::string> extensions;
 };
 
 /// The annotation's text, decoded; an error names the annotation and the field.
@@ -45,6 +49,10 @@ Result<SchedulingHint> decode_scheduling_hint(std::string_view text);
 
 /// The pod's hint: nullopt without one (no annotation, or an empty one).
 Result<std::optional<SchedulingHint>> scheduling_hint_of(const ObjectMeta& pod_meta);
+
+/// Whether the pod's hint names `plugin` among its extensions (false without
+/// a hint, or with one that does not decode: SchedulingHint's PreFilter says why).
+bool hint_extends(const ObjectMeta& pod_meta, std::string_view plugin);
 
 /// SchedulingHintArgs: how many preferred nodes are tried at most (the rest are ignored).
 struct SchedulingHintArgs {

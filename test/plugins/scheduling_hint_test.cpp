@@ -67,6 +67,31 @@ TEST_CASE("a scheduling hint decodes, or says which field is wrong", "[schedulin
   }
 }
 
+TEST_CASE("the hint's extensions name the plugins they are for", "[scheduling_hint]") {
+  struct Case {
+    const char* hint;  // nullptr: no annotation
+    bool device_share;
+  };
+  const std::vector<Case> cases = {
+      {nullptr, false},
+      {R"({"nodeNames":["a"]})", false},
+      {R"({"extensions":{"DeviceShare":{}}})", true},
+      {R"({"extensions":{"Reservation":{},"DeviceShare":{"anything":1}}})", true},
+      {R"({"extensions":{"deviceshare":{}}})", false},  // plugin names are exact
+      {R"({"extensions":null})", false},
+      {R"({"extensions":[]})", false},  // malformed: SchedulingHint's PreFilter says why
+  };
+  for (const auto& c : cases) {
+    INFO((c.hint != nullptr ? c.hint : "(none)"));
+    CHECK(hint_extends(meta_with(c.hint != nullptr ? std::map<std::string, std::string>{{kAnnotationSchedulingHint, c.hint}}
+                                                   : std::map<std::string, std::string>{}),
+                       "DeviceShare") == c.device_share);
+  }
+  auto decoded = decode_scheduling_hint(R"({"extensions":{"B":{},"A":{}}})");
+  REQUIRE(decoded);
+  CHECK(decoded->extensions == Names{"B", "A"});
+}
+
 TEST_CASE("the new annotation wins, an empty one falls back to the deprecated key", "[scheduling_hint]") {
   struct Case {
     std::map<std::string, std::string> annotations;
