@@ -8,7 +8,6 @@ namespace troupe::plugins::deviceshare {
 
 namespace {
 
-std::string insufficient(DeviceType type) { return "Insufficient " + std::string(device_type_name(type)) + " devices"; }
 
 bool numa_allowed(const DeviceSlotInfo& info, uint64_t numa_nodes) {
   if (!info.placement) return false;
@@ -70,7 +69,7 @@ PluginStatus prepare_types(const NodeDevices& node, const DeviceShareRequest& re
       continue;
     PreparedType& p = out[type_index(type)];
     if (type == DeviceType::gpu) {
-      if (node.devices(type).slots.empty()) return PluginStatus::unresolvable(insufficient(type));
+      if (node.devices(type).slots.empty()) return PluginStatus::unresolvable(insufficient_devices(type));
       p.present = true;
       p.per_instance = request.gpu->per_gpu_amounts;
       p.desired = request.gpu->count;

@@ -20,6 +20,8 @@ inline constexpr std::array<DeviceType, kDeviceTypeCount> kAllDeviceTypes = {Dev
 /// "gpu", "rdma", "fpga".
 std::string_view device_type_name(DeviceType type);
 std::optional<DeviceType> device_type_of(std::string_view name);
+/// The allocators' verdict when a type's devices do not fit: "Insufficient gpu devices".
+std::string insufficient_devices(DeviceType type);
 inline constexpr size_t type_index(DeviceType type) { return static_cast<size_t>(type); }
 
 /// Bitmask over minors 0..63 (Koordinator's `1 << minor` hashes).

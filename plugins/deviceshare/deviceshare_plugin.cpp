@@ -4,6 +4,7 @@
 
 #include "plugins/common/args.hpp"
 #include "plugins/deviceshare/allocation_result.hpp"
+#include "plugins/deviceshare/designated_allocation.hpp"
 #include "plugins/deviceshare/fragmentation_scoring.hpp"
 #include "plugins/deviceshare/go_json.hpp"
 #include "plugins/deviceshare/gpu_quick_verdict.hpp"
@@ -104,12 +105,20 @@ PluginStatus DeviceShare::pre_filter(CycleState& state, const PodInfo& pod, PreF
   PluginStatus status = prepare_device_share_request(*pod.pod, templates_, *request);
   if (!status.ok()) return status;
   DeviceShareState s;
+  if (!request->skip()) {
+    auto designated = designated_devices_of(pod.meta());
+    if (!designated) return PluginStatus::unresolvable(designated.message());
+    s.designated = std::move(*designated);
+  }
   s.request = std::move(request);
   state.write<DeviceShareState>(state_slot(), std::move(s));
   return {};
 }
 
 PluginStatus DeviceShare::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  // A designation narrows what the reservations give back (designated_allocation.hpp).
+  if (auto designated = designated_filter_view(*this, state, pod, node))
+    return filter_devices(state, node.node(), &*designated);
   if (auto restored = filter_reserved_devices(*this, state, pod, node)) return *restored;  // reserved devices
   return filter_devices(state, node.node(), devices_of(node));
 }
@@ -137,6 +146,7 @@ PluginStatus DeviceShare::reserve(CycleState& state, const PodInfo& pod, NodeInf
   // Koordinator's Reserve allocates within the topology manager's affinity
   // for the node, so the devices land on the NUMA nodes the CPUs got.
   std::optional<uint64_t> affinity = numa_affinity_ ? numa_affinity_(state) : std::nullopt;
+  if (auto designated = reserve_designated_devices(*this, state, pod, node, affinity)) return *designated;
   // A pod that allocated a reservation holding devices takes them first (RestoreReservation).
   if (auto restored = reserve_reserved_devices(*this, state, pod, node, affinity)) return *restored;
   NodeDevices* devices = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);

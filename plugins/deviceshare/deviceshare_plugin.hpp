@@ -58,6 +58,9 @@ struct DeviceShareState {
   std::shared_ptr<const DeviceAllocations> allocated;
   /// The Device's node.koordinator.sh/gpu-vendor at Reserve (device plugin adaption).
   std::string gpu_vendor;
+  /// The devices a SchedulingHint designates (designated_allocation.hpp):
+  /// the allocator sees only them; null = every device of the node.
+  std::shared_ptr<const PodDevices> designated;
 };
 
 inline constexpr const char* kErrIsolationProviderMissing = "GPUIsolationProviderHAMICore not found on the node";

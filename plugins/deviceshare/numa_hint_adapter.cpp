@@ -1,5 +1,6 @@
 #include "plugins/deviceshare/numa_hint_adapter.hpp"
 
+#include "plugins/deviceshare/designated_allocation.hpp"
 #include "plugins/deviceshare/joint_allocator.hpp"
 #include "plugins/framework/node_info.hpp"
 
@@ -29,22 +30,25 @@ topology::NumaHints to_topology_hints(const NumaHints& hints) {
   return out;
 }
 
-PluginStatus DeviceShareNumaHints::numa_hints(const CycleState& state, const PodInfo&, const NodeInfo& node,
+PluginStatus DeviceShareNumaHints::numa_hints(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                               topology::NumaHints& out) const {
   out.clear();
   if (plugin_ == nullptr) return {};
   NumaHints hints;
-  PluginStatus status = plugin_->numa_hints(state, node.node(), devices_of(node), hints);
+  // A designated pod's hints are where the devices it may take sit.
+  const auto designated = designated_filter_view(*plugin_, state, pod, node);
+  PluginStatus status = plugin_->numa_hints(state, node.node(), designated ? &*designated : devices_of(node), hints);
   if (!status.ok()) return status;
   out = to_topology_hints(hints);
   return {};
 }
 
-PluginStatus DeviceShareNumaHints::try_allocate(const CycleState& state, const PodInfo&, const NodeInfo& node,
+PluginStatus DeviceShareNumaHints::try_allocate(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                                 const topology::NumaHint& affinity) const {
   if (plugin_ == nullptr) return {};
   const DeviceShareState* s = plugin_->read_state(state);
-  const NodeDevices* devices = devices_of(node);
+  const auto designated = designated_filter_view(*plugin_, state, pod, node);
+  const NodeDevices* devices = designated ? &*designated : devices_of(node);
   if (s == nullptr || devices == nullptr || !devices->known()) return {};
   AllocateOptions options;
   if (node.node() != nullptr) options.node_labels = &node.node()->meta.labels;

@@ -17,7 +17,6 @@ struct Candidate {
 };
 using Candidates = FixedVector<Candidate, kMaxDevicesPerType>;
 
-std::string insufficient(DeviceType type) { return "Insufficient " + std::string(device_type_name(type)) + " devices"; }
 
 bool in_preferred(const PcieIds* preferred, const std::string* pcie) {
   if (preferred == nullptr || pcie == nullptr) return false;
@@ -67,7 +66,7 @@ void round_robin_preferred(Candidates& c) {
 PluginStatus prepare_common_device(const NodeDevices& node, DeviceType type, const TypeRequest& request,
                                    const DeviceHint* hint, PreparedType& out) {
   const TypeDevices& devices = node.devices(type);
-  if (devices.slots.empty()) return PluginStatus::unresolvable(insufficient(type));
+  if (devices.slots.empty()) return PluginStatus::unresolvable(insufficient_devices(type));
   const DeviceResource resource = type == DeviceType::rdma ? DeviceResource::rdma : DeviceResource::fpga;
   const int64_t quantity = request.amounts.value(resource);
   out.present = true;
@@ -86,7 +85,7 @@ PluginStatus prepare_common_device(const NodeDevices& node, DeviceType type, con
       for (const auto& slot : devices.slots)
         if (slot.info != nullptr && hint->selector->matches(slot.info->labels)) ++count;
     }
-    if (count == 0) return PluginStatus::unresolvable(insufficient(type));
+    if (count == 0) return PluginStatus::unresolvable(insufficient_devices(type));
     out.desired = count;
   } else if (hint != nullptr && hint->requests_as_count()) {
     out.desired = quantity;
@@ -156,7 +155,7 @@ PluginStatus allocate_default_devices(const AllocationView& view, DeviceType typ
   }
   if (static_cast<int64_t>(out.size()) < desired) {
     out.clear();
-    return PluginStatus::unschedulable(insufficient(type));
+    return PluginStatus::unschedulable(insufficient_devices(type));
   }
   return {};
 }

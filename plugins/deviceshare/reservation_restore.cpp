@@ -56,38 +56,60 @@ NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::
   return out;
 }
 
-std::optional<PluginStatus> filter_reserved_devices(const DeviceShare& plugin, const CycleState& state,
-                                                    const PodInfo& pod, const NodeInfo& node) {
+std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeInfo& node) {
   const NodeDevices* devices = devices_of(node);
-  if (plugin.read_state(state) == nullptr || devices == nullptr || !devices->known()) return std::nullopt;
+  if (devices == nullptr || !devices->known()) return std::nullopt;
   const auto usable = reservation::usable_reservations(pod, node);
   const auto uids = with_devices(*devices, usable);
   if (uids.empty()) return std::nullopt;
   // Filter asks whether some allocation exists; the preference only matters at Reserve.
-  const NodeDevices view = restored_devices(*devices, uids, any_restricted(usable, *devices));
-  return plugin.filter_devices(state, node.node(), &view);
+  return restored_devices(*devices, uids, any_restricted(usable, *devices));
 }
 
-std::optional<PluginStatus> reserve_reserved_devices(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
-                                                     NodeInfo& node, std::optional<uint64_t> numa_affinity) {
+std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved) {
   const NodeDevices* devices = devices_of(node);
-  if (plugin.read_state(state) == nullptr || devices == nullptr || !devices->known()) return std::nullopt;
+  if (devices == nullptr || !devices->known()) return std::nullopt;
   const auto* entry = reservation::allocated_reservation(pod, node);
   if (entry == nullptr || !devices->has_pod(entry->uid())) return std::nullopt;
-  // The reserved devices first; Aligned (or no policy) falls back to the whole restored node.
-  NodeDevices view = restored_devices(*devices, {entry->uid()}, true);
-  PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
-  if (!status.ok() && !reservation::restricted(*entry)) {
-    view = restored_devices(*devices, {entry->uid()}, false);
-    status = plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
-  }
-  if (!status.ok()) return status;
-  // The allocation was made on the view: account it on the node itself.
+  return restored_devices(*devices, {entry->uid()}, only_reserved);
+}
+
+bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node) {
+  const auto* entry = reservation::allocated_reservation(pod, node);
+  return entry != nullptr && reservation::restricted(*entry);
+}
+
+void account_on_node(const DeviceShare& plugin, const CycleState& state, const PodInfo& pod, NodeInfo& node) {
   auto* real = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
+  if (real == nullptr) return;
   const std::string_view key = pod_identity(pod);
   real->remove_pod(key);
   if (const auto* s = plugin.read_state(state); s != nullptr && s->allocated)
     real->add_pod(key, pod_devices_from(*s->allocated), pod.key);
+}
+
+std::optional<PluginStatus> filter_reserved_devices(const DeviceShare& plugin, const CycleState& state,
+                                                    const PodInfo& pod, const NodeInfo& node) {
+  if (plugin.read_state(state) == nullptr) return std::nullopt;
+  const auto view = reserved_filter_view(pod, node);
+  if (!view) return std::nullopt;
+  return plugin.filter_devices(state, node.node(), &*view);
+}
+
+std::optional<PluginStatus> reserve_reserved_devices(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
+                                                     NodeInfo& node, std::optional<uint64_t> numa_affinity) {
+  if (plugin.read_state(state) == nullptr) return std::nullopt;
+  // The reserved devices first; Aligned (or no policy) falls back to the whole restored node.
+  auto view = reserved_reserve_view(pod, node, true);
+  if (!view) return std::nullopt;
+  PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &*view, numa_affinity);
+  if (!status.ok() && !allocated_reservation_restricted(pod, node)) {
+    view = reserved_reserve_view(pod, node, false);
+    status = plugin.reserve_devices(state, pod, node.node(), &*view, numa_affinity);
+  }
+  if (!status.ok()) return status;
+  // The allocation was made on the view: account it on the node itself.
+  account_on_node(plugin, state, pod, node);
   return status;
 }
 

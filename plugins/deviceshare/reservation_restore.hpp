@@ -28,4 +28,21 @@ std::optional<PluginStatus> reserve_reserved_devices(const DeviceShare& plugin, 
 NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::string>& reservation_uids,
                              bool only_reserved);
 
+/// What Filter lets the pod allocate from when reservations it may use hold
+/// devices on the node (their devices given back; only theirs if one is
+/// Restricted); nullopt when none does.
+std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeInfo& node);
+
+/// The devices of the reservation the pod allocated on the node, given back
+/// (`only_reserved`: nothing else usable); nullopt when it allocated none
+/// holding devices there.
+std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved);
+
+/// Whether the reservation the pod allocated on the node is Restricted.
+bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node);
+
+/// Reserve ran on a view (a copy of the node's devices): accounts the
+/// allocation it wrote into the state on the node itself.
+void account_on_node(const DeviceShare& plugin, const CycleState& state, const PodInfo& pod, NodeInfo& node);
+
 }  // namespace troupe::plugins::deviceshare

@@ -7,7 +7,8 @@ best of the preferred nodes that fit wins over better-scored nodes elsewhere,
 and when none fits the whole cluster is searched. A preferred node outside
 `nodeNames` is ignored, `maxHintNodes` cuts the list, and a malformed hint
 keeps the pod pending with a message that names the annotation until it is
-fixed.
+fixed. A hint whose `extensions` name DeviceShare makes the pod's own
+device-allocated annotation its designated devices.
 
 Every test places a pod without a hint first: NodeResourcesFit's default
 LeastAllocated sends it to the big node n-big, so a hinted pod placed
@@ -19,6 +20,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from device_builders import DEVICE_ALLOCATED, KOORD, allocation, gpu_pod, make_device, make_gpu_node  # noqa: E402
 from scheduler_helpers import (SchedulingTest, fast_config, make_node, make_pod, profile,  # noqa: E402
                                scheduler_config)
 
@@ -100,6 +102,40 @@ class SchedulingHintTest(SchedulingTest):
         self.assertEqual(status, 200)
         self.cluster.wait(lambda: (self.client.pod("bad")["spec"].get("nodeName") == "n-small"), 30,
                           "the fixed pod bound to n-small")
+
+    def test_a_device_share_extension_designates_the_devices(self):
+        self.start([make_gpu_node("gpu-1"), make_device("gpu-1")])
+        whole = {KOORD + "gpu-core": "100", KOORD + "gpu-memory": "80Gi", KOORD + "gpu-memory-ratio": "100"}
+
+        def designated(name, minor, extension=True):
+            hint = {"nodeNames": ["gpu-1"]}
+            if extension:
+                hint["extensions"] = {"DeviceShare": {}}
+            return gpu_pod(name, whole=1, annotations={
+                HINT: hint, DEVICE_ALLOCATED: {"gpu": [{"minor": minor, "resources": whole}]}})
+        # With the extension: exactly minor 5, with its id, as the annotation said.
+        got = allocation(self.place_one(designated("on-5", 5)))
+        self.assertEqual(got, {"gpu": [{"minor": 5, "resources": whole, "id": "GPU-gpu-1-5"}]})
+        # Minor 5 is taken now: a second pod designating it waits, saying why.
+        message = self.create_unschedulable(designated("also-5", 5))
+        self.assertIn("Insufficient GPU Devices", message)
+        # A designation is what the pod may take, its request what it takes:
+        # half of minor 6 cannot hold a whole GPU ...
+        half = {KOORD + "gpu-core": "50", KOORD + "gpu-memory-ratio": "50"}
+        small = gpu_pod("half-named", whole=1, annotations={
+            HINT: {"nodeNames": ["gpu-1"], "extensions": {"DeviceShare": {}}},
+            DEVICE_ALLOCATED: {"gpu": [{"minor": 6, "resources": half}]}})
+        self.assertIn("Insufficient GPU Devices", self.create_unschedulable(small))
+        # ... and a pod asking half a GPU with minor 7 named whole gets half of minor 7.
+        share = gpu_pod("share-of-7", core="50", ratio="50", annotations={
+            HINT: {"nodeNames": ["gpu-1"], "extensions": {"DeviceShare": {}}},
+            DEVICE_ALLOCATED: {"gpu": [{"minor": 7, "resources": whole}]}})
+        got = allocation(self.place_one(share))
+        self.assertEqual(got["gpu"][0]["minor"], 7)
+        self.assertEqual(got["gpu"][0]["resources"][KOORD + "gpu-core"], "50")
+        # Without the extension the annotation is ignored: the allocator chooses.
+        got = allocation(self.place_one(designated("chosen", 5, extension=False)))
+        self.assertNotEqual(got["gpu"][0]["minor"], 5)
 
 
 if __name__ == "__main__":
