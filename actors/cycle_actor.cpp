@@ -168,18 +168,22 @@ void forget_volumes(Self self, const Attempt& a) {
 
 /// ElasticQuota: the pod under attempt uses its quota from Reserve until Unreserve.
 void quota_reserved(Self self, const Attempt& a, bool on_node) {
+  if (self->state.quotas) self->state.quotas->reserved(a.pod().meta().uid, on_node);
+}
+
+/// The pod's Reserve failed: its quota is given back, and the pods its quota
+/// turned away meanwhile (Reserve is answered while the next pods are tried)
+/// get another try.
+void quota_given_back(Self self, const Attempt& a) {
   if (!self->state.quotas) return;
-  self->state.quotas->reserved(a.pod().meta().uid, on_node);
-  // Given back: the pods its quota turned away meanwhile (Reserve is answered
-  // while the next pods are tried) get another try.
-  if (!on_node)
-    self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(plugins::EventResource::pod),
-               static_cast<uint32_t>(plugins::ActionType::kDelete));
+  quota_reserved(self, a, false);
+  self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(plugins::EventResource::pod),
+             static_cast<uint32_t>(plugins::ActionType::kDelete));
 }
 
 void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
   self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
-  quota_reserved(self, *a, false);
+  quota_reserved(self, *a, false);  // the event below requeues what the quota turned away
   forget_volumes(self, *a);
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
   // What it held is free again (its room, a ReadWriteOncePod claim): the
@@ -636,7 +640,7 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
             self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
-            quota_reserved(self, *a, false);
+            quota_given_back(self, *a);
             forget_volumes(self, *a);
             gang_member_unreserved(self, a);
             // As schedule_one.go: a rejection at Reserve is a FitError over the one node tried.
@@ -646,7 +650,7 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
           },
           [=](caf::error& err) {
             self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
-            quota_reserved(self, *a, false);
+            quota_given_back(self, *a);
             forget_volumes(self, *a);
             gang_member_unreserved(self, a);
             fail(self, a, "reserve failed: " + to_string(err), {}, true);

@@ -63,12 +63,8 @@ PodRef ref_of(const plugins::PodInfo& pod) {
 /// ReservationArgs.enablePreemption of the profile's Reservation plugin:
 /// Koordinator's Reservation PostFilter then preempts for reserve pods too.
 bool reserve_pods_preempt(const plugins::Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot) {
-    if (framework.plugin_name(slot) != plugins::reservation::ReservationPlugin::kName) continue;
-    const auto* plugin = dynamic_cast<const plugins::reservation::ReservationPlugin*>(framework.plugin_at(slot));
-    return plugin != nullptr && plugin->args().enable_preemption;
-  }
-  return false;
+  const auto* plugin = framework.find_plugin<plugins::reservation::ReservationPlugin>();
+  return plugin != nullptr && plugin->args().enable_preemption;
 }
 
 std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleRequestPtr& cycle,

@@ -17,13 +17,10 @@ namespace {
 
 // The profile's DeviceShare when it learns its task classes, else null.
 const ds::DeviceShare* learning_device_share(const plugins::Framework& framework) {
-  for (size_t slot = 0; slot < framework.plugin_count(); ++slot) {
-    const auto* plugin = dynamic_cast<const ds::DeviceShare*>(framework.plugin_at(slot));
-    if (plugin != nullptr && plugin->args().strategy == ds::ScoringStrategy::fragmentation &&
-        plugin->args().fragmentation.learned())
-      return plugin;
-  }
-  return nullptr;
+  const auto* plugin = framework.find_plugin<ds::DeviceShare>();
+  const bool learns = plugin != nullptr && plugin->args().strategy == ds::ScoringStrategy::fragmentation &&
+                      plugin->args().fragmentation.learned();
+  return learns ? plugin : nullptr;
 }
 
 }  // namespace
