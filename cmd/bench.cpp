@@ -58,6 +58,9 @@ std::vector<FlagSpec> bench_specs() {
       {"elastic-quota", true,
        "enable ElasticQuota with this many quota groups (min: the cluster's cpu shared evenly, max: all of it), "
        "every pod, placed ones too, labelled with one of them in turn (default 0: off)"},
+      {"label-values", true,
+       "label every pod, placed ones too, with one of this many values of the label bench.troupe.io/app in turn "
+       "(default 0: none); what --elastic-quota's labels cost without ElasticQuota"},
       {"load-aware", false,
        "enable LoadAwareScheduling and give every node a NodeMetric (base usage 10-49 % of its cpu and memory, "
        "placed pods at half their requests)"},
@@ -84,6 +87,7 @@ struct BenchSettings {
   int percentage_of_nodes_to_score = 0;
   bool load_aware = false;
   size_t elastic_quotas = 0;
+  size_t label_values = 0;
   uint64_t seed = 1;
   int64_t timeout_seconds = 600;
 };
@@ -152,10 +156,15 @@ std::vector<plugins::elastic_quota::QuotaSpec> bench_quotas(size_t count, const 
   return quotas;
 }
 
-void label_with_quotas(std::vector<Pod>& pods, size_t count) {
+/// Labels pod i with `key` = `prefix` + (i mod count); nothing when count is 0.
+void label_in_turn(std::vector<Pod>& pods, size_t count, const std::string& key, const std::string& prefix) {
   if (count == 0) return;
-  for (size_t i = 0; i < pods.size(); ++i)
-    pods[i].meta.labels[plugins::elastic_quota::kLabelQuotaName] = "quota-" + std::to_string(i % count);
+  for (size_t i = 0; i < pods.size(); ++i) pods[i].meta.labels[key] = prefix + std::to_string(i % count);
+}
+
+void label_pods(std::vector<Pod>& pods, const BenchSettings& s) {
+  label_in_turn(pods, s.elastic_quotas, plugins::elastic_quota::kLabelQuotaName, "quota-");
+  label_in_turn(pods, s.label_values, "bench.troupe.io/app", "app-");
 }
 
 /// koordlet's reports for --load-aware: node i runs at a base usage of
@@ -211,8 +220,8 @@ Result<BenchResult> run_once(const BenchSettings& s) {
   if (!pods) return Error{pods.message()};
   auto placed = placed_pods(s, *cluster);
   if (!placed) return Error{placed.message()};
-  label_with_quotas(*pods, s.elastic_quotas);
-  label_with_quotas(*placed, s.elastic_quotas);
+  label_pods(*pods, s);
+  label_pods(*placed, s);
   auto reservations = bench_reservations(*cluster, s.reserved_nodes_percent, s.mix);
   if (!reservations.empty()) label_reservation_owners(*pods);
 
@@ -308,6 +317,7 @@ std::string json_of(const BenchResult& r) {
       .add("evaluation_cache", r.settings.evaluation_cache)
       .add("load_aware", r.settings.load_aware)
       .add("elastic_quotas", r.settings.elastic_quotas)
+      .add("label_values", r.settings.label_values)
       .add("window", r.settings.window)
       .add("bound", r.bound)
       .add("failed", r.failed)
@@ -352,9 +362,11 @@ Result<BenchSettings> read_settings(const Flags& flags) {
   auto percentage = int_flag(flags, "percentage-of-nodes-to-score", 0, 0, 100);
   auto seed = int_flag(flags, "seed", 1, 0, INT64_MAX);
   auto quotas = int_flag(flags, "elastic-quota", 0, 0, 100000);
+  auto label_values = int_flag(flags, "label-values", 0, 0, 10000000);
   auto timeout = int_flag(flags, "timeout", 600, 1, 86400);
   for (const auto* r :
-       {&nodes, &pods, &partitions, &threads, &window, &placed, &reserved, &percentage, &seed, &timeout, &quotas})
+       {&nodes, &pods, &partitions, &threads, &window, &placed, &reserved, &percentage, &seed, &timeout, &quotas,
+        &label_values})
     if (!*r) return Error{r->message()};
   if (!fraction) return Error{fraction.message()};
   auto mix = synthetic::parse_pod_mix(flags.get("mix", "cpu"));
@@ -367,6 +379,7 @@ Result<BenchSettings> read_settings(const Flags& flags) {
   s.evaluation_cache = !flags.has("no-evaluation-cache");
   s.load_aware = flags.has("load-aware");
   s.elastic_quotas = static_cast<size_t>(*quotas);
+  s.label_values = static_cast<size_t>(*label_values);
   s.threads = static_cast<size_t>(*threads);
   s.window = static_cast<size_t>(*window);
   s.placed_per_node = static_cast<size_t>(*placed);

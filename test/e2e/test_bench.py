@@ -92,6 +92,13 @@ class BenchTest(unittest.TestCase):
         self.check_run(r, 40)
         self.assertEqual(r["placed_per_node"], 5)
 
+    def test_label_values(self):
+        # Labelled pods schedule as unlabelled ones do: every pod once, none failed.
+        r = bench_json("--nodes", "20", "--pods", "60", "--placed-per-node", "2", "--label-values", "7")[0]
+        self.check_run(r, 60)
+        self.assertEqual((r["label_values"], r["failed"]), (7, 0), r)
+        self.assertEqual(bench_json("--nodes", "5", "--pods", "5")[0]["label_values"], 0)
+
     def test_reserved_nodes(self):
         for mix in ("cpu", "gpu-share"):
             with self.subTest(mix=mix):
@@ -122,6 +129,7 @@ class BenchTest(unittest.TestCase):
             (("--pods", "many"), "--pods"),
             (("--gpu-node-fraction", "2"), "--gpu-node-fraction"),
             (("--reserved-nodes", "101"), "--reserved-nodes"),
+            (("--label-values", "-1"), "--label-values"),
             (("--frobnicate",), "frobnicate"),
         ]
         for args, needle in cases:
