@@ -1,6 +1,7 @@
 #include "plugins/deviceshare/designated_allocation.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include "plugins/deviceshare/gpu_memory.hpp"
 #include "plugins/deviceshare/reservation_restore.hpp"
@@ -13,9 +14,9 @@ namespace {
 
 constexpr const char* kDeviceShare = "DeviceShare";
 
-/// The key the blocking allocation is accounted under in a designated view
-/// (never a pod identity: those are uids or namespace/name).
-constexpr const char* kBlockerKey = "designated-allocation/other-devices";
+/// The key the blocking allocation is accounted under in a designated view:
+/// never a pod identity (a uid, or namespace/name of DNS labels: no '#').
+constexpr const char* kBlockerKey = "#designated-allocation/other-devices";
 
 const AccountedDevice* named(const std::vector<AccountedDevice>& designated, int32_t minor) {
   auto it = std::find_if(designated.begin(), designated.end(), [&](const AccountedDevice& d) { return d.minor == minor; });
@@ -77,13 +78,19 @@ NodeDevices designated_view(const NodeDevices& base, const PodDevices& designate
   PodDevices hidden;
   for (DeviceType type : kAllDeviceTypes) {
     const auto& names = designated.by_type[type_index(type)];
+    // A type the designation does not name is not restricted (Koordinator
+    // filters only the types of its requiredDeviceResources).
+    if (names.empty()) continue;
     for (const DeviceSlot& slot : base.devices(type).slots) {
       AccountedDevice part = hidden_part(type, slot, named(names, slot.minor));
       if (part.amounts.is_zero() && part.vf_bus_ids.empty()) continue;
       hidden.by_type[type_index(type)].push_back(std::move(part));
     }
   }
-  if (!hidden.empty()) out.add_pod(kBlockerKey, hidden);
+  if (!hidden.empty()) {
+    [[maybe_unused]] const bool added = out.add_pod(kBlockerKey, hidden);
+    assert(added);  // the key is no pod's, and the base has no view's blocker
+  }
   return out;
 }
 
@@ -104,11 +111,21 @@ std::optional<PluginStatus> reserve_designated_devices(const DeviceShare& plugin
   const auto* devices = node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
   if (devices == nullptr || !devices->known()) return PluginStatus{};
   const auto designated = s->designated;  // the state is rewritten by reserve_devices
-  // The devices of the reservation the pod allocated count as free (only
-  // theirs if it is Restricted); the designation narrows that.
-  auto base = reserved_reserve_view(pod, node, allocated_reservation_restricted(pod, node));
-  NodeDevices view = designated_view_for(base ? std::move(*base) : *devices, pod, *designated);
-  PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
+  auto reserve_on = [&](NodeDevices base) {
+    NodeDevices view = designated_view_for(std::move(base), pod, *designated);
+    return plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
+  };
+  PluginStatus status;
+  // As reserve_reserved_devices, narrowed by the designation: the devices of
+  // the reservation the pod allocated first, then (unless it is Restricted)
+  // the whole node with them given back.
+  if (auto reserved = reserved_reserve_view(pod, node, true)) {
+    status = reserve_on(std::move(*reserved));
+    if (!status.ok() && !allocated_reservation_restricted(pod, node))
+      status = reserve_on(*reserved_reserve_view(pod, node, false));
+  } else {
+    status = reserve_on(*devices);
+  }
   if (status.ok()) account_on_node(plugin, state, pod, node);
   return status;
 }

@@ -7,14 +7,17 @@
 //
 // As in Koordinator (plugin.go allocate, device_cache.go
 // calcFreeWithPreemptible), the designation does not replace the allocator:
-// it narrows what the allocator sees. Every device it does not name is seen
-// as taken, and a named device as free up to the amounts named (a GPU entry
-// completed from the card's memory, as fillGPUTotalMem does; VFs, when named,
-// only those). Filter, the NUMA hints, the NUMA admission step and Reserve
-// then run as usual on that view, with the pod's own request: a designation
-// smaller than the request fails (`Insufficient gpu devices`), one larger
-// gives the pod what it asks, the ids come from the node's Device, and the
-// devices of the reservations the pod may use count as free under it.
+// it narrows what the allocator sees. Of each device type it names, every
+// device it does not name is seen as taken, and a named device as free up to
+// the amounts named (a GPU entry completed from the card's memory, as
+// fillGPUTotalMem does; VFs, when named, only those); a type it does not name
+// is not narrowed. Filter, the NUMA hints, the NUMA admission step and
+// Reserve then run as usual on that view, with the pod's own request: a
+// designation smaller than the request fails as a full node does
+// (`Insufficient GPU Devices`, or `Insufficient gpu devices` on a node without
+// a GPU topology tree), one larger gives the pod what it asks, and the ids
+// come from the node's Device. The devices of the reservations the pod may
+// use count as free under it (Reserve: the allocated reservation's first).
 
 #include <memory>
 #include <optional>

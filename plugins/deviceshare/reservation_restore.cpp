@@ -8,9 +8,9 @@ namespace troupe::plugins::deviceshare {
 
 namespace {
 
-/// The key the blocking allocation is accounted under in a restricted view
-/// (never a pod identity: those are uids or namespace/name).
-constexpr const char* kBlockerKey = "reservation-restore/other-devices";
+/// The key the blocking allocation is accounted under in a restricted view:
+/// never a pod identity (a uid, or namespace/name of DNS labels: no '#').
+constexpr const char* kBlockerKey = "#reservation-restore/other-devices";
 
 const NodeDevices* devices_of(const NodeInfo& node) {
   return node.extension<NodeDevices>(NodeExtensionSlot::kDevices);

@@ -29,6 +29,7 @@ from reservation_builders import (DEBUG, EXACT_MATCH, MERGE, RESERVATION_AFFINIT
 from scheduler_helpers import SchedulingTest, fast_config, make_node, make_pod  # noqa: E402
 
 HOST = "kubernetes.io/hostname"
+HINT = "internal.scheduling.koordinator.sh/scheduling-hint"
 
 FULL_CARD = {"koordinator.sh/gpu-core": "100", "koordinator.sh/gpu-memory": "80Gi",
              "koordinator.sh/gpu-memory-ratio": "100"}
@@ -132,6 +133,23 @@ class ReservationPlacementTest(SchedulingTest):
         self.assertEqual((status, json.loads(body)), (200, {}))  # Go's omitempty drops an empty items
         # The reservation's remaining card is its owners': the stranger still waits.
         self.assertIsNone(self.client.pod("other-3")["spec"].get("nodeName"))
+
+    def test_a_designated_owner_takes_the_named_card_from_its_reservation(self):
+        # A SchedulingHint's DeviceShare extension designates the pod's device-allocated
+        # annotation: the allocator sees only the named card, over what the pod's reservations give back.
+        train_gpus, _ = self.start_gpu_node()
+        named = max(train_gpus)
+        designation = {HINT: {"nodeNames": ["g-0"], "extensions": {"DeviceShare": {}}},
+                       DEVICE_ALLOCATED: {"gpu": [{"minor": named, "resources": FULL_CARD}]}}
+        # A stranger naming a reserved card waits: the reservation holds it for its owners.
+        stranger = owned(numa_pod("stranger", cpu="1", extra_requests={"nvidia.com/gpu": "1"}), {}, designation)
+        self.assertIn("Insufficient", self.create_unschedulable(stranger))
+        # An owner naming it gets exactly that card, from the reservation.
+        owner = self.place_one(owned(numa_pod("train-0", cpu="4", extra_requests={"nvidia.com/gpu": "1"}),
+                                     {"app": "train"}, designation))
+        self.assertEqual(gpus_of(owner), {named})
+        self.assertEqual(allocated_reservation(owner)["name"], "train-r")
+        self.assertIsNone(self.client.pod("stranger")["spec"].get("nodeName"))
 
     def test_restart_keeps_the_same_accounting(self):
         train_gpus, train_cpus = self.start_gpu_node()

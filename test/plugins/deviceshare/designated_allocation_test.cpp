@@ -90,8 +90,9 @@ TEST_CASE("a designation narrows what the allocator sees; the pod's request stil
        "Unschedulable: Insufficient rdma devices"},
       {"a VF the NIC does not have", "", nic(1, "0000:99:00.1"), kOneNic, true,
        "Unschedulable: Insufficient rdma devices"},
-      {"only GPUs named: no NIC to take", "", gpus({gpu_entry(2, kWhole)}), kOneNic, false,
-       "Unschedulable: Insufficient rdma devices"},
+      {"a type not named is not restricted", "", gpus({gpu_entry(2, kWhole)}), kOneNic, false, "rdma:0"},
+      {"a named GPU and any NIC", "", gpus({gpu_entry(6, kWhole)}),
+       {{"nvidia.com/gpu", "1"}, {"koordinator.sh/rdma", "1"}}, false, "gpu:6 rdma:0"},
   };
   for (const auto& c : cases) {
     SECTION(c.name) {
@@ -249,5 +250,57 @@ TEST_CASE("the default profile places a designated pod on its devices, NUMA alig
     REQUIRE(fw.run_pre_filter(*state, *pod).ok());
     PluginStatus filtered = fw.run_filter(*state, *pod, node);
     CHECK_FALSE(filtered.ok());
+    // Reserve (a pod whose node changed after Filter) fails too, and takes nothing.
+    CHECK_FALSE(fw.run_reserve(*state, pod, node).ok());
+    const auto* devices = node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
+    CHECK_FALSE(devices->has_pod(pod_identity(*pod)));
+    CHECK(devices->pod_count() == 1);
+  }
+  SECTION("Unreserve gives the designated devices back") {
+    NodeInfo node = aligned_node();
+    auto pod = designated_lsr_pod(gpus({gpu_entry(6, kWhole)}));
+    auto state = fw.new_cycle_state();
+    REQUIRE(fw.run_pre_filter(*state, *pod).ok());
+    REQUIRE(fw.run_reserve(*state, pod, node).ok());
+    const auto* devices = node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
+    REQUIRE(devices->devices(DeviceType::gpu).find(6)->has_free() == false);
+    fw.run_unreserve(*state, *pod, node);
+    CHECK(devices->pod_count() == 0);
+    CHECK(devices->devices(DeviceType::gpu).find(6)->has_free());
+  }
+}
+
+TEST_CASE("a designated GPU decides the NUMA node of the pod's CPUs", "[deviceshare][designated][numa][registry]") {
+  // Both NUMA nodes' CPUs are free: the designated GPU's NUMA hint decides.
+  auto config = parse_scheduler_configuration("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                              "kind: KubeSchedulerConfiguration\n");
+  REQUIRE(config);
+  auto frameworks = make_frameworks(*config);
+  REQUIRE(frameworks);
+  const Framework& fw = (*frameworks)[0];
+  struct Case {
+    int minor;
+    const char* cpuset;
+  };
+  for (const Case& c : std::vector<Case>{{6, "4,12"}, {1, "0,8"}}) {
+    INFO(c.minor);
+    NodeInfo node = NodeBuilder("node-1")
+                        .allocatable({{"cpu", "16"}, {"memory", "16Gi"}, {"pods", "110"}, {"nvidia.com/gpu", "8"}})
+                        .label("node.koordinator.sh/numa-topology-policy", "SingleNUMANode")
+                        .info();
+    attach_node_extensions(node);
+    node.mutable_extension<numa::NodeCpus>(NodeExtensionSlot::kCpus)
+        ->apply_topology(numa::testing::make_nrt(2, 1, 4, "8Gi", {}));
+    node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices)->apply_device(device(canonical_infos()));
+    auto pod = designated_lsr_pod(gpus({gpu_entry(c.minor, kWhole)}));
+    auto state = fw.new_cycle_state();
+    REQUIRE(fw.run_pre_filter(*state, *pod).ok());
+    REQUIRE(fw.run_filter(*state, *pod, node).ok());
+    REQUIRE(fw.run_reserve(*state, pod, node).ok());
+    BindingChanges changes;
+    REQUIRE(fw.run_pre_bind(*state, *pod, "node-1", changes).ok());
+    CHECK_THAT(changes.annotations.at("scheduling.koordinator.sh/resource-status"),
+               Catch::StartsWith(std::string(R"({"cpuset":")") + c.cpuset + "\""));
+    CHECK_THAT(changes.annotations.at(kAllocated), Catch::Contains(R"("minor":)" + std::to_string(c.minor)));
   }
 }
