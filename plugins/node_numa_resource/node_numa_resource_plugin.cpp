@@ -2,6 +2,7 @@
 
 #include "model/pod_requests.hpp"
 #include "plugins/common/args.hpp"
+#include "plugins/node_numa_resource/designated_cpus.hpp"
 #include "plugins/node_numa_resource/qos.hpp"
 #include "plugins/node_numa_resource/reservation_restore.hpp"
 
@@ -66,6 +67,9 @@ PluginStatus NodeNUMAResource::pre_filter(CycleState& state, const PodInfo& pod,
   st.pod_numa_policy = numa_spec->policy;
   st.pod_numa_exclusive = numa_spec->exclusive;
   st.pod_spec = *spec;
+  auto designated = designated_cpus_of(pod.meta());
+  if (!designated) return PluginStatus::unresolvable(designated.message());
+  st.designated_cpus = std::move(*designated);
   if (allow_use_cpuset(*pod.pod)) {
     CpuBindPolicy policy = spec->preferred();
     if (policy == CpuBindPolicy::unset || policy == CpuBindPolicy::default_policy) policy = args_.default_cpu_bind_policy;
@@ -158,7 +162,15 @@ PluginStatus NodeNUMAResource::filter(const CycleState& state, const PodInfo& po
   const NumaState* s = read_state(state);
   if (s == nullptr) return missing_state();
   if (s->skip) return {};
-  if (auto restored = filter_reserved_cpus(*this, state, pod, node)) return *restored;  // reserved CPUs
+  if (auto designated = filter_designated_cpus(*this, state, pod, node)) return *designated;  // designated CPUs
+  if (auto restored = filter_reserved_cpus(*this, state, pod, node)) return *restored;        // reserved CPUs
+  return filter_node(state, pod, node);
+}
+
+PluginStatus NodeNUMAResource::filter_node(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr) return missing_state();
+  if (s->skip) return {};
   if (node.node() == nullptr) return PluginStatus::internal_error("node not found");
   NodeDecision d;
   PluginStatus status = decide(*s, node, d);
@@ -223,7 +235,15 @@ PluginStatus NodeNUMAResource::reserve(CycleState& state, const PodInfo& pod, No
   const NumaState* s = read_state(state);
   if (s == nullptr) return missing_state();
   if (s->skip) return {};
+  if (auto designated = reserve_designated_cpus(*this, state, pod, node)) return *designated;  // designated CPUs
   if (auto restored = reserve_reserved_cpus(*this, state, pod, node)) return *restored;  // reserved CPUs first
+  return reserve_node(state, pod, node);
+}
+
+PluginStatus NodeNUMAResource::reserve_node(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
+  const NumaState* s = read_state(state);
+  if (s == nullptr) return missing_state();
+  if (s->skip) return {};
   if (node.node() == nullptr) return PluginStatus::internal_error("node not found");
   NodeDecision d;
   PluginStatus status = decide(*s, node, d);

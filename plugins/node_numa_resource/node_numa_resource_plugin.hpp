@@ -55,6 +55,8 @@ struct NumaState {
   topology::NumaPolicy pod_numa_policy = topology::NumaPolicy::none;
   topology::NumaExclusive pod_numa_exclusive = topology::NumaExclusive::none;
   ResourceSpec pod_spec;  // as the pod's annotation had it
+  /// The cpuset a SchedulingHint designates (designated_cpus.hpp); null = any.
+  std::shared_ptr<const CpuSet> designated_cpus;
   // Set by Reserve:
   std::optional<PodAllocation> allocation;
   /// The required policy on the chosen node (the pod's, or forced by the node).
@@ -113,6 +115,11 @@ class NodeNUMAResource final : public PreFilterPlugin,
   PluginStatus pre_bind(CycleState& state, const PodInfo& pod, const std::string& node_name,
                         BindingChanges& changes) const override;
   std::vector<ClusterEvent> events_to_register() const override;
+
+  /// Filter and Reserve on the node as given, without the designation and
+  /// reservation hooks (which call them on their trial copies).
+  PluginStatus filter_node(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const;
+  PluginStatus reserve_node(CycleState& state, const PodInfo& pod, NodeInfo& node) const;
 
   PluginStatus numa_hints(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                           topology::NumaHints& out) const override;

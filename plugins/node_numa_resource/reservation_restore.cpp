@@ -6,8 +6,9 @@ namespace troupe::plugins::numa {
 
 namespace {
 
-/// The key the blocking allocation is held under in a restricted trial (never a pod identity).
-constexpr const char* kBlockerKey = "reservation-restore/other-cpus";
+/// The key the blocking allocation is held under in a restricted trial: never
+/// a pod identity (a uid, or namespace/name of DNS labels: no '#').
+constexpr const char* kBlockerKey = "#reservation-restore/other-cpus";
 
 const NodeCpus* cpus_of(const NodeInfo& node) { return node.extension<NodeCpus>(NodeExtensionSlot::kCpus); }
 
@@ -46,8 +47,7 @@ void restore_cpus(NodeCpus& cpus, const std::vector<std::string>& reservation_ui
   if (!blocker.cpus.empty()) cpus.add_allocation(kBlockerKey, std::move(blocker));
 }
 
-std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin, const CycleState& state,
-                                                 const PodInfo& pod, const NodeInfo& node) {
+std::optional<NodeInfo> reserved_filter_trial(const PodInfo& pod, const NodeInfo& node) {
   const NodeCpus* cpus = cpus_of(node);
   if (cpus == nullptr || holds_no_reservation(node)) return std::nullopt;
   std::vector<std::string> uids;
@@ -59,27 +59,50 @@ std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin,
   }
   if (uids.empty()) return std::nullopt;
   // Filter asks whether some allocation exists; the preference only matters at Reserve.
-  return plugin.filter(state, pod, trial(node, uids, restricted));
+  return trial(node, uids, restricted);
 }
 
-std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
-                                                  const PodInfo& pod, NodeInfo& node) {
+std::optional<NodeInfo> reserved_reserve_trial(const PodInfo& pod, const NodeInfo& node, bool only_reserved) {
   const NodeCpus* cpus = cpus_of(node);
   if (cpus == nullptr || holds_no_reservation(node)) return std::nullopt;
   const auto* entry = reservation::allocated_reservation(pod, node);
   if (entry == nullptr || !holds_cpus(*cpus, entry->uid())) return std::nullopt;
+  return trial(node, {entry->uid()}, only_reserved);
+}
+
+bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node) {
+  const auto* entry = reservation::allocated_reservation(pod, node);
+  return entry != nullptr && reservation::restricted(*entry);
+}
+
+void hold_on_node(const NodeNUMAResource& plugin, const CycleState& state, const PodInfo& pod, NodeInfo& node) {
+  const NumaState* s = plugin.read_state(state);
+  auto* cpus = node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus);
+  if (s == nullptr || !s->allocation || cpus == nullptr) return;
+  cpus->remove_allocation(pod_identity(pod));
+  cpus->add_allocation(pod_identity(pod), *s->allocation);
+}
+
+std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin, const CycleState& state,
+                                                 const PodInfo& pod, const NodeInfo& node) {
+  auto restored = reserved_filter_trial(pod, node);
+  if (!restored) return std::nullopt;
+  return plugin.filter(state, pod, *restored);
+}
+
+std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
+                                                  const PodInfo& pod, NodeInfo& node) {
   // The reserved CPUs first; Aligned (or no policy) falls back to the whole restored node.
-  NodeInfo preferred = trial(node, {entry->uid()}, true);
-  PluginStatus status = plugin.reserve(state, pod, preferred);
-  if (!status.ok() && !reservation::restricted(*entry)) {
-    NodeInfo open = trial(node, {entry->uid()}, false);
+  auto preferred = reserved_reserve_trial(pod, node, true);
+  if (!preferred) return std::nullopt;
+  PluginStatus status = plugin.reserve(state, pod, *preferred);
+  if (!status.ok() && !allocated_reservation_restricted(pod, node)) {
+    NodeInfo open = *reserved_reserve_trial(pod, node, false);
     status = plugin.reserve(state, pod, open);
   }
   if (!status.ok()) return status;
   // The allocation was made on the trial node: hold it on the node itself.
-  const NumaState* s = plugin.read_state(state);
-  if (s != nullptr && s->allocation)
-    node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)->add_allocation(pod_identity(pod), *s->allocation);
+  hold_on_node(plugin, state, pod, node);
   return status;
 }
 

@@ -27,6 +27,21 @@ std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin,
 std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
                                                   const PodInfo& pod, NodeInfo& node);
 
+/// Filter's trial node for the pod: the CPUs of the reservations it may use
+/// given back (only theirs if one is Restricted); nullopt when none holds CPUs.
+std::optional<NodeInfo> reserved_filter_trial(const PodInfo& pod, const NodeInfo& node);
+
+/// Reserve's trial node: the CPUs of the reservation the pod allocated given
+/// back (`only_reserved`: nothing else available); nullopt when it holds none.
+std::optional<NodeInfo> reserved_reserve_trial(const PodInfo& pod, const NodeInfo& node, bool only_reserved);
+
+/// Whether the reservation the pod allocated on the node is Restricted.
+bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node);
+
+/// A trial's Reserve succeeded: holds the allocation it wrote into the state
+/// on the node itself.
+void hold_on_node(const NodeNUMAResource& plugin, const CycleState& state, const PodInfo& pod, NodeInfo& node);
+
 /// Gives the holds of the reservations (by uid) back on `cpus`;
 /// `only_reserved`: every other available CPU is blocked.
 void restore_cpus(NodeCpus& cpus, const std::vector<std::string>& reservation_uids, bool only_reserved);

@@ -13,8 +13,9 @@
 // it searches every node as usual (actors/preferred_nodes.hpp). Unlike a
 // nomination, a preference holds no room on the node. `extensions` are for
 // other plugins: with a `DeviceShare` key, DeviceShare takes the devices the
-// pod's device-allocated annotation names (its designated allocation); the
-// other plugins' extensions are accepted and not read.
+// pod's device-allocated annotation names, with a `NodeNUMAResource` key,
+// NodeNUMAResource the CPUs of its resource-status cpuset (their designated
+// allocations); the other plugins' extensions are accepted and not read.
 
 #include <cstdint>
 #include <memory>

@@ -29,6 +29,7 @@ from numa_builders import (CPU_BIND_POLICY, KUBELET_CPU_POLICY, NUMA_POLICY, NUM
 from scheduler_helpers import SchedulingTest, condition, fast_config  # noqa: E402
 
 DEBUG = "/apis/v1/plugins/NodeNUMAResource"
+HINT = "internal.scheduling.koordinator.sh/scheduling-hint"
 
 
 def cpuset_of(pod):
@@ -107,6 +108,28 @@ class NumaTest(SchedulingTest):
         # No NUMA node or socket has 6 free cores left: FullPCPUs is only preferred,
         # so the accumulator takes whole sockets' cores, then single cores.
         self.assertEqual(len(parse_cpuset(cpuset_of(self.place_one(numa_pod("big", cpu="12"))))), 12)
+
+    def test_a_hint_extension_designates_the_pods_cpuset(self):
+        # A SchedulingHint naming NodeNUMAResource in `extensions` makes the pod's own
+        # resource-status cpuset what it may take.
+        self.start([make_cpu_node("n-0"), make_topology("n-0")])
+        hint = json.dumps({"nodeNames": ["n-0"], "extensions": {"NodeNUMAResource": {}}})
+
+        def designated(name, cpus, cpu="2", extension=True):
+            pod = numa_pod(name, cpu=cpu)
+            annotations = pod["metadata"].setdefault("annotations", {})
+            annotations[RESOURCE_STATUS] = json.dumps({"cpuset": cpus})
+            if extension:
+                annotations[HINT] = hint
+            return pod
+        # Exactly the named core on NUMA node 1 (the allocator alone would take core 0).
+        self.assertEqual(cpuset_of(self.place_one(designated("on-12", "12,28"))), "12,28")
+        # Taken now: a second pod naming it waits, saying why.
+        self.assertIn("not enough cpus available", self.create_unschedulable(designated("also-12", "12,28")))
+        # Fewer CPUs named than requested: no room either.
+        self.assertIn("not enough cpus available", self.create_unschedulable(designated("short", "13", cpu="2")))
+        # Without the extension the annotation is ignored: placed where the allocator chooses.
+        self.assertEqual(cpuset_of(self.place_one(designated("chosen", "12,28", extension=False))), "0,16")
 
     def test_most_allocated_strategy_label_packs_one_numa_node(self):
         self.start([make_cpu_node("n-0", labels={NUMA_STRATEGY: "MostAllocated"}), make_topology("n-0")])
