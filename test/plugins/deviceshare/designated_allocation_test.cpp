@@ -2,18 +2,15 @@
 
 #include "plugins/deviceshare/designated_allocation.hpp"
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
-#include "plugins/node_extensions.hpp"
-#include "plugins/node_numa_resource/node_cpus.hpp"
 #include "plugins/registry.hpp"
 #include "test/plugins/builders.hpp"
 #include "test/plugins/deviceshare/device_test_support.hpp"
-#include "test/plugins/node_numa_resource/numa_test_support.hpp"
+#include "test/plugins/deviceshare/gpu_numa_node.hpp"
 
 using namespace troupe;
 using namespace troupe::plugins;
 using namespace troupe::plugins::deviceshare;
 using namespace troupe::plugins::deviceshare::testing;
-using troupe::plugins::testing::NodeBuilder;
 
 namespace {
 
@@ -170,21 +167,9 @@ TEST_CASE("a pod designates only with the hint's DeviceShare extension and a rea
 
 namespace {
 
-// The canonical devices on a node of 2 NUMA nodes of 4 hyper-threaded cores
-// whose kubelet keeps all of NUMA node 0's CPUs, under SingleNUMANode: an LSR
-// pod's CPUs and GPUs can only be on NUMA node 1 (GPUs 4-7).
-NodeInfo aligned_node() {
-  NodeInfo info = NodeBuilder("node-1")
-                      .allocatable({{"cpu", "16"}, {"memory", "16Gi"}, {"pods", "110"}, {"nvidia.com/gpu", "8"}})
-                      .label("node.koordinator.sh/numa-topology-policy", "SingleNUMANode")
-                      .info();
-  attach_node_extensions(info);
-  const std::string kubelet = R"({"policy":"static","reservedCPUs":"0-3,8-11"})";
-  info.mutable_extension<numa::NodeCpus>(NodeExtensionSlot::kCpus)
-      ->apply_topology(numa::testing::make_nrt(2, 1, 4, "8Gi", {{"kubelet.koordinator.sh/cpu-manager-policy", kubelet}}));
-  info.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices)->apply_device(device(canonical_infos()));
-  return info;
-}
+// Kubelet keeps all of NUMA node 0's CPUs: an LSR pod's CPUs and GPUs can
+// only be on NUMA node 1 (GPUs 4-7).
+NodeInfo aligned_node() { return gpu_numa_node("0-3,8-11"); }
 
 std::shared_ptr<const PodInfo> designated_lsr_pod(const std::string& designated, bool extension = true) {
   PodSpecBuilder builder("train");
@@ -197,26 +182,39 @@ std::shared_ptr<const PodInfo> designated_lsr_pod(const std::string& designated,
   return PodInfo::make(std::move(pod));
 }
 
+/// PreFilter, Filter, Reserve and PreBind of the default profile, each required to pass.
+BindingChanges place(const Framework& fw, const std::shared_ptr<const PodInfo>& pod, NodeInfo& node) {
+  auto state = fw.new_cycle_state();
+  REQUIRE(fw.run_pre_filter(*state, *pod).ok());
+  REQUIRE(fw.run_filter(*state, *pod, node).ok());
+  REQUIRE(fw.run_reserve(*state, pod, node).ok());
+  BindingChanges changes;
+  REQUIRE(fw.run_pre_bind(*state, *pod, "node-1", changes).ok());
+  return changes;
+}
+
+const Framework& default_profile() {
+  static const auto frameworks = [] {
+    auto config = parse_scheduler_configuration("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                                "kind: KubeSchedulerConfiguration\n");
+    REQUIRE(config);
+    auto built = make_frameworks(*config);
+    REQUIRE(built);
+    return std::move(*built);
+  }();
+  return frameworks[0];
+}
+
 }  // namespace
 
 TEST_CASE("the default profile places a designated pod on its devices, NUMA alignment included",
           "[deviceshare][designated][numa][registry]") {
-  auto config = parse_scheduler_configuration("apiVersion: kubescheduler.config.k8s.io/v1\n"
-                                              "kind: KubeSchedulerConfiguration\n");
-  REQUIRE(config);
-  auto frameworks = make_frameworks(*config);
-  REQUIRE(frameworks);
-  const Framework& fw = (*frameworks)[0];
+  const Framework& fw = default_profile();
 
   SECTION("a GPU on the NUMA node the CPUs can use: taken, with its id") {
     NodeInfo node = aligned_node();
     auto pod = designated_lsr_pod(gpus({gpu_entry(6, kWhole)}));
-    auto state = fw.new_cycle_state();
-    REQUIRE(fw.run_pre_filter(*state, *pod).ok());
-    REQUIRE(fw.run_filter(*state, *pod, node).ok());
-    REQUIRE(fw.run_reserve(*state, pod, node).ok());
-    BindingChanges changes;
-    REQUIRE(fw.run_pre_bind(*state, *pod, "node-1", changes).ok());
+    const BindingChanges changes = place(fw, pod, node);
     CHECK(changes.annotations.at(kAllocated) == R"({"gpu":[{"minor":6,"resources":{)" + kWhole + R"(},"id":"GPU-6"}]})");
     // Accounted on the node itself, under the pod.
     const auto* devices = node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
@@ -233,12 +231,7 @@ TEST_CASE("the default profile places a designated pod on its devices, NUMA alig
   SECTION("without the extension the annotation is ignored and the GPUs follow the CPUs") {
     NodeInfo node = aligned_node();
     auto pod = designated_lsr_pod(gpus({gpu_entry(1, kWhole)}), /*extension=*/false);
-    auto state = fw.new_cycle_state();
-    REQUIRE(fw.run_pre_filter(*state, *pod).ok());
-    REQUIRE(fw.run_filter(*state, *pod, node).ok());
-    REQUIRE(fw.run_reserve(*state, pod, node).ok());
-    BindingChanges changes;
-    REQUIRE(fw.run_pre_bind(*state, *pod, "node-1", changes).ok());
+    const BindingChanges changes = place(fw, pod, node);
     CHECK(changes.annotations.at(kAllocated).find(R"("minor":4)") != std::string::npos);
   }
   SECTION("a designated GPU another pod took: Filter says so, Reserve too") {
@@ -272,33 +265,16 @@ TEST_CASE("the default profile places a designated pod on its devices, NUMA alig
 
 TEST_CASE("a designated GPU decides the NUMA node of the pod's CPUs", "[deviceshare][designated][numa][registry]") {
   // Both NUMA nodes' CPUs are free: the designated GPU's NUMA hint decides.
-  auto config = parse_scheduler_configuration("apiVersion: kubescheduler.config.k8s.io/v1\n"
-                                              "kind: KubeSchedulerConfiguration\n");
-  REQUIRE(config);
-  auto frameworks = make_frameworks(*config);
-  REQUIRE(frameworks);
-  const Framework& fw = (*frameworks)[0];
+  const Framework& fw = default_profile();
   struct Case {
     int minor;
     const char* cpuset;
   };
   for (const Case& c : std::vector<Case>{{6, "4,12"}, {1, "0,8"}}) {
     INFO(c.minor);
-    NodeInfo node = NodeBuilder("node-1")
-                        .allocatable({{"cpu", "16"}, {"memory", "16Gi"}, {"pods", "110"}, {"nvidia.com/gpu", "8"}})
-                        .label("node.koordinator.sh/numa-topology-policy", "SingleNUMANode")
-                        .info();
-    attach_node_extensions(node);
-    node.mutable_extension<numa::NodeCpus>(NodeExtensionSlot::kCpus)
-        ->apply_topology(numa::testing::make_nrt(2, 1, 4, "8Gi", {}));
-    node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices)->apply_device(device(canonical_infos()));
+    NodeInfo node = gpu_numa_node("");
     auto pod = designated_lsr_pod(gpus({gpu_entry(c.minor, kWhole)}));
-    auto state = fw.new_cycle_state();
-    REQUIRE(fw.run_pre_filter(*state, *pod).ok());
-    REQUIRE(fw.run_filter(*state, *pod, node).ok());
-    REQUIRE(fw.run_reserve(*state, pod, node).ok());
-    BindingChanges changes;
-    REQUIRE(fw.run_pre_bind(*state, *pod, "node-1", changes).ok());
+    const BindingChanges changes = place(fw, pod, node);
     CHECK_THAT(changes.annotations.at("scheduling.koordinator.sh/resource-status"),
                Catch::StartsWith(std::string(R"({"cpuset":")") + c.cpuset + "\""));
     CHECK_THAT(changes.annotations.at(kAllocated), Catch::Contains(R"("minor":)" + std::to_string(c.minor)));

@@ -3,18 +3,15 @@
 #include <optional>
 
 #include "plugins/deviceshare/numa_hint_adapter.hpp"
-#include "plugins/node_extensions.hpp"
-#include "plugins/node_numa_resource/node_cpus.hpp"
 #include "plugins/registry.hpp"
 #include "test/plugins/builders.hpp"
 #include "test/plugins/deviceshare/device_test_support.hpp"
-#include "test/plugins/node_numa_resource/numa_test_support.hpp"
+#include "test/plugins/deviceshare/gpu_numa_node.hpp"
 
 using namespace troupe;
 using namespace troupe::plugins;
 using namespace troupe::plugins::deviceshare;
 using namespace troupe::plugins::deviceshare::testing;
-using troupe::plugins::testing::NodeBuilder;
 
 TEST_CASE("DeviceShare NUMA hints convert field by field", "[deviceshare][numa]") {
   struct Case {
@@ -39,21 +36,8 @@ TEST_CASE("DeviceShare NUMA hints convert field by field", "[deviceshare][numa]"
 
 namespace {
 
-// 2 NUMA nodes of 4 hyper-threaded cores (NUMA 0 = CPUs 0-3,8-11), kubelet
-// keeping all of NUMA node 0's CPUs, and the canonical 8 GPUs (0-3 on NUMA 0,
-// 4-7 on NUMA 1), under SingleNUMANode: only NUMA node 1 can hold the pod.
-NodeInfo aligned_node() {
-  NodeInfo info = NodeBuilder("node-1")
-                      .allocatable({{"cpu", "16"}, {"memory", "16Gi"}, {"pods", "110"}, {"nvidia.com/gpu", "8"}})
-                      .label("node.koordinator.sh/numa-topology-policy", "SingleNUMANode")
-                      .info();
-  attach_node_extensions(info);
-  const std::string kubelet = R"({"policy":"static","reservedCPUs":"0-3,8-11"})";
-  info.mutable_extension<numa::NodeCpus>(NodeExtensionSlot::kCpus)
-      ->apply_topology(numa::testing::make_nrt(2, 1, 4, "8Gi", {{"kubelet.koordinator.sh/cpu-manager-policy", kubelet}}));
-  info.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices)->apply_device(device(canonical_infos()));
-  return info;
-}
+// Kubelet keeps all of NUMA node 0's CPUs: only NUMA node 1 can hold an LSR pod.
+NodeInfo aligned_node() { return gpu_numa_node("0-3,8-11"); }
 
 std::shared_ptr<const PodInfo> gpu_lsr_pod() {
   Pod pod = PodSpecBuilder("train")
