@@ -31,6 +31,15 @@ bool any_restricted(const std::vector<const reservation::ReservationEntry*>& ent
   return false;
 }
 
+/// The node's devices without the pod's own allocation (its annotation, read
+/// when it was assumed): no other's use, and left in place it would escape an
+/// only-reserved view's blocker.
+NodeDevices without_own(const NodeDevices& devices, const PodInfo& pod) {
+  NodeDevices out = devices;
+  out.remove_pod(pod_identity(pod));
+  return out;
+}
+
 }  // namespace
 
 NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::string>& reservation_uids,
@@ -63,7 +72,7 @@ std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeIn
   const auto uids = with_devices(*devices, usable);
   if (uids.empty()) return std::nullopt;
   // Filter asks whether some allocation exists; the preference only matters at Reserve.
-  return restored_devices(*devices, uids, any_restricted(usable, *devices));
+  return restored_devices(without_own(*devices, pod), uids, any_restricted(usable, *devices));
 }
 
 std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved) {
@@ -71,7 +80,7 @@ std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeI
   if (devices == nullptr || !devices->known()) return std::nullopt;
   const auto* entry = reservation::allocated_reservation(pod, node);
   if (entry == nullptr || !devices->has_pod(entry->uid())) return std::nullopt;
-  return restored_devices(*devices, {entry->uid()}, only_reserved);
+  return restored_devices(without_own(*devices, pod), {entry->uid()}, only_reserved);
 }
 
 bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node) {

@@ -1,7 +1,6 @@
 #include "plugins/node_numa_resource/designated_cpus.hpp"
 
 #include "plugins/node_numa_resource/reservation_restore.hpp"
-#include "plugins/reservation/reservation_restore.hpp"
 #include "plugins/scheduling_hint/scheduling_hint.hpp"
 
 namespace troupe::plugins::numa {
@@ -52,7 +51,7 @@ std::optional<PluginStatus> filter_designated_cpus(const NodeNUMAResource& plugi
   if (designated == nullptr) return std::nullopt;
   auto restored = reserved_filter_trial(pod, node);
   const NodeInfo trial =
-      designated_trial(restored ? std::move(*restored) : reservation::trial_copy(node), pod, *designated);
+      designated_trial(restored ? std::move(*restored) : NodeInfo(node), pod, *designated);
   PluginStatus status = plugin.filter_node(state, pod, trial);
   if (!status.ok()) return status;
   // Filter checks a cpuset only for a required bind policy or a NUMA policy;
@@ -76,7 +75,7 @@ std::optional<PluginStatus> reserve_designated_cpus(const NodeNUMAResource& plug
     if (!status.ok() && !allocated_reservation_restricted(pod, node))
       status = reserve_on(*reserved_reserve_trial(pod, node, false));
   } else {
-    status = reserve_on(reservation::trial_copy(node));
+    status = reserve_on(NodeInfo(node));
   }
   if (status.ok()) hold_on_node(plugin, state, pod, node);
   return status;

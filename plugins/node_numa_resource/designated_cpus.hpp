@@ -4,7 +4,9 @@
 // CPUs says so with a SchedulingHint whose `extensions` name
 // NodeNUMAResource, and writes the cpuset into the pod's own
 // `scheduling.koordinator.sh/resource-status` annotation. Without that
-// extension the annotation on a pending pod is ignored.
+// extension the annotation on a pending pod is not a designation (Reserve
+// lets go of what the node held of it when the pod was assumed). Only a pod
+// that gets a cpuset has a designation.
 //
 // As for DeviceShare's designation (plugins/deviceshare/designated_allocation.hpp),
 // the designation narrows what the allocator sees rather than replacing it:
@@ -15,7 +17,8 @@
 // confirms the designation still holds). A designation the node cannot
 // honour (a CPU taken, fewer CPUs than requested, or CPUs the bind policy
 // cannot use) fails as a full node does (`not enough cpus available to
-// satisfy request`).
+// satisfy request`, or the NUMA reasons under a NUMA policy). The NUMA
+// amounts offered follow the designated CPUs (AllocateRequest::numa_cpu_at_most_free).
 
 #include <memory>
 #include <optional>

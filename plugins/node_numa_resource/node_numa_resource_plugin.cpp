@@ -69,7 +69,6 @@ PluginStatus NodeNUMAResource::pre_filter(CycleState& state, const PodInfo& pod,
   st.pod_spec = *spec;
   auto designated = designated_cpus_of(pod.meta());
   if (!designated) return PluginStatus::unresolvable(designated.message());
-  st.designated_cpus = std::move(*designated);
   if (allow_use_cpuset(*pod.pod)) {
     CpuBindPolicy policy = spec->preferred();
     if (policy == CpuBindPolicy::unset || policy == CpuBindPolicy::default_policy) policy = args_.default_cpu_bind_policy;
@@ -83,6 +82,8 @@ PluginStatus NodeNUMAResource::pre_filter(CycleState& state, const PodInfo& pod,
         st.required = required;
         st.preferred = policy;
         st.exclusive = spec->exclusive();
+        // A cpuset is designated for a pod that gets one; others take none.
+        st.designated_cpus = std::move(*designated);
       }
     }
   }
@@ -136,6 +137,7 @@ AllocateRequest NodeNUMAResource::allocate_request(const NumaState& s, const Nod
   r.strategy = d.strategy;
   const NodeCpus* cpus = cpus_of(node);
   r.also_reserved = cpus != nullptr ? cpus->node_reserved_cpus() : node_annotation_reserved_cpus(*node.node());
+  r.numa_cpu_at_most_free = s.designated_cpus != nullptr;
   return r;
 }
 
@@ -235,6 +237,10 @@ PluginStatus NodeNUMAResource::reserve(CycleState& state, const PodInfo& pod, No
   const NumaState* s = read_state(state);
   if (s == nullptr) return missing_state();
   if (s->skip) return {};
+  // The pod was assumed on the node before Reserve, and NodeCpus held the
+  // resource-status it may carry (stale, or a designation): not an allocation
+  // of this attempt, so it goes before anything is allocated.
+  if (auto* cpus = node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)) cpus->remove_allocation(pod_identity(pod));
   if (auto designated = reserve_designated_cpus(*this, state, pod, node)) return *designated;  // designated CPUs
   if (auto restored = reserve_reserved_cpus(*this, state, pod, node)) return *restored;  // reserved CPUs first
   return reserve_node(state, pod, node);

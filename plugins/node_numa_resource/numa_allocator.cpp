@@ -71,13 +71,16 @@ Result<std::vector<NumaNodeResource>> distribute(const std::map<int, ResourceLis
 
 std::map<int, ResourceList> trimmed_numa_available(const NodeCpus& node, const AllocateRequest& request) {
   std::map<int, ResourceList> available = node.numa_available();
-  if (!request.required || !node.options().valid_cpu_topology()) return available;
+  const bool trim = request.required || (request.bind_cpus && request.numa_cpu_at_most_free);
+  if (!trim || !node.options().valid_cpu_topology()) return available;
   const CpuTopology& topology = *node.options().cpu_topology;
   const CpuSet free = node.available_cpus(request.also_reserved);
   for (auto& [numa, list] : available) {
     auto cpu = list.find("cpu");
     if (cpu == list.end() || cpu->second.is_zero()) continue;
-    const CpuSet usable = filter_by_required_policy(request.bind_policy, free & topology.cpus_in_node(numa), topology);
+    const CpuSet in_node = free & topology.cpus_in_node(numa);
+    const CpuSet usable =
+        request.required ? filter_by_required_policy(request.bind_policy, in_node, topology) : in_node;
     const int64_t milli = static_cast<int64_t>(usable.size()) * 1000;
     if (milli < cpu->second.milli_value()) cpu->second = Quantity::from_milli(milli, cpu->second.format());
   }

@@ -28,6 +28,9 @@ struct AllocateRequest {
   NumaAllocateStrategy strategy = NumaAllocateStrategy::least_allocated;
   /// Further CPUs that may not be used (the Node's own reservation annotation).
   CpuSet also_reserved;
+  /// A NUMA node offers no more cpu than its free CPUs, whatever the policy
+  /// (a designated cpuset: the CPUs outside it are held without NUMA amounts).
+  bool numa_cpu_at_most_free = false;
 };
 
 /// Allocate: NUMA resources within `affinity` (0 = no NUMA allocation), then

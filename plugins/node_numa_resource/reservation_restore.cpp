@@ -23,10 +23,16 @@ bool holds_cpus(const NodeCpus& cpus, const std::string& uid) {
   return a != nullptr && !a->empty();
 }
 
-/// The trial node: reservations removed, their CPUs given back.
-NodeInfo trial(const NodeInfo& node, const std::vector<std::string>& uids, bool only_reserved) {
-  NodeInfo copy = reservation::trial_copy(node);
-  restore_cpus(*copy.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus), uids, only_reserved);
+/// The trial node: the reservations' CPUs given back. The pod's own hold (its
+/// annotation, read when it was assumed) goes first: it is no other's use, and
+/// left in place it would escape an only-reserved trial's blocker. The trial
+/// keeps its reservations (other hint providers read them); the plugin's core
+/// runs on it, not its hooks.
+NodeInfo trial(const NodeInfo& node, const PodInfo& pod, const std::vector<std::string>& uids, bool only_reserved) {
+  NodeInfo copy(node);
+  auto* cpus = copy.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus);
+  cpus->remove_allocation(pod_identity(pod));
+  restore_cpus(*cpus, uids, only_reserved);
   return copy;
 }
 
@@ -59,7 +65,7 @@ std::optional<NodeInfo> reserved_filter_trial(const PodInfo& pod, const NodeInfo
   }
   if (uids.empty()) return std::nullopt;
   // Filter asks whether some allocation exists; the preference only matters at Reserve.
-  return trial(node, uids, restricted);
+  return trial(node, pod, uids, restricted);
 }
 
 std::optional<NodeInfo> reserved_reserve_trial(const PodInfo& pod, const NodeInfo& node, bool only_reserved) {
@@ -67,7 +73,7 @@ std::optional<NodeInfo> reserved_reserve_trial(const PodInfo& pod, const NodeInf
   if (cpus == nullptr || holds_no_reservation(node)) return std::nullopt;
   const auto* entry = reservation::allocated_reservation(pod, node);
   if (entry == nullptr || !holds_cpus(*cpus, entry->uid())) return std::nullopt;
-  return trial(node, {entry->uid()}, only_reserved);
+  return trial(node, pod, {entry->uid()}, only_reserved);
 }
 
 bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node) {
@@ -87,7 +93,7 @@ std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin,
                                                  const PodInfo& pod, const NodeInfo& node) {
   auto restored = reserved_filter_trial(pod, node);
   if (!restored) return std::nullopt;
-  return plugin.filter(state, pod, *restored);
+  return plugin.filter_node(state, pod, *restored);
 }
 
 std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
@@ -95,10 +101,10 @@ std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin
   // The reserved CPUs first; Aligned (or no policy) falls back to the whole restored node.
   auto preferred = reserved_reserve_trial(pod, node, true);
   if (!preferred) return std::nullopt;
-  PluginStatus status = plugin.reserve(state, pod, *preferred);
+  PluginStatus status = plugin.reserve_node(state, pod, *preferred);
   if (!status.ok() && !allocated_reservation_restricted(pod, node)) {
     NodeInfo open = *reserved_reserve_trial(pod, node, false);
-    status = plugin.reserve(state, pod, open);
+    status = plugin.reserve_node(state, pod, open);
   }
   if (!status.ok()) return status;
   // The allocation was made on the trial node: hold it on the node itself.

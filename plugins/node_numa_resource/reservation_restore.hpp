@@ -10,8 +10,8 @@
 //
 // The plugin calls these first in Filter and Reserve; nullopt means no
 // reservation with CPUs applies and the plugin goes on as usual. They run the
-// plugin itself on a trial copy of the node whose reservations are removed,
-// so the hooks do not apply twice.
+// plugin's core (filter_node, reserve_node: no hooks) on a trial copy of the
+// node, which keeps its reservations for the other NUMA hint providers.
 
 #include <optional>
 #include <string>

@@ -164,3 +164,63 @@ TEST_CASE("the designated CPUs decide the NUMA node under SingleNUMANode", "[num
   REQUIRE(across.pre(*split).ok());
   CHECK_FALSE(across.plugin.filter(across.state, *split, other).ok());
 }
+
+TEST_CASE("Reserve lets go of the pod's own stale resource-status before it allocates", "[numa][designated]") {
+  // The cycle assumes the pod on the node before Reserve, and NodeCpus then
+  // holds the resource-status it carries; Reserve's allocation replaces it.
+  for (bool extension : {false, true}) {
+    INFO("extension " << extension);
+    Run run;
+    NodeInfo node = numa_node();
+    auto pod = lsr_pod("2", R"({"cpuset":"5,13"})", extension);
+    REQUIRE(run.pre(*pod).ok());
+    auto* cpus = node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus);
+    cpus->on_pod_added(*pod);
+    REQUIRE(cpus->allocation(pod_identity(*pod)) != nullptr);
+    REQUIRE(run.plugin.reserve(run.state, *pod, node).ok());
+    CHECK(cpus->allocations().size() == 1);
+    CHECK(cpus->allocation(pod_identity(*pod))->cpus.to_string() == (extension ? "5,13" : "0,8"));
+    run.plugin.unreserve(run.state, *pod, node);
+    CHECK(cpus->available_cpus().to_string() == "0-15");
+  }
+}
+
+TEST_CASE("a designation across NUMA nodes is split by where its CPUs are", "[numa][designated]") {
+  // Restricted: 6 CPUs need both NUMA nodes; the designation has 4 on NUMA
+  // node 0 and 2 on NUMA node 1, so the NUMA amounts must follow it (an even
+  // split would ask 3 of NUMA node 1).
+  Run run;
+  NodeInfo node = NodeBuilder("n")
+                      .allocatable({{"cpu", "16"}, {"memory", "16Gi"}, {"pods", "110"}})
+                      .label("node.koordinator.sh/numa-topology-policy", "Restricted")
+                      .info();
+  auto cpus = std::make_unique<NodeCpus>();
+  cpus->apply_topology(make_nrt(2, 1, 4));
+  node.set_extension(NodeExtensionSlot::kCpus, std::move(cpus));
+  auto pod = lsr_pod("6", R"({"cpuset":"0-1,8-9,4,12"})");
+  REQUIRE(run.pre(*pod).ok());
+  PluginStatus filtered = run.plugin.filter(run.state, *pod, node);
+  INFO(filtered.message());
+  REQUIRE(filtered.ok());
+  REQUIRE(run.plugin.reserve(run.state, *pod, node).ok());
+  CHECK(node.extension<NodeCpus>(NodeExtensionSlot::kCpus)->allocation(pod_identity(*pod))->cpus.to_string() ==
+        "0-1,4,8-9,12");
+}
+
+TEST_CASE("a pod that gets no cpuset has no designation", "[numa][designated]") {
+  // An LS pod shares the pool: its designated cpuset is not read, so CPUs
+  // another pod holds do not turn it away.
+  Run run;
+  NodeInfo node = numa_node();
+  PodAllocation other;
+  other.cpus = *CpuSet::parse("5,13");
+  REQUIRE(node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus)->add_allocation("other", other));
+  Pod pod = PodBuilder("ls").container({{"cpu", "2"}, {"memory", "1Gi"}}).pod();
+  pod.meta.labels["koordinator.sh/qosClass"] = "LS";
+  pod.meta.annotations[kAnnotationResourceStatus] = R"({"cpuset":"5,13"})";
+  pod.meta.annotations[kHint] = kExtension;
+  auto info = PodInfo::make(std::move(pod));
+  REQUIRE(run.pre(*info).ok());
+  CHECK(run.plugin.read_state(run.state)->designated_cpus == nullptr);
+  CHECK(run.plugin.filter(run.state, *info, node).ok());
+}
