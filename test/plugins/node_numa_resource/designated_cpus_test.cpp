@@ -37,15 +37,6 @@ NodeInfo numa_node() {
 
 std::string cpuset(const std::string& cpus) { return R"({"cpuset":")" + cpus + R"("})"; }
 
-struct Run {
-  NodeNUMAResource plugin{NodeNumaResourceArgs{}};
-  CycleState state;
-  PluginStatus pre(const PodInfo& pod) {
-    PreFilterResult r;
-    return plugin.pre_filter(state, pod, r);
-  }
-};
-
 }  // namespace
 
 TEST_CASE("a designated cpuset narrows the CPUs the pod may take; its request still decides",

@@ -8,6 +8,7 @@
 
 #include "model/node_resource_topology.hpp"
 #include "plugins/node_numa_resource/cpu_topology.hpp"
+#include "plugins/node_numa_resource/node_numa_resource_plugin.hpp"
 
 namespace troupe::plugins::numa::testing {
 
@@ -60,5 +61,16 @@ inline std::shared_ptr<const NodeResourceTopology> make_nrt(int sockets, int nod
   }
   return std::make_shared<const NodeResourceTopology>(std::move(nrt));
 }
+
+/// A NodeNUMAResource with default args and its cycle state, for tests that
+/// drive the plugin's extension points by hand.
+struct Run {
+  NodeNUMAResource plugin{NodeNumaResourceArgs{}};
+  CycleState state;
+  PluginStatus pre(const PodInfo& pod) {
+    PreFilterResult r;
+    return plugin.pre_filter(state, pod, r);
+  }
+};
 
 }  // namespace troupe::plugins::numa::testing

@@ -36,15 +36,6 @@ NodeInfo numa_node(int sockets, int nodes_per_socket, int cores_per_node, std::m
   return info;
 }
 
-struct Run {
-  NodeNUMAResource plugin{NodeNumaResourceArgs{}};
-  CycleState state;
-  PluginStatus pre(const PodInfo& pod) {
-    PreFilterResult r;
-    return plugin.pre_filter(state, pod, r);
-  }
-};
-
 }  // namespace
 
 TEST_CASE("NodeNUMAResource PreFilter and Filter reasons", "[numa][plugin]") {
