@@ -111,21 +111,11 @@ std::optional<PluginStatus> reserve_designated_devices(const DeviceShare& plugin
   const auto* devices = node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
   if (devices == nullptr || !devices->known()) return PluginStatus{};
   const auto designated = s->designated;  // the state is rewritten by reserve_devices
-  auto reserve_on = [&](NodeDevices base) {
-    NodeDevices view = designated_view_for(std::move(base), pod, *designated);
-    return plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
-  };
-  PluginStatus status;
-  // As reserve_reserved_devices, narrowed by the designation: the devices of
-  // the reservation the pod allocated first, then (unless it is Restricted)
-  // the whole node with them given back.
-  if (auto reserved = reserved_reserve_view(pod, node, true)) {
-    status = reserve_on(std::move(*reserved));
-    if (!status.ok() && !allocated_reservation_restricted(pod, node))
-      status = reserve_on(*reserved_reserve_view(pod, node, false));
-  } else {
-    status = reserve_on(*devices);
-  }
+  auto narrow = [&](NodeDevices base) { return designated_view_for(std::move(base), pod, *designated); };
+  // As reserve_reserved_devices, narrowed by the designation.
+  if (auto reserved = reserve_on_reserved_views(plugin, state, pod, node, numa_affinity, narrow)) return reserved;
+  NodeDevices view = narrow(*devices);
+  PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
   if (status.ok()) account_on_node(plugin, state, pod, node);
   return status;
 }

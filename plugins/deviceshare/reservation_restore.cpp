@@ -83,11 +83,6 @@ std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeI
   return restored_devices(without_own(*devices, pod), {entry->uid()}, only_reserved);
 }
 
-bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node) {
-  const auto* entry = reservation::allocated_reservation(pod, node);
-  return entry != nullptr && reservation::restricted(*entry);
-}
-
 void account_on_node(const DeviceShare& plugin, const CycleState& state, const PodInfo& pod, NodeInfo& node) {
   auto* real = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
   if (real == nullptr) return;
@@ -105,21 +100,27 @@ std::optional<PluginStatus> filter_reserved_devices(const DeviceShare& plugin, c
   return plugin.filter_devices(state, node.node(), &*view);
 }
 
-std::optional<PluginStatus> reserve_reserved_devices(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
-                                                     NodeInfo& node, std::optional<uint64_t> numa_affinity) {
-  if (plugin.read_state(state) == nullptr) return std::nullopt;
+std::optional<PluginStatus> reserve_on_reserved_views(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
+                                                      NodeInfo& node, std::optional<uint64_t> numa_affinity,
+                                                      const NarrowDevices& narrow) {
   // The reserved devices first; Aligned (or no policy) falls back to the whole restored node.
   auto view = reserved_reserve_view(pod, node, true);
   if (!view) return std::nullopt;
-  PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &*view, numa_affinity);
-  if (!status.ok() && !allocated_reservation_restricted(pod, node)) {
-    view = reserved_reserve_view(pod, node, false);
-    status = plugin.reserve_devices(state, pod, node.node(), &*view, numa_affinity);
+  NodeDevices narrowed = narrow(std::move(*view));
+  PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &narrowed, numa_affinity);
+  if (!status.ok() && !reservation::allocated_reservation_restricted(pod, node)) {
+    narrowed = narrow(*reserved_reserve_view(pod, node, false));
+    status = plugin.reserve_devices(state, pod, node.node(), &narrowed, numa_affinity);
   }
-  if (!status.ok()) return status;
   // The allocation was made on the view: account it on the node itself.
-  account_on_node(plugin, state, pod, node);
+  if (status.ok()) account_on_node(plugin, state, pod, node);
   return status;
+}
+
+std::optional<PluginStatus> reserve_reserved_devices(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
+                                                     NodeInfo& node, std::optional<uint64_t> numa_affinity) {
+  if (plugin.read_state(state) == nullptr) return std::nullopt;
+  return reserve_on_reserved_views(plugin, state, pod, node, numa_affinity, [](NodeDevices view) { return view; });
 }
 
 }  // namespace troupe::plugins::deviceshare

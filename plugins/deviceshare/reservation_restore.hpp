@@ -11,6 +11,7 @@
 // The plugin calls these first in Filter and Reserve; nullopt means no
 // reservation with devices applies and the plugin goes on as usual.
 
+#include <functional>
 #include <optional>
 
 #include "plugins/deviceshare/deviceshare_plugin.hpp"
@@ -38,8 +39,16 @@ std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeIn
 /// holding devices there.
 std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved);
 
-/// Whether the reservation the pod allocated on the node is Restricted.
-bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node);
+/// How a caller narrows each view before Reserve runs on it (a designation).
+using NarrowDevices = std::function<NodeDevices(NodeDevices)>;
+
+/// Reserve on the views of the reservation the pod allocated: its devices
+/// first, then (unless it is Restricted) the whole node with them given back,
+/// each view passed through `narrow`; the result is accounted on the node
+/// itself. nullopt when the pod allocated no reservation holding devices here.
+std::optional<PluginStatus> reserve_on_reserved_views(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
+                                                      NodeInfo& node, std::optional<uint64_t> numa_affinity,
+                                                      const NarrowDevices& narrow);
 
 /// Reserve ran on a view (a copy of the node's devices): accounts the
 /// allocation it wrote into the state on the node itself.

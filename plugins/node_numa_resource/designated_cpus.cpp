@@ -61,22 +61,13 @@ std::optional<PluginStatus> filter_designated_cpus(const NodeNUMAResource& plugi
 
 std::optional<PluginStatus> reserve_designated_cpus(const NodeNUMAResource& plugin, CycleState& state,
                                                     const PodInfo& pod, NodeInfo& node) {
-  const CpuSet* found = designation_of(plugin, state);
-  if (found == nullptr) return std::nullopt;
+  if (designation_of(plugin, state) == nullptr) return std::nullopt;
   const auto designated = plugin.read_state(state)->designated_cpus;  // the state is rewritten by reserve_node
-  auto reserve_on = [&](NodeInfo base) {
-    NodeInfo trial = designated_trial(std::move(base), pod, *designated);
-    return plugin.reserve_node(state, pod, trial);
-  };
-  PluginStatus status;
+  auto narrow = [&](NodeInfo base) { return designated_trial(std::move(base), pod, *designated); };
   // As reserve_reserved_cpus, narrowed by the designation.
-  if (auto reserved = reserved_reserve_trial(pod, node, true)) {
-    status = reserve_on(std::move(*reserved));
-    if (!status.ok() && !allocated_reservation_restricted(pod, node))
-      status = reserve_on(*reserved_reserve_trial(pod, node, false));
-  } else {
-    status = reserve_on(NodeInfo(node));
-  }
+  if (auto reserved = reserve_on_reserved_trials(plugin, state, pod, node, narrow)) return reserved;
+  NodeInfo trial = narrow(NodeInfo(node));
+  PluginStatus status = plugin.reserve_node(state, pod, trial);
   if (status.ok()) hold_on_node(plugin, state, pod, node);
   return status;
 }

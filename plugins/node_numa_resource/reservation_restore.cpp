@@ -76,11 +76,6 @@ std::optional<NodeInfo> reserved_reserve_trial(const PodInfo& pod, const NodeInf
   return trial(node, pod, {entry->uid()}, only_reserved);
 }
 
-bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node) {
-  const auto* entry = reservation::allocated_reservation(pod, node);
-  return entry != nullptr && reservation::restricted(*entry);
-}
-
 void hold_on_node(const NodeNUMAResource& plugin, const CycleState& state, const PodInfo& pod, NodeInfo& node) {
   const NumaState* s = plugin.read_state(state);
   auto* cpus = node.mutable_extension<NodeCpus>(NodeExtensionSlot::kCpus);
@@ -96,20 +91,25 @@ std::optional<PluginStatus> filter_reserved_cpus(const NodeNUMAResource& plugin,
   return plugin.filter_node(state, pod, *restored);
 }
 
-std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
-                                                  const PodInfo& pod, NodeInfo& node) {
+std::optional<PluginStatus> reserve_on_reserved_trials(const NodeNUMAResource& plugin, CycleState& state,
+                                                       const PodInfo& pod, NodeInfo& node, const NarrowTrial& narrow) {
   // The reserved CPUs first; Aligned (or no policy) falls back to the whole restored node.
   auto preferred = reserved_reserve_trial(pod, node, true);
   if (!preferred) return std::nullopt;
-  PluginStatus status = plugin.reserve_node(state, pod, *preferred);
-  if (!status.ok() && !allocated_reservation_restricted(pod, node)) {
-    NodeInfo open = *reserved_reserve_trial(pod, node, false);
-    status = plugin.reserve_node(state, pod, open);
+  NodeInfo trial_node = narrow(std::move(*preferred));
+  PluginStatus status = plugin.reserve_node(state, pod, trial_node);
+  if (!status.ok() && !reservation::allocated_reservation_restricted(pod, node)) {
+    trial_node = narrow(*reserved_reserve_trial(pod, node, false));
+    status = plugin.reserve_node(state, pod, trial_node);
   }
-  if (!status.ok()) return status;
   // The allocation was made on the trial node: hold it on the node itself.
-  hold_on_node(plugin, state, pod, node);
+  if (status.ok()) hold_on_node(plugin, state, pod, node);
   return status;
+}
+
+std::optional<PluginStatus> reserve_reserved_cpus(const NodeNUMAResource& plugin, CycleState& state,
+                                                  const PodInfo& pod, NodeInfo& node) {
+  return reserve_on_reserved_trials(plugin, state, pod, node, [](NodeInfo trial_node) { return trial_node; });
 }
 
 }  // namespace troupe::plugins::numa

@@ -13,6 +13,7 @@
 // plugin's core (filter_node, reserve_node: no hooks) on a trial copy of the
 // node, which keeps its reservations for the other NUMA hint providers.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,8 +36,15 @@ std::optional<NodeInfo> reserved_filter_trial(const PodInfo& pod, const NodeInfo
 /// back (`only_reserved`: nothing else available); nullopt when it holds none.
 std::optional<NodeInfo> reserved_reserve_trial(const PodInfo& pod, const NodeInfo& node, bool only_reserved);
 
-/// Whether the reservation the pod allocated on the node is Restricted.
-bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node);
+/// How a caller narrows each trial node before Reserve runs on it (a designation).
+using NarrowTrial = std::function<NodeInfo(NodeInfo)>;
+
+/// Reserve on the trials of the reservation the pod allocated: its CPUs
+/// first, then (unless it is Restricted) the whole node with them given back,
+/// each trial passed through `narrow`; the result is held on the node itself.
+/// nullopt when the pod allocated no reservation holding CPUs here.
+std::optional<PluginStatus> reserve_on_reserved_trials(const NodeNUMAResource& plugin, CycleState& state,
+                                                       const PodInfo& pod, NodeInfo& node, const NarrowTrial& narrow);
 
 /// A trial's Reserve succeeded: holds the allocation it wrote into the state
 /// on the node itself.

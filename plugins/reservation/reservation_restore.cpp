@@ -31,6 +31,11 @@ const ReservationEntry* allocated_reservation(const PodInfo& pod, const NodeInfo
 
 bool restricted(const ReservationEntry& entry) { return entry.allocate_policy() == kAllocatePolicyRestricted; }
 
+bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node) {
+  const ReservationEntry* entry = allocated_reservation(pod, node);
+  return entry != nullptr && restricted(*entry);
+}
+
 NodeInfo trial_copy(const NodeInfo& node) {
   NodeInfo copy(node);
   copy.set_extension(NodeExtensionSlot::kReservations, nullptr);

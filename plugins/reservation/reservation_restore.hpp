@@ -32,6 +32,9 @@ const ReservationEntry* allocated_reservation(const PodInfo& pod, const NodeInfo
 /// Restricted: the pod may only use what the reservation reserved.
 bool restricted(const ReservationEntry& entry);
 
+/// Whether the reservation the pod allocated on the node (allocated_reservation) is Restricted.
+bool allocated_reservation_restricted(const PodInfo& pod, const NodeInfo& node);
+
 /// A copy of the node for a trial allocation on restored state, without its
 /// reservations, so the plugins' restore hooks do not run again on it.
 NodeInfo trial_copy(const NodeInfo& node);
