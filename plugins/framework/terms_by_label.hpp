@@ -10,7 +10,9 @@
 // A term is filed under one key only, the first of its selector's
 // requirements that names values (matchLabels, In), once per value; a pod
 // has one value per key, so visit() meets each term at most once. ClusterPods
-// owns the one instance, beside PodsByLabel, and keeps it in step.
+// owns the one instance, beside PodsByLabel, and keeps it in step. It also
+// counts the label keys the terms' selectors name (selected_keys()): the
+// labels of a pod being placed that these terms can tell apart.
 
 #include <string>
 #include <string_view>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "plugins/framework/affinity_term.hpp"
+#include "plugins/framework/label_key_counts.hpp"
 #include "plugins/framework/pod_info.hpp"
 #include "plugins/framework/pods_by_label.hpp"
 
@@ -40,6 +43,7 @@ class TermsByLabel {
     if (!pod.placed_terms) return;
     for_each_term(*pod.placed_terms, [&](const affinity::ResolvedTerm& term, TermKind kind) {
       const PlacedTerm<Place> placed{&pod, &place, &term, kind};
+      selected_keys_.add(term.selector);
       const LabelRequirement* filed_by = filing_requirement(term);
       if (filed_by == nullptr) {
         unfiled_[&pod].push_back(placed);
@@ -54,6 +58,7 @@ class TermsByLabel {
     if (!pod.placed_terms) return;
     unfiled_.erase(&pod);
     for_each_term(*pod.placed_terms, [&](const affinity::ResolvedTerm& term, TermKind) {
+      selected_keys_.remove(term.selector);
       const LabelRequirement* filed_by = filing_requirement(term);
       if (filed_by == nullptr) return;
       for (std::string_view value : PodsByLabel<Place>::distinct_values(*filed_by)) {
@@ -64,6 +69,9 @@ class TermsByLabel {
       }
     });
   }
+
+  /// The label keys the placed terms' selectors name.
+  const LabelKeyCounts& selected_keys() const { return selected_keys_; }
 
   /// Calls visit(const PlacedTerm<Place>&) for every placed term that may
   /// select a pod with these labels; the caller still checks the term.
@@ -108,6 +116,7 @@ class TermsByLabel {
 
   std::unordered_map<std::string, ByPod> filed_;
   ByPod unfiled_;
+  LabelKeyCounts selected_keys_;
 };
 
 }  // namespace troupe::plugins

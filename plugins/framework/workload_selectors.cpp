@@ -28,15 +28,25 @@ bool WorkloadSelectors::upsert(WorkloadSelector workload) {
   Key key{workload.kind, workload.namespace_name, workload.name};
   auto it = objects_.find(key);
   if (it != objects_.end() && it->second == workload) return false;
+  if (it != objects_.end()) count_keys(it->second, false);
+  count_keys(workload, true);
   objects_[std::move(key)] = std::move(workload);
   ++generation_;
   return true;
 }
 
 bool WorkloadSelectors::remove(WorkloadKind kind, const std::string& ns, const std::string& name) {
-  if (objects_.erase(Key{kind, ns, name}) == 0) return false;
+  auto it = objects_.find(Key{kind, ns, name});
+  if (it == objects_.end()) return false;
+  count_keys(it->second, false);
+  objects_.erase(it);
   ++generation_;
   return true;
+}
+
+void WorkloadSelectors::count_keys(const WorkloadSelector& workload, bool add) {
+  for (const auto& [key, value] : workload.match_labels) add ? selected_keys_.add(key) : selected_keys_.remove(key);
+  for (const LabelRequirement& r : workload.requirements) add ? selected_keys_.add(r.key) : selected_keys_.remove(r.key);
 }
 
 const WorkloadSelector* WorkloadSelectors::find(WorkloadKind kind, const std::string& ns,

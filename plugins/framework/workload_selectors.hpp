@@ -18,6 +18,7 @@
 
 #include "model/pod.hpp"
 #include "model/workload_selector.hpp"
+#include "plugins/framework/label_key_counts.hpp"
 
 namespace troupe::plugins {
 
@@ -37,6 +38,10 @@ class WorkloadSelectors {
   /// when none applies: the pod then gets no default constraints.
   LabelSelector default_selector(const Pod& pod) const;
 
+  /// The label keys the selectors name: a pod's label of another key
+  /// changes neither which Services select the pod nor its default selector.
+  const LabelKeyCounts& selected_keys() const { return selected_keys_; }
+
   size_t size() const { return objects_.size(); }
   /// Bumped on every change that may change a pod's default selector.
   uint64_t generation() const { return generation_; }
@@ -45,6 +50,8 @@ class WorkloadSelectors {
   using Key = std::tuple<WorkloadKind, std::string, std::string>;  // kind, namespace, name
   std::map<Key, WorkloadSelector> objects_;
   uint64_t generation_ = 0;
+  LabelKeyCounts selected_keys_;
+  void count_keys(const WorkloadSelector& workload, bool add);
   const WorkloadSelector* find(WorkloadKind kind, const std::string& ns, const std::string& name) const;
 };
 
