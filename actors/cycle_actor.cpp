@@ -18,6 +18,7 @@
 #include "plugins/coscheduling/coscheduling_plugin.hpp"
 #include "plugins/coscheduling/gang_summary.hpp"
 #include "plugins/deviceshare/go_json.hpp"
+#include "plugins/framework/class_labels.hpp"
 #include "plugins/framework/cycle_clock.hpp"
 #include "plugins/framework/fit_error.hpp"
 #include "plugins/load_aware/load_aware_plugin.hpp"
@@ -913,6 +914,15 @@ void share_volumes(Self self, const Attempt& a) {
   a.request->state->share_input(std::move(catalog), version);
 }
 
+/// The pod's class in this cycle (the evaluation cache's key): the queue's,
+/// with only the labels something may read of it now, under the cycle's inputs.
+std::shared_ptr<const plugins::SchedulingClass> cycle_class(Self self, const Attempt& a) {
+  const plugins::SelectedLabelKeys selected{self->state.cluster_pods.terms_by_label().selected_keys(),
+                                            self->state.workloads.selected_keys()};
+  return plugins::with_inputs_version(plugins::with_labels_read(a.queued->scheduling_class, *a.pod().pod, selected),
+                                      a.request->state->inputs_version(), a.request->state->filter_inputs_version());
+}
+
 /// The cycle's inputs, PreFilter, and PreScore when PreFilter passed (into
 /// a->pre_score); returns PreFilter's status. They count the cluster's pods
 /// as the pod sees them: without the reserve pods of the reservations it may
@@ -930,9 +940,7 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
   share_reservation_affinity_nodes(self, *a);
   share_cycle_clock(self, *a);
   share_volumes(self, *a);
-  if (self->state.deps.evaluation_cache)
-    request.scheduling_class = plugins::with_inputs_version(
-        a->queued->scheduling_class, request.state->inputs_version(), request.state->filter_inputs_version());
+  if (self->state.deps.evaluation_cache) request.scheduling_class = cycle_class(self, *a);
   share_gang_view(self, *a);
   if (self->state.quotas) self->state.quotas->share_view(a->framework(), *request.state, a->pod());
   auto pre_filter = a->framework().run_pre_filter(*request.state, a->pod());

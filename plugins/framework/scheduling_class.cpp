@@ -7,14 +7,31 @@ namespace troupe::plugins {
 
 namespace {
 
+/// The owner references a Filter or Score reads: a DaemonSet's
+/// (LoadAwareScheduling lets its pods pass) and a controller that default
+/// spreading looks up by kind and name (ReplicationController, ReplicaSet,
+/// StatefulSet), without uids. Another owner (a Job, a training operator's
+/// job) only names one workload, so the pods of one template under many
+/// such owners share a class. Reservations match owners by uid, but a node
+/// holding reservations is never cached (class_labels.hpp says why that is enough).
+std::vector<OwnerReference> owners_read(const Pod& pod) {
+  std::vector<OwnerReference> out;
+  for (const OwnerReference& owner : pod.meta.owner_references) {
+    const bool spread_by = owner.is_controller() && (owner.kind == "ReplicationController" ||
+                                                     owner.kind == "ReplicaSet" || owner.kind == "StatefulSet");
+    if (owner.kind != "DaemonSet" && !spread_by) continue;
+    out.push_back(OwnerReference{owner.api_version, owner.kind, owner.name, "", owner.controller, std::nullopt});
+  }
+  return out;
+}
+
 /// The pod with every field that names or dates this one pod cleared.
 Pod class_view(const Pod& pod) {
   Pod view;
   view.meta.name = "class";  // encoders require a name; every pod gets the same
   view.meta.namespace_name = pod.meta.namespace_name;
-  view.meta.labels = pod.meta.labels;
   view.meta.annotations = pod.meta.annotations;
-  view.meta.owner_references = pod.meta.owner_references;
+  view.meta.owner_references = owners_read(pod);
   view.meta.deletion_timestamp = pod.meta.deletion_timestamp;
   view.spec = pod.spec;
   view.spec.node_name.clear();
@@ -44,6 +61,16 @@ std::string inline_disks_of(const Pod& pod) {
   return out;
 }
 
+std::string all_labels(const Pod& pod) {
+  std::string out;
+  for (const auto& [key, value] : pod.meta.labels) out += "\nlabel " + key + "=" + value;
+  return out;
+}
+
+uint64_t content_hash_of(uint64_t key_hash, const std::string& labels) {
+  return key_hash ^ (std::hash<std::string>{}(labels) * 0xbf58476d1ce4e5b9ULL);
+}
+
 // The version is mixed in so the cache's seen-once ring tells the classes apart too.
 uint64_t version_mix(uint64_t inputs_version) { return inputs_version * 0x9e3779b97f4a7c15ULL; }
 
@@ -57,9 +84,12 @@ std::shared_ptr<const SchedulingClass> scheduling_class_of(const Pod& pod, uint6
                                                            uint64_t filter_inputs_version) {
   auto out = std::make_shared<SchedulingClass>();
   out->key = std::make_shared<const std::string>(encode(class_view(pod)) + claims_of(pod) + inline_disks_of(pod));
+  out->key_hash = std::hash<std::string>{}(*out->key);
+  out->labels = all_labels(pod);
+  out->content_hash = content_hash_of(out->key_hash, out->labels);
   out->inputs_version = inputs_version;
   out->filter_inputs_version = filter_inputs_version;
-  out->hash = std::hash<std::string>{}(*out->key) ^ version_mix(inputs_version);
+  out->hash = out->content_hash ^ version_mix(inputs_version);
   return out;
 }
 
@@ -72,11 +102,19 @@ std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const
                                                            uint64_t inputs_version, uint64_t filter_inputs_version) {
   if (!base) return base;
   if (base->inputs_version == inputs_version && base->filter_inputs_version == filter_inputs_version) return base;
-  auto out = std::make_shared<SchedulingClass>();
-  out->key = base->key;
+  auto out = std::make_shared<SchedulingClass>(*base);
   out->inputs_version = inputs_version;
   out->filter_inputs_version = filter_inputs_version;
-  out->hash = base->hash ^ version_mix(base->inputs_version) ^ version_mix(inputs_version);
+  out->hash = base->content_hash ^ version_mix(inputs_version);
+  return out;
+}
+
+std::shared_ptr<const SchedulingClass> with_labels(std::shared_ptr<const SchedulingClass> base, std::string labels) {
+  if (!base || base->labels == labels) return base;
+  auto out = std::make_shared<SchedulingClass>(*base);
+  out->labels = std::move(labels);
+  out->content_hash = content_hash_of(out->key_hash, out->labels);
+  out->hash = out->content_hash ^ version_mix(out->inputs_version);
   return out;
 }
 

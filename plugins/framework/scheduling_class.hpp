@@ -7,12 +7,17 @@
 // to reuse a node's evaluation for the next pod of the class while the node
 // has not changed (actors/evaluation_cache.hpp).
 //
-// What the key keeps: namespace, labels, annotations, owner references,
-// deletion timestamp, the whole spec except nodeName (with the names of the
-// claims its volumes use), and status phase, nominatedNodeName and qosClass. What it drops: name, generateName, uid,
-// resourceVersion, generation, creationTimestamp, finalizers, status
-// conditions and startTime — none of which a Filter or Score plugin reads
-// (plugins read the decoded view only, never the raw JSON).
+// What the key keeps: namespace, annotations, the owner references some
+// plugin reads (a DaemonSet's, a controller's that default spreading looks
+// up; without uids), deletion timestamp, the whole spec except nodeName
+// (with the names of the claims its volumes use), and status phase,
+// nominatedNodeName and qosClass. What it drops: name, generateName, uid,
+// resourceVersion, generation, creationTimestamp, finalizers, other owner
+// references, status conditions and startTime — none of which a Filter or
+// Score plugin reads (plugins read the decoded view only, never the raw
+// JSON). The labels are kept apart (`labels`): all of them in the queue's
+// class, and in the cycle's only those something may read
+// (plugins/framework/class_labels.hpp).
 
 #include <cstdint>
 #include <memory>
@@ -24,8 +29,14 @@ namespace troupe::plugins {
 
 struct SchedulingClass {
   uint64_t hash = 0;
-  /// The canonical text, shared by the classes of one pod under other inputs.
+  /// The canonical text but the labels, shared by the classes of one pod
+  /// under other inputs or other labels kept.
   std::shared_ptr<const std::string> key;
+  uint64_t key_hash = 0;
+  /// The labels kept, as text.
+  std::string labels;
+  /// Of key and labels; `hash` mixes the inputs version in.
+  uint64_t content_hash = 0;
   /// CycleState::inputs_version of the cycle: plugins read those inputs too
   /// (e.g. DeviceShare's learned task classes), so a pod scored under other
   /// inputs is of another class.
@@ -36,19 +47,20 @@ struct SchedulingClass {
 
   bool operator==(const SchedulingClass& other) const {
     return hash == other.hash && inputs_version == other.inputs_version &&
-           filter_inputs_version == other.filter_inputs_version && same_key(other);
+           filter_inputs_version == other.filter_inputs_version && same_text(other);
   }
   /// The same pod under inputs that differ at most where no Filter reads:
   /// Filter's verdicts for one are the other's.
   bool same_filter_inputs(const SchedulingClass& other) const {
-    return filter_inputs_version == other.filter_inputs_version && same_key(other);
+    return filter_inputs_version == other.filter_inputs_version && content_hash == other.content_hash &&
+           same_text(other);
   }
-  bool same_key(const SchedulingClass& other) const {
-    return key == other.key || (key && other.key && *key == *other.key);
+  bool same_text(const SchedulingClass& other) const {
+    return labels == other.labels && (key == other.key || (key && other.key && *key == *other.key));
   }
 };
 
-/// The class of `pod` (a copy of the fields above, encoded as JSON) in a
+/// The class of `pod` (a copy of the fields above, encoded as JSON, and all its labels) in a
 /// cycle whose CycleState::inputs_version is `inputs_version` and whose
 /// filter_inputs_version is `filter_inputs_version` (the same by default:
 /// every input read by Filter).
@@ -64,5 +76,8 @@ std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const
                                                            uint64_t inputs_version);
 std::shared_ptr<const SchedulingClass> with_inputs_version(std::shared_ptr<const SchedulingClass> base,
                                                            uint64_t inputs_version, uint64_t filter_inputs_version);
+
+/// `base` with `labels` (text) as the labels it keeps.
+std::shared_ptr<const SchedulingClass> with_labels(std::shared_ptr<const SchedulingClass> base, std::string labels);
 
 }  // namespace troupe::plugins

@@ -63,6 +63,10 @@ TEST_CASE("pods that differ only in who they are share a scheduling class", "[ev
       {"a label", [](Pod& p) { p.meta.labels["app"] = "web"; }, false},
       {"an annotation", [](Pod& p) { p.meta.annotations["scheduling.koordinator.sh/reservation-ignored"] = "true"; }, false},
       {"an owner reference", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"apps/v1", "ReplicaSet", "web", "rs-uid", true, {}}); }, false},
+      {"a DaemonSet owner", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"apps/v1", "DaemonSet", "agent", "ds-uid", true, {}}); }, false},
+      // Nothing reads a Job's reference: the pods of one template under many Jobs share a class.
+      {"a Job owner", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"batch/v1", "Job", "train-7", "job-uid", true, {}}); }, true},
+      {"a ReplicaSet that is not the controller", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"apps/v1", "ReplicaSet", "web", "rs-uid", false, {}}); }, true},
       {"deletionTimestamp", [](Pod& p) { p.meta.deletion_timestamp = at("2026-01-02T03:04:05Z"); }, false},
       {"a cpu request", [](Pod& p) { p.spec.containers[0].resources.requests["cpu"] = Quantity::from_milli(1500); }, false},
       {"priority", [](Pod& p) { p.spec.priority = 1000; }, false},
@@ -91,6 +95,12 @@ TEST_CASE("pods that differ only in who they are share a scheduling class", "[ev
       const auto other = scheduling_class_of(changed);
       CHECK((*other == *base_class) == c.same_class);
     }
+  }
+  SECTION("an owner of the same name but another uid (deleted and created again) makes the same class") {
+    Pod a = base, b = base;
+    a.meta.owner_references.push_back(OwnerReference{"apps/v1", "StatefulSet", "db", "uid-1", true, {}});
+    b.meta.owner_references.push_back(OwnerReference{"apps/v1", "StatefulSet", "db", "uid-2", true, {}});
+    CHECK(*scheduling_class_of(a) == *scheduling_class_of(b));
   }
   SECTION("pods with the same claims share a class") {
     Pod a = base, b = base;
