@@ -50,6 +50,7 @@ std::vector<std::string_view> own_selected_keys(const Pod& pod) {
 bool label_read_by_name(std::string_view key) {
   const size_t slash = key.find('/');
   const std::string_view domain = slash == std::string_view::npos ? key : key.substr(0, slash);
+  if (in_domain(domain, "quota.scheduling.koordinator.sh")) return false;  // read at PreFilter only
   return in_domain(domain, "koordinator.sh") || in_domain(domain, "sigs.k8s.io");
 }
 

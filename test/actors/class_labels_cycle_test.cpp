@@ -17,6 +17,7 @@
 
 #include "actors/bench_harness.hpp"
 #include "model/label_selector.hpp"
+#include "plugins/elastic_quota/quota_spec.hpp"
 #include "test/plugins/builders.hpp"
 
 using namespace troupe;
@@ -192,4 +193,68 @@ TEST_CASE("narrowed classes keep the labels the pod's own terms read of it", "[e
   CHECK_FALSE(bound["first"]);
   CHECK_FALSE(bound["second"]);
   CHECK(bound["other-batch"]);
+}
+
+TEST_CASE("narrowed classes: pods of one template in two quotas share a class, and each quota still holds",
+          "[evaluation-cache][class-labels]") {
+  // ElasticQuota's labels are left out of the class (ElasticQuota decides at
+  // PreFilter, before any node is evaluated): a pod over its quota's max is
+  // still turned away although its class-mates of the other quota are cached,
+  // and every pod lands where it lands without the cache.
+  const char* const config =
+      "apiVersion: kubescheduler.config.k8s.io/v1\n"
+      "kind: KubeSchedulerConfiguration\n"
+      "leaderElection:\n"
+      "  leaderElect: false\n"
+      "profiles:\n"
+      "  - schedulerName: troupe\n"
+      "    plugins:\n"
+      "      multiPoint:\n"
+      "        enabled:\n"
+      "          - name: ElasticQuota\n";
+  std::mt19937_64 rng(11);
+  const auto nodes = random_nodes(rng, 8);
+  auto quota = [](const std::string& name, int64_t max_milli) {
+    plugins::elastic_quota::QuotaSpec q;
+    q.name = name;
+    q.namespace_name = "default";
+    q.max = {{"cpu", max_milli}};
+    q.shared_weight = q.max;
+    return q;
+  };
+  std::vector<Pod> pods;
+  for (int i = 0; i < 20; ++i) {
+    Pod pod = PodBuilder("pod-" + std::to_string(i)).container({{"cpu", "1"}, {"memory", "1Gi"}}).pod();
+    pod.meta.labels = {{plugins::elastic_quota::kLabelQuotaName, i % 2 == 0 ? "tight" : "roomy"},
+                       {"apps.kubernetes.io/pod-index", std::to_string(i)}};
+    pods.push_back(pod);
+  }
+  auto run_with_quotas = [&](bool evaluation_cache) {
+    BenchHarnessOptions options;
+    options.config_yaml = config;
+    options.threads = 2;
+    options.evaluation_cache = evaluation_cache;
+    auto harness = BenchHarness::start(options);
+    REQUIRE(harness);
+    (*harness)->load_cluster(nodes, {}, {});
+    REQUIRE((*harness)->load_quotas({quota("tight", 3000), quota("roomy", 1000000)}));
+    auto outcomes = (*harness)->schedule(pods, 1, std::chrono::seconds(60));
+    REQUIRE(outcomes);
+    std::map<std::string, std::string> placed;
+    for (const auto& o : *outcomes) placed[o.key] = o.bound ? o.node : "unplaced";
+    return placed;
+  };
+  const auto cached = run_with_quotas(true);
+  const auto fresh = run_with_quotas(false);
+  REQUIRE(cached.size() == pods.size());
+  int tight_bound = 0, roomy_bound = 0;
+  for (int i = 0; i < 20; ++i) {
+    const std::string key = "default/pod-" + std::to_string(i);
+    INFO(key);
+    REQUIRE(cached.count(key) == 1);
+    CHECK(cached.at(key) == fresh.at(key));
+    if (cached.at(key) != "unplaced") ++(i % 2 == 0 ? tight_bound : roomy_bound);
+  }
+  CHECK(tight_bound == 3);
+  CHECK(roomy_bound == 10);
 }

@@ -64,7 +64,10 @@ TEST_CASE("label_read_by_name: Koordinator's and the scheduler-plugins' domains"
   };
   const std::vector<Case> cases = {
       {"koordinator.sh/qosClass", true},
-      {"quota.scheduling.koordinator.sh/name", true},
+      {"quota.scheduling.koordinator.sh/name", false},  // ElasticQuota reads it at PreFilter only
+      {"quota.scheduling.koordinator.sh/preemptible", false},
+      {"sub.quota.scheduling.koordinator.sh/x", false},
+      {"scheduling.koordinator.sh/quota", true},  // the quota domain is not this one
       {"scheduling.koordinator.sh/reservation-ignored", true},
       {"pod-group.scheduling.sigs.k8s.io", true},  // a whole key in the domain, no prefix
       {"pod-group.scheduling.sigs.k8s.io/name", true},
@@ -84,7 +87,8 @@ TEST_CASE("label_read_by_name: Koordinator's and the scheduler-plugins' domains"
   }
 }
 
-TEST_CASE("every pod label troupe's plugins read by name is kept", "[plugins][class-labels]") {
+TEST_CASE("every pod label troupe's Filter and Score plugins read by name is kept, ElasticQuota's are not",
+          "[plugins][class-labels]") {
   const std::vector<std::string> read_by_plugins = {
       numa::kLabelQosClass,
       numa::kLabelPriorityClass,
@@ -93,8 +97,6 @@ TEST_CASE("every pod label troupe's plugins read by name is kept", "[plugins][cl
       coscheduling::kLabelPodGroupName,
       coscheduling::kLabelMinAvailable,
       coscheduling::kLabelMatchPolicy,
-      elastic_quota::kLabelQuotaName,
-      elastic_quota::kLabelPreemptible,
       std::string(deviceshare::kLabelGpuIsolationProvider),
       reservation::kLabelReservationIgnored,
       reservation::kLabelDisablePreemptible,
@@ -102,6 +104,12 @@ TEST_CASE("every pod label troupe's plugins read by name is kept", "[plugins][cl
   for (const auto& key : read_by_plugins) {
     INFO(key);
     CHECK(label_read_by_name(key));
+  }
+  // ElasticQuota reads these only for PreFilter's verdict on the pod, before
+  // any node is evaluated, so the class leaves them out.
+  for (const std::string key : {elastic_quota::kLabelQuotaName, elastic_quota::kLabelPreemptible}) {
+    INFO(key);
+    CHECK_FALSE(label_read_by_name(key));
   }
 }
 
@@ -188,6 +196,9 @@ TEST_CASE("pods that differ only in labels nothing reads share the cycle's class
   CHECK(*cycle_class(web0) == *cycle_class(web1));
   CHECK(cycle_class(web0)->same_filter_inputs(*cycle_class(web1)));
   CHECK_FALSE(*cycle_class(web0) == *cycle_class(api0));  // app is read
+  Pod web0_in_quota = web0;
+  web0_in_quota.meta.labels[elastic_quota::kLabelQuotaName] = "team-a";
+  CHECK(*cycle_class(web0_in_quota) == *cycle_class(web0));  // the quota decides at PreFilter
   const auto queued = scheduling_class_of(web0);
   CHECK(with_labels_read(queued, web0, selected)->key == queued->key);  // the text but the labels is shared
 
