@@ -51,7 +51,7 @@ bool label_read_by_name(std::string_view key) {
   const size_t slash = key.find('/');
   const std::string_view domain = slash == std::string_view::npos ? key : key.substr(0, slash);
   if (in_domain(domain, "quota.scheduling.koordinator.sh")) return false;  // read at PreFilter only
-  return in_domain(domain, "koordinator.sh") || in_domain(domain, "sigs.k8s.io");
+  return in_domain(domain, "koordinator.sh") || in_domain(domain, "scheduling.sigs.k8s.io");
 }
 
 std::string labels_read(const Pod& pod, const SelectedLabelKeys& selected) {

@@ -19,12 +19,15 @@
 //    its labels;
 //  - a plugin that reads a label by name: every such label troupe reads on a
 //    pod is of Koordinator's or the scheduler-plugins' domains (koordinator.sh,
-//    sigs.k8s.io and their subdomains), so those are all kept, but for
-//    ElasticQuota's (quota.scheduling.koordinator.sh): the pod's quota and
-//    whether it is preemptible decide PreFilter's verdict on the pod, before
-//    any node is evaluated, and no Filter or Score reads them, so the pods of
-//    one template in many quotas share a class. A plugin that comes to read
-//    them per node must take them out of that exception.
+//    scheduling.sigs.k8s.io and their subdomains), so those are kept. Not the
+//    rest of sigs.k8s.io, whose projects label pods one by one (a
+//    LeaderWorkerSet's leaderworkerset.sigs.k8s.io/worker-index, a JobSet's
+//    jobset.sigs.k8s.io/job-index), and not ElasticQuota's
+//    (quota.scheduling.koordinator.sh): the pod's quota and whether it is
+//    preemptible decide PreFilter's verdict on the pod, before any node is
+//    evaluated, and no Filter or Score reads them, so the pods of one
+//    template in many quotas share a class. A plugin that comes to read them
+//    per node must take them out of that exception.
 // Reservations' owner selectors read labels too, but never where the cache
 // serves: a node holding reservations is never cached
 // (NodeInfo::results_depend_on_pod_identity), and what the reservations a pod
@@ -51,7 +54,7 @@ struct SelectedLabelKeys {
 };
 
 /// A key of a domain whose labels troupe's Filter or Score plugins may read by
-/// name (koordinator.sh, sigs.k8s.io, or a subdomain of either, but
+/// name (koordinator.sh, scheduling.sigs.k8s.io, or a subdomain of either, but
 /// quota.scheduling.koordinator.sh), prefixed or not.
 bool label_read_by_name(std::string_view key);
 

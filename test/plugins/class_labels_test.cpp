@@ -71,7 +71,10 @@ TEST_CASE("label_read_by_name: Koordinator's and the scheduler-plugins' domains"
       {"scheduling.koordinator.sh/reservation-ignored", true},
       {"pod-group.scheduling.sigs.k8s.io", true},  // a whole key in the domain, no prefix
       {"pod-group.scheduling.sigs.k8s.io/name", true},
-      {"sigs.k8s.io", true},
+      {"scheduling.sigs.k8s.io/x", true},
+      {"sigs.k8s.io", false},
+      {"leaderworkerset.sigs.k8s.io/worker-index", false},  // other sigs projects' labels
+      {"jobset.sigs.k8s.io/job-index", false},
       {"app", false},
       {"pod-template-hash", false},
       {"statefulset.kubernetes.io/pod-name", false},
