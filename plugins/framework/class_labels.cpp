@@ -1,18 +1,15 @@
 #include "plugins/framework/class_labels.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "plugins/framework/keys_read_by_name.hpp"
 
 namespace troupe::plugins {
 
 namespace {
-
-/// Whether `domain` is `parent` or one of its subdomains.
-bool in_domain(std::string_view domain, std::string_view parent) {
-  if (domain.size() < parent.size() || domain.substr(domain.size() - parent.size()) != parent) return false;
-  return domain.size() == parent.size() || domain[domain.size() - parent.size() - 1] == '.';
-}
 
 void add_selector_keys(std::vector<std::string_view>& keys, const std::optional<LabelSelector>& selector) {
   if (!selector) return;
@@ -47,20 +44,13 @@ std::vector<std::string_view> own_selected_keys(const Pod& pod) {
 
 }  // namespace
 
-bool label_read_by_name(std::string_view key) {
-  const size_t slash = key.find('/');
-  const std::string_view domain = slash == std::string_view::npos ? key : key.substr(0, slash);
-  if (in_domain(domain, "quota.scheduling.koordinator.sh")) return false;  // read at PreFilter only
-  return in_domain(domain, "koordinator.sh") || in_domain(domain, "scheduling.sigs.k8s.io");
-}
-
 std::string labels_read(const Pod& pod, const SelectedLabelKeys& selected) {
   const std::vector<std::string_view> own = own_selected_keys(pod);
   std::string out = "\nlabel keys " + std::to_string(selected.placed_terms.generation()) + "." +
                     std::to_string(selected.workloads.generation());
   for (const auto& [key, value] : pod.meta.labels) {
     const bool read = selected.placed_terms.contains(key) || selected.workloads.contains(key) ||
-                      label_read_by_name(key) || std::find(own.begin(), own.end(), key) != own.end();
+                      key_read_by_name(key) || std::find(own.begin(), own.end(), key) != own.end();
     if (read) out += "\nlabel " + key + "=" + value;
   }
   return out;

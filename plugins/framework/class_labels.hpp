@@ -17,17 +17,7 @@
 //    pod's own affinity terms and spread constraints, which select the pod
 //    itself and take their matchLabelKeys' and mismatchLabelKeys' values from
 //    its labels;
-//  - a plugin that reads a label by name: every such label troupe reads on a
-//    pod is of Koordinator's or the scheduler-plugins' domains (koordinator.sh,
-//    scheduling.sigs.k8s.io and their subdomains), so those are kept. Not the
-//    rest of sigs.k8s.io, whose projects label pods one by one (a
-//    LeaderWorkerSet's leaderworkerset.sigs.k8s.io/worker-index, a JobSet's
-//    jobset.sigs.k8s.io/job-index), and not ElasticQuota's
-//    (quota.scheduling.koordinator.sh): the pod's quota and whether it is
-//    preemptible decide PreFilter's verdict on the pod, before any node is
-//    evaluated, and no Filter or Score reads them, so the pods of one
-//    template in many quotas share a class. A plugin that comes to read them
-//    per node must take them out of that exception.
+//  - a plugin that reads a label by name (keys_read_by_name.hpp).
 // Reservations' owner selectors read labels too, but never where the cache
 // serves: a node holding reservations is never cached
 // (NodeInfo::results_depend_on_pod_identity), and what the reservations a pod
@@ -39,7 +29,6 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 
 #include "model/pod.hpp"
 #include "plugins/framework/label_key_counts.hpp"
@@ -52,11 +41,6 @@ struct SelectedLabelKeys {
   const LabelKeyCounts& placed_terms;
   const LabelKeyCounts& workloads;
 };
-
-/// A key of a domain whose labels troupe's Filter or Score plugins may read by
-/// name (koordinator.sh, scheduling.sigs.k8s.io, or a subdomain of either, but
-/// quota.scheduling.koordinator.sh), prefixed or not.
-bool label_read_by_name(std::string_view key);
 
 /// The labels of `pod` some Filter or Score may read (see above), as
 /// SchedulingClass::labels text.

@@ -1,7 +1,11 @@
 #include "plugins/framework/scheduling_class.hpp"
 
 #include <functional>
+#include <map>
+#include <string>
 #include <utility>
+
+#include "plugins/framework/keys_read_by_name.hpp"
 
 namespace troupe::plugins {
 
@@ -25,12 +29,22 @@ std::vector<OwnerReference> owners_read(const Pod& pod) {
   return out;
 }
 
+/// The annotations some Filter or Score may read (keys_read_by_name.hpp):
+/// not an indexed Job's completion index, nor any other that only tells one
+/// pod of a workload from the next.
+std::map<std::string, std::string> annotations_read(const Pod& pod) {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : pod.meta.annotations)
+    if (key_read_by_name(key)) out.emplace(key, value);
+  return out;
+}
+
 /// The pod with every field that names or dates this one pod cleared.
 Pod class_view(const Pod& pod) {
   Pod view;
   view.meta.name = "class";  // encoders require a name; every pod gets the same
   view.meta.namespace_name = pod.meta.namespace_name;
-  view.meta.annotations = pod.meta.annotations;
+  view.meta.annotations = annotations_read(pod);
   view.meta.owner_references = owners_read(pod);
   view.meta.deletion_timestamp = pod.meta.deletion_timestamp;
   view.spec = pod.spec;

@@ -7,17 +7,18 @@
 // to reuse a node's evaluation for the next pod of the class while the node
 // has not changed (actors/evaluation_cache.hpp).
 //
-// What the key keeps: namespace, annotations, the owner references some
+// What the key keeps: namespace, the annotations some Filter or Score may
+// read (plugins/framework/keys_read_by_name.hpp), the owner references some
 // plugin reads (a DaemonSet's, a controller's that default spreading looks
 // up; without uids), deletion timestamp, the whole spec except nodeName
 // (with the names of the claims its volumes use), and status phase,
 // nominatedNodeName and qosClass. What it drops: name, generateName, uid,
-// resourceVersion, generation, creationTimestamp, finalizers, other owner
-// references, status conditions and startTime — none of which a Filter or
-// Score plugin reads (plugins read the decoded view only, never the raw
-// JSON). The labels are kept apart (`labels`): all of them in the queue's
-// class, and in the cycle's only those something may read
-// (plugins/framework/class_labels.hpp).
+// resourceVersion, generation, creationTimestamp, finalizers, other
+// annotations and owner references, status conditions and startTime — none
+// of which a Filter or Score plugin reads (plugins read the decoded view
+// only, never the raw JSON). The labels are kept apart (`labels`): all of
+// them in the queue's class, and in the cycle's only those something may
+// read (plugins/framework/class_labels.hpp).
 
 #include <cstdint>
 #include <memory>

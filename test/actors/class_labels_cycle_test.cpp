@@ -74,6 +74,7 @@ Pod random_pod(std::mt19937_64& rng, int index) {
                      {"apps.kubernetes.io/pod-index", std::to_string(index)},
                      {"batch", "batch-" + std::to_string(between(rng, 0, 3))}};
   if (between(rng, 0, 1) == 0) pod.meta.labels["tier"] = "front";
+  pod.meta.annotations["batch.kubernetes.io/job-completion-index"] = std::to_string(index);
   // Web pods are a ReplicaSet's (default spreading looks its selector up by
   // name); the others a Job's, which no plugin reads.
   if (app == "web")

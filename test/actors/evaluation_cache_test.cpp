@@ -62,6 +62,8 @@ TEST_CASE("pods that differ only in who they are share a scheduling class", "[ev
       {"namespace", [](Pod& p) { p.meta.namespace_name = "other"; }, false},
       {"a label", [](Pod& p) { p.meta.labels["app"] = "web"; }, false},
       {"an annotation", [](Pod& p) { p.meta.annotations["scheduling.koordinator.sh/reservation-ignored"] = "true"; }, false},
+      // No plugin reads it: an indexed Job's pods share a class.
+      {"an annotation nothing reads", [](Pod& p) { p.meta.annotations["batch.kubernetes.io/job-completion-index"] = "7"; }, true},
       {"an owner reference", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"apps/v1", "ReplicaSet", "web", "rs-uid", true, {}}); }, false},
       {"a DaemonSet owner", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"apps/v1", "DaemonSet", "agent", "ds-uid", true, {}}); }, false},
       // Nothing reads a Job's reference: the pods of one template under many Jobs share a class.

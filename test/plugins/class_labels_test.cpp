@@ -9,14 +9,10 @@
 #include <vector>
 
 #include "model/label_selector.hpp"
-#include "plugins/coscheduling/gang_spec.hpp"
-#include "plugins/deviceshare/device_types.hpp"
 #include "plugins/elastic_quota/quota_spec.hpp"
 #include "plugins/framework/class_labels.hpp"
 #include "plugins/framework/cluster_pods.hpp"
 #include "plugins/framework/workload_selectors.hpp"
-#include "plugins/node_numa_resource/qos.hpp"
-#include "plugins/reservation/reservation_names.hpp"
 #include "test/plugins/builders.hpp"
 
 using namespace troupe;
@@ -56,65 +52,6 @@ WorkloadSelector service(const std::string& name, Labels match_labels) {
 }
 
 }  // namespace
-
-TEST_CASE("label_read_by_name: Koordinator's and the scheduler-plugins' domains", "[plugins][class-labels]") {
-  struct Case {
-    const char* key;
-    bool read;
-  };
-  const std::vector<Case> cases = {
-      {"koordinator.sh/qosClass", true},
-      {"quota.scheduling.koordinator.sh/name", false},  // ElasticQuota reads it at PreFilter only
-      {"quota.scheduling.koordinator.sh/preemptible", false},
-      {"sub.quota.scheduling.koordinator.sh/x", false},
-      {"scheduling.koordinator.sh/quota", true},  // the quota domain is not this one
-      {"scheduling.koordinator.sh/reservation-ignored", true},
-      {"pod-group.scheduling.sigs.k8s.io", true},  // a whole key in the domain, no prefix
-      {"pod-group.scheduling.sigs.k8s.io/name", true},
-      {"scheduling.sigs.k8s.io/x", true},
-      {"sigs.k8s.io", false},
-      {"leaderworkerset.sigs.k8s.io/worker-index", false},  // other sigs projects' labels
-      {"jobset.sigs.k8s.io/job-index", false},
-      {"app", false},
-      {"pod-template-hash", false},
-      {"statefulset.kubernetes.io/pod-name", false},
-      {"batch.kubernetes.io/job-completion-index", false},
-      {"notkoordinator.sh/x", false},   // a domain that only ends with the letters
-      {"koordinator.sh.evil.io/x", false},
-      {"example.com/koordinator.sh", false},  // the name part does not count
-      {"", false},
-  };
-  for (const auto& c : cases) {
-    INFO(c.key);
-    CHECK(label_read_by_name(c.key) == c.read);
-  }
-}
-
-TEST_CASE("every pod label troupe's Filter and Score plugins read by name is kept, ElasticQuota's are not",
-          "[plugins][class-labels]") {
-  const std::vector<std::string> read_by_plugins = {
-      numa::kLabelQosClass,
-      numa::kLabelPriorityClass,
-      numa::kLabelPriority,
-      coscheduling::kLabelPodGroup,
-      coscheduling::kLabelPodGroupName,
-      coscheduling::kLabelMinAvailable,
-      coscheduling::kLabelMatchPolicy,
-      std::string(deviceshare::kLabelGpuIsolationProvider),
-      reservation::kLabelReservationIgnored,
-      reservation::kLabelDisablePreemptible,
-  };
-  for (const auto& key : read_by_plugins) {
-    INFO(key);
-    CHECK(label_read_by_name(key));
-  }
-  // ElasticQuota reads these only for PreFilter's verdict on the pod, before
-  // any node is evaluated, so the class leaves them out.
-  for (const std::string key : {elastic_quota::kLabelQuotaName, elastic_quota::kLabelPreemptible}) {
-    INFO(key);
-    CHECK_FALSE(label_read_by_name(key));
-  }
-}
 
 TEST_CASE("labels_read keeps the labels a selector or plugin may read", "[plugins][class-labels]") {
   const Labels labels = {{"app", "web"},
