@@ -11,19 +11,24 @@ namespace troupe::plugins {
 
 namespace {
 
-/// The owner references a Filter or Score reads: a DaemonSet's
-/// (LoadAwareScheduling lets its pods pass) and a controller that default
-/// spreading looks up by kind and name (ReplicationController, ReplicaSet,
-/// StatefulSet), without uids. Another owner (a Job, a training operator's
-/// job) only names one workload, so the pods of one template under many
-/// such owners share a class. Reservations match owners by uid, but a node
-/// holding reservations is never cached (class_labels.hpp says why that is enough).
+/// The owner references a Filter or Score reads, without uids: a DaemonSet's
+/// (LoadAwareScheduling lets its pods pass), and the controller reference
+/// (the first owner marked controller) when it is a ReplicationController,
+/// ReplicaSet or StatefulSet, whose selector default spreading looks up by
+/// name (WorkloadSelectors::default_selector). Another controller (a Job, a
+/// training operator's job) is read by nothing, so the pods of one template
+/// under many Jobs share a class. Reservations match owners by uid, but a
+/// node holding reservations is never cached (class_labels.hpp says why that
+/// is enough).
 std::vector<OwnerReference> owners_read(const Pod& pod) {
+  const OwnerReference* controller = pod.meta.controller_ref();
+  const bool spread_by_controller =
+      controller != nullptr && ((controller->api_version == "v1" && controller->kind == "ReplicationController") ||
+                                (controller->api_version == "apps/v1" &&
+                                 (controller->kind == "ReplicaSet" || controller->kind == "StatefulSet")));
   std::vector<OwnerReference> out;
   for (const OwnerReference& owner : pod.meta.owner_references) {
-    const bool spread_by = owner.is_controller() && (owner.kind == "ReplicationController" ||
-                                                     owner.kind == "ReplicaSet" || owner.kind == "StatefulSet");
-    if (owner.kind != "DaemonSet" && !spread_by) continue;
+    if (owner.kind != "DaemonSet" && !(&owner == controller && spread_by_controller)) continue;
     out.push_back(OwnerReference{owner.api_version, owner.kind, owner.name, "", owner.controller, std::nullopt});
   }
   return out;

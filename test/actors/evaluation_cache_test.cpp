@@ -68,6 +68,16 @@ TEST_CASE("pods that differ only in who they are share a scheduling class", "[ev
       {"a DaemonSet owner", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"apps/v1", "DaemonSet", "agent", "ds-uid", true, {}}); }, false},
       // Nothing reads a Job's reference: the pods of one template under many Jobs share a class.
       {"a Job owner", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"batch/v1", "Job", "train-7", "job-uid", true, {}}); }, true},
+      // Default spreading follows the first controller only: a ReplicaSet after a Job controller is not read.
+      {"a Job controller before a ReplicaSet's",
+       [](Pod& p) {
+         p.meta.owner_references.push_back(OwnerReference{"batch/v1", "Job", "train-7", "job-uid", true, {}});
+         p.meta.owner_references.push_back(OwnerReference{"apps/v1", "ReplicaSet", "web", "rs-uid", true, {}});
+       },
+       true},
+      {"a ReplicaSet of a group default spreading does not follow",
+       [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"extensions/v1beta1", "ReplicaSet", "web", "rs-uid", true, {}}); },
+       true},
       {"a ReplicaSet that is not the controller", [](Pod& p) { p.meta.owner_references.push_back(OwnerReference{"apps/v1", "ReplicaSet", "web", "rs-uid", false, {}}); }, true},
       {"deletionTimestamp", [](Pod& p) { p.meta.deletion_timestamp = at("2026-01-02T03:04:05Z"); }, false},
       {"a cpu request", [](Pod& p) { p.spec.containers[0].resources.requests["cpu"] = Quantity::from_milli(1500); }, false},
