@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "plugins/framework/keys_read_by_name.hpp"
+#include "plugins/framework/workload_selectors.hpp"
 
 namespace troupe::plugins {
 
@@ -22,10 +23,7 @@ namespace {
 /// is enough).
 std::vector<OwnerReference> owners_read(const Pod& pod) {
   const OwnerReference* controller = pod.meta.controller_ref();
-  const bool spread_by_controller =
-      controller != nullptr && ((controller->api_version == "v1" && controller->kind == "ReplicationController") ||
-                                (controller->api_version == "apps/v1" &&
-                                 (controller->kind == "ReplicaSet" || controller->kind == "StatefulSet")));
+  const bool spread_by_controller = controller != nullptr && controller_kind(*controller).has_value();
   std::vector<OwnerReference> out;
   for (const OwnerReference& owner : pod.meta.owner_references) {
     if (owner.kind != "DaemonSet" && !(&owner == controller && spread_by_controller)) continue;

@@ -14,15 +14,14 @@ bool labels_match(const Labels& selector, const Labels& labels) {
   });
 }
 
-/// The kind of controller upstream's DefaultSelector follows, by its group version and kind.
+}  // namespace
+
 std::optional<WorkloadKind> controller_kind(const OwnerReference& owner) {
   if (owner.api_version == "v1" && owner.kind == "ReplicationController") return WorkloadKind::replication_controller;
   if (owner.api_version == "apps/v1" && owner.kind == "ReplicaSet") return WorkloadKind::replica_set;
   if (owner.api_version == "apps/v1" && owner.kind == "StatefulSet") return WorkloadKind::stateful_set;
   return std::nullopt;
 }
-
-}  // namespace
 
 bool WorkloadSelectors::upsert(WorkloadSelector workload) {
   Key key{workload.kind, workload.namespace_name, workload.name};

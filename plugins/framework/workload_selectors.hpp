@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -21,6 +22,10 @@
 #include "plugins/framework/label_key_counts.hpp"
 
 namespace troupe::plugins {
+
+/// The kind of controller default spreading follows (upstream's
+/// DefaultSelector), by the owner's group version and kind; nullopt for others.
+std::optional<WorkloadKind> controller_kind(const OwnerReference& owner);
 
 class WorkloadSelectors {
  public:
