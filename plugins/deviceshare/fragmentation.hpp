@@ -22,6 +22,7 @@
 
 #include "model/result.hpp"
 #include "plugins/deviceshare/card_waste.hpp"
+#include "plugins/deviceshare/fixed_vector.hpp"
 
 namespace YAML {
 class Node;
@@ -67,6 +68,8 @@ class TaskDistribution {
 
   const std::vector<GpuTaskClass>& classes() const { return classes_; }
   size_t size() const { return classes_.size(); }
+  /// The distinct per-card milli the GPU classes ask, in first-seen order.
+  const std::vector<int32_t>& gpu_sizes() const { return gpu_sizes_; }
 
   /// Adds `weight` x the expected waste of every card (card_waste.hpp) to
   /// node_fragmentation; 0 (the default, and FGD's measure) leaves it out.
@@ -89,6 +92,7 @@ class TaskDistribution {
 
  private:
   std::vector<GpuTaskClass> classes_;
+  std::vector<int32_t> gpu_sizes_;
   double card_waste_weight_ = 0;
   std::vector<double> card_waste_;  // V(0..1000), filled while the weight is not 0
 };
@@ -158,6 +162,11 @@ struct FragPlacement {
 inline std::optional<FragPlacement> best_fragmentation_placement(const NodeGpuFree& node, const GpuRequest& request,
                                                                  const TaskDistribution& tasks,
                                                                  const std::vector<uint8_t>& access);
+/// Same, given the node's measure before the placement (node_fragmentation of
+/// `node`), for a caller that remembers it.
+inline std::optional<FragPlacement> best_fragmentation_placement(const NodeGpuFree& node, const GpuRequest& request,
+                                                                 const TaskDistribution& tasks,
+                                                                 const std::vector<uint8_t>& access, double before);
 
 /// Parses plugin arguments: a list of {cpu (quantity or milli integer via
 /// cpuMilli), memory (quantity, optional), gpuMilli, gpuCount, gpuModels, weight}. `field` names the list
@@ -188,7 +197,11 @@ inline Result<TaskDistribution> TaskDistribution::make(std::vector<GpuTaskClass>
   if (!(sum > 0) || !std::isfinite(sum))
     return Error{"task distribution: the weights must sum to a finite number > 0"};
   TaskDistribution out;
-  for (auto& c : classes) c.weight /= sum;
+  for (auto& c : classes) {
+    c.weight /= sum;
+    const bool seen = std::find(out.gpu_sizes_.begin(), out.gpu_sizes_.end(), c.gpu_milli) != out.gpu_sizes_.end();
+    if (!c.cpu_only() && !seen) out.gpu_sizes_.push_back(c.gpu_milli);
+  }
   out.classes_ = std::move(classes);
   return out;
 }
@@ -210,11 +223,50 @@ inline Status TaskDistribution::set_card_waste_weight(double weight) {
   return Status{};
 }
 
-inline double node_fragmentation(const NodeGpuFree& node, const TaskDistribution& tasks,
-                                 const std::vector<uint8_t>& access) {
-  const int64_t idle = node.idle_gpu_milli();
-  if (idle == 0) return 0.0;
+namespace fragmentation_detail {
+
+/// How many distinct card states best_shared_card remembers (more cards than
+/// this are measured without the memo).
+inline constexpr size_t kMaxCardsRemembered = 64;
+
+/// What a node's cards offer tasks of one per-card size: how many cards have
+/// that much free, and the free milli of the cards too small for it.
+/// (No member initialisers: CardFits leaves the sizes nobody asks unwritten.)
+struct CardFit {
+  int32_t usable_cards;
+  int64_t unusable_milli;
+};
+
+/// CardFit for every per-card size the distribution's GPU classes ask,
+/// indexed by that size (0..1000). The classes share a few sizes, so the
+/// cards are scanned once per size rather than once per class.
+class CardFits {
+ public:
+  CardFits(const std::vector<int32_t>& card_free_milli, const std::vector<int32_t>& sizes) {
+    for (int32_t size : sizes) {
+      CardFit fit{0, 0};
+      for (int32_t f : card_free_milli) {
+        if (f >= size)
+          ++fit.usable_cards;
+        else
+          fit.unusable_milli += f;
+      }
+      by_size_[static_cast<size_t>(size)] = fit;
+    }
+  }
+  /// Only for a size given to the constructor.
+  const CardFit& of(int32_t size) const { return by_size_[static_cast<size_t>(size)]; }
+
+ private:
+  CardFit by_size_[kMilliPerGpu + 1];  // only the given sizes are written
+};
+
+/// FGD's measure without troupe's card-waste term: the expected idle milli a
+/// task drawn from the distribution cannot use on this node.
+inline double fgd_measure(const NodeGpuFree& node, int64_t idle, const TaskDistribution& tasks,
+                          const std::vector<uint8_t>& access) {
   const double idle_d = static_cast<double>(idle);
+  const CardFits fits(node.card_free_milli, tasks.gpu_sizes());
   // Seven buckets summed in the simulator's order so results match it to the
   // last bit (scores are truncated, so last bits can flip a placement).
   double bucket[7] = {0, 0, 0, 0, 0, 0, 0};
@@ -234,19 +286,12 @@ inline double node_fragmentation(const NodeGpuFree& node, const TaskDistribution
       bucket[static_cast<int>(FragCategory::no_access)] += p * idle_d;
       continue;
     }
-    int32_t usable_cards = 0;
-    int64_t unusable_milli = 0;
-    for (int32_t f : node.card_free_milli) {
-      if (f >= task.gpu_milli)
-        ++usable_cards;
-      else
-        unusable_milli += f;
-    }
-    if (usable_cards >= task.gpu_count) {
+    const CardFit& fit = fits.of(task.gpu_milli);
+    if (fit.usable_cards >= task.gpu_count) {
       if (cpu_ok) {
         // The cards too small for this task are its fragment; the rest is usable.
-        bucket[static_cast<int>(FragCategory::q2_lack_gpu)] += p * static_cast<double>(unusable_milli);
-        bucket[static_cast<int>(FragCategory::q3_satisfied)] += p * static_cast<double>(idle - unusable_milli);
+        bucket[static_cast<int>(FragCategory::q2_lack_gpu)] += p * static_cast<double>(fit.unusable_milli);
+        bucket[static_cast<int>(FragCategory::q3_satisfied)] += p * static_cast<double>(idle - fit.unusable_milli);
       } else {
         bucket[static_cast<int>(FragCategory::q4_lack_cpu)] += p * idle_d;
       }
@@ -255,11 +300,25 @@ inline double node_fragmentation(const NodeGpuFree& node, const TaskDistribution
     }
   }
   // Q3 (satisfied) is not fragment.
-  const double fgd = ((((bucket[0] + bucket[1]) + bucket[3]) + bucket[4]) + bucket[5]) + bucket[6];
+  return ((((bucket[0] + bucket[1]) + bucket[3]) + bucket[4]) + bucket[5]) + bucket[6];
+}
+
+/// The measure from its FGD part: adds the card-waste term when it is on.
+inline double with_card_waste(double fgd, const NodeGpuFree& node, const TaskDistribution& tasks) {
   if (tasks.card_waste_weight() == 0) return fgd;
   double waste = 0;
   for (int32_t f : node.card_free_milli) waste += tasks.card_waste(f);
   return fgd + tasks.card_waste_weight() * waste;
+}
+
+}  // namespace fragmentation_detail
+
+inline double node_fragmentation(const NodeGpuFree& node, const TaskDistribution& tasks,
+                                 const std::vector<uint8_t>& access) {
+  const int64_t idle = node.idle_gpu_milli();
+  if (idle == 0) return 0.0;
+  return fragmentation_detail::with_card_waste(fragmentation_detail::fgd_measure(node, idle, tasks, access), node,
+                                               tasks);
 }
 
 namespace fragmentation_detail {
@@ -281,10 +340,33 @@ inline std::optional<FragPlacement> best_shared_card(const NodeGpuFree& node, co
   NodeGpuFree after = node;
   after.cpu_free_milli -= request.cpu_milli;
   after.memory_free_mib -= request.memory_mib;
+  const int64_t idle_after = node.idle_gpu_milli() - request.gpu_milli;
+  // Taking the share from either of two cards with equal free leaves the same
+  // multiset of free cards, which is all FGD's part of the measure reads: it
+  // is computed once per free value (the card-waste term sums per card in
+  // index order and is added per card, so every result is bit-exact).
+  struct FgdOfFree {
+    int32_t free;
+    double fgd;
+  };
+  FixedVector<FgdOfFree, kMaxCardsRemembered> fgd_by_free;
   for (size_t i = 0; i < node.card_free_milli.size(); ++i) {
-    if (node.card_free_milli[i] < request.gpu_milli) continue;
+    const int32_t free = node.card_free_milli[i];
+    if (free < request.gpu_milli) continue;
     after.card_free_milli[i] -= request.gpu_milli;
-    const double frag = node_fragmentation(after, tasks, access);
+    double frag = 0.0;
+    if (idle_after > 0) {
+      const auto* known = std::find_if(fgd_by_free.begin(), fgd_by_free.end(),
+                                       [free](const FgdOfFree& e) { return e.free == free; });
+      double fgd = 0;
+      if (known != fgd_by_free.end()) {
+        fgd = known->fgd;
+      } else {
+        fgd = fgd_measure(after, idle_after, tasks, access);
+        fgd_by_free.push_back({free, fgd});
+      }
+      frag = with_card_waste(fgd, after, tasks);
+    }
     after.card_free_milli[i] += request.gpu_milli;
     const int64_t score = fragmentation_score(before, frag);
     // Strictly greater: the lowest index wins ties, as the simulator scans upward.
@@ -324,17 +406,22 @@ inline std::optional<FragPlacement> best_multi_card(const NodeGpuFree& node, con
 
 inline std::optional<FragPlacement> best_fragmentation_placement(const NodeGpuFree& node, const GpuRequest& request,
                                                                  const TaskDistribution& tasks,
-                                                                 const std::vector<uint8_t>& access) {
-  const double before = node_fragmentation(node, tasks, access);
+                                                                 const std::vector<uint8_t>& access, double before) {
   if (request.gpu_milli <= 0 || request.gpu_count <= 0) {
     NodeGpuFree after = node;
     after.cpu_free_milli -= request.cpu_milli;
-  after.memory_free_mib -= request.memory_mib;
+    after.memory_free_mib -= request.memory_mib;
     const double frag = node_fragmentation(after, tasks, access);
     return FragPlacement{fragmentation_score(before, frag), {}, before, frag};
   }
   if (request.shared()) return fragmentation_detail::best_shared_card(node, request, tasks, access, before);
   return fragmentation_detail::best_multi_card(node, request, tasks, access, before);
+}
+
+inline std::optional<FragPlacement> best_fragmentation_placement(const NodeGpuFree& node, const GpuRequest& request,
+                                                                 const TaskDistribution& tasks,
+                                                                 const std::vector<uint8_t>& access) {
+  return best_fragmentation_placement(node, request, tasks, access, node_fragmentation(node, tasks, access));
 }
 
 }  // namespace troupe::plugins::deviceshare
