@@ -4,7 +4,8 @@
 // pods only the node that took the last one changed: most nodes see the
 // same state again, with a request shape they have often seen before (a
 // trace repeats its pods' shapes). So the memo holds the decisions of one
-// node state, per request shape, and starts over when the state differs.
+// node state, per request shape, and the state's measure before placement
+// (which every new shape starts from), and starts over when the state differs.
 //
 // The state key is everything the policy score reads of the node - its free
 // CPU, memory and per-card milli, the card model (as a hash), the args it
@@ -81,12 +82,20 @@ class FragmentationScoreCache {
 
   /// Records a decision; a new state drops the old state's decisions.
   void store(const FragmentationStateKey& state, const GpuRequest& request, const FragmentationDecision& decision) {
-    if (!has_state_ || state != state_ || decisions_.size() >= kMaxDecisions) {
-      decisions_.clear();
-      state_ = state;
-      has_state_ = true;
-    }
+    enter(state);
+    if (decisions_.size() >= kMaxDecisions) decisions_.clear();
     decisions_[RequestKey::of(request)] = decision;
+  }
+
+  /// The node's measure in `state` before any placement, if this state saw it:
+  /// every request scored on the state starts from it.
+  std::optional<double> before(const FragmentationStateKey& state) const {
+    if (!has_state_ || state != state_) return std::nullopt;
+    return before_;
+  }
+  void store_before(const FragmentationStateKey& state, double before) {
+    enter(state);
+    before_ = before;
   }
 
   /// TaskDistribution::access_for_model for the node's card model under
@@ -107,11 +116,21 @@ class FragmentationScoreCache {
   void clear() {
     has_state_ = false;
     decisions_.clear();
+    before_.reset();
     access_of_.reset();
     access_.clear();
   }
 
  private:
+  // Makes `state` the memo's state; a different one forgets what the old one knew.
+  void enter(const FragmentationStateKey& state) {
+    if (has_state_ && state == state_) return;
+    decisions_.clear();
+    before_.reset();
+    state_ = state;
+    has_state_ = true;
+  }
+
   // Bounds a node's memo (a state that lives long sees many shapes).
   static constexpr size_t kMaxDecisions = 2048;
 
@@ -139,6 +158,7 @@ class FragmentationScoreCache {
   bool has_state_ = false;
   FragmentationStateKey state_;
   std::unordered_map<RequestKey, FragmentationDecision, RequestHash> decisions_;
+  std::optional<double> before_;  // of state_
   std::optional<std::pair<uint64_t, uint64_t>> access_of_;  // (args id, distribution id)
   std::vector<uint8_t> access_;
 };

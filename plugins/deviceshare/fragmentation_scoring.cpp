@@ -104,10 +104,13 @@ FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices,
   if (req.gpu_count == 0 && !takes_host_from_a_class(host, req, *tasks.tasks))
     return FragmentationDecision{fragmentation_score(0, 0), -1, has_gpu_cards(devices)};
   std::optional<FragmentationStateKey> key;
+  std::optional<double> before;
   if (devices != nullptr) {
     key = state_key(*devices, host, args.id, tasks.id);
-    if (key)
+    if (key) {
       if (auto hit = devices->fragmentation_cache().find(*key, req)) return *hit;
+      before = devices->fragmentation_cache().before(*key);
+    }
   }
   FragmentationNode fnode = fragmentation_node(node, devices);
   fnode.free.cpu_free_milli = host.cpu_milli;
@@ -118,7 +121,11 @@ FragmentationDecision evaluate(const NodeInfo& node, const NodeDevices* devices,
                          : (own_access = tasks.tasks->access_for_model(node_label_model(node)));
   FragmentationDecision decision;
   decision.has_cards = !fnode.free.card_free_milli.empty();
-  auto placement = best_fragmentation_placement(fnode.free, req, *tasks.tasks, access);
+  if (!before) {
+    before = node_fragmentation(fnode.free, *tasks.tasks, access);
+    if (key) devices->fragmentation_cache().store_before(*key, *before);
+  }
+  auto placement = best_fragmentation_placement(fnode.free, req, *tasks.tasks, access, *before);
   if (placement) {
     decision.policy_score = fragmentation_policy_score(*placement, fnode.free, req, args.spread_weight);
     decision.first_card = placement->cards.empty() ? -1 : placement->cards.front();
@@ -135,6 +142,8 @@ FragmentationNode fragmentation_node(const NodeInfo& node, const NodeDevices* de
   out.free.memory_free_mib = (node.allocatable().memory - node.requested().memory) / kMiB;
   if (devices == nullptr || !devices->known()) return out;
   const auto& slots = devices->devices(DeviceType::gpu).slots;
+  out.free.card_free_milli.reserve(slots.size());
+  out.slots.reserve(slots.size());
   for (size_t i = 0; i < slots.size() && i < kMaxDevicesPerType; ++i) {
     if (!slots[i].has_capacity()) continue;  // unhealthy or gone: no idle GPU to strand
     out.free.card_free_milli.push_back(static_cast<int32_t>(card_milli(slots[i].free())));

@@ -115,7 +115,22 @@ TEST_CASE("fragmentation score memo", "[deviceshare][fragmentation]") {
   CHECK(cache.size() == 1);
   CHECK_FALSE(cache.find(*state, request));
   CHECK(cache.find(other_states[3], request)->policy_score == 7);
+  // The state's measure before placement is kept beside its decisions, and
+  // forgotten with them.
+  CHECK_FALSE(cache.before(other_states[3]));
+  cache.store_before(other_states[3], 1234.5);
+  CHECK(cache.before(other_states[3]) == 1234.5);
+  CHECK(cache.find(other_states[3], request)->policy_score == 7);  // same state: decisions kept
+  CHECK_FALSE(cache.before(*state));
+  cache.store(*state, request, {61, 1});  // a new state
+  CHECK_FALSE(cache.before(other_states[3]));
+  CHECK_FALSE(cache.before(*state));
+  cache.store_before(*state, 10.0);
+  cache.store_before(other_states[3], 20.0);  // a new state drops the decisions too
+  CHECK_FALSE(cache.find(*state, request));
+  CHECK(cache.before(other_states[3]) == 20.0);
   cache.clear();
+  CHECK_FALSE(cache.before(other_states[3]));
   CHECK_FALSE(cache.find(other_states[3], request));
   CHECK_FALSE(FragmentationStateKey::of(1, 0, 0, NodeGpuFree{0, std::vector<int32_t>(17, 1000)}));
 
