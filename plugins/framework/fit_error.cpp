@@ -5,16 +5,53 @@
 
 namespace troupe::plugins {
 
+FailureHistogram::FailureHistogram(const FailureHistogram& other)
+    : counts_(other.counts_), plugins_(other.plugins_), rejected_nodes_(other.rejected_nodes_) {}
+
+FailureHistogram::FailureHistogram(FailureHistogram&& other) noexcept
+    : counts_(std::move(other.counts_)), plugins_(std::move(other.plugins_)), rejected_nodes_(other.rejected_nodes_) {
+  other.forget_last();
+}
+
+FailureHistogram& FailureHistogram::operator=(const FailureHistogram& other) {
+  if (this == &other) return *this;
+  counts_ = other.counts_;
+  plugins_ = other.plugins_;
+  rejected_nodes_ = other.rejected_nodes_;
+  forget_last();
+  return *this;
+}
+
+FailureHistogram& FailureHistogram::operator=(FailureHistogram&& other) noexcept {
+  if (this == &other) return *this;
+  counts_ = std::move(other.counts_);
+  plugins_ = std::move(other.plugins_);
+  rejected_nodes_ = other.rejected_nodes_;
+  forget_last();
+  other.forget_last();
+  return *this;
+}
+
+void FailureHistogram::count(const std::string& reason, int64_t nodes) {
+  if (last_count_ == nullptr || last_count_->first != reason) last_count_ = &*counts_.try_emplace(reason, 0).first;
+  last_count_->second += nodes;
+}
+
+void FailureHistogram::note_plugin(const std::string& plugin) {
+  if (plugin.empty() || (last_plugin_ != nullptr && *last_plugin_ == plugin)) return;
+  last_plugin_ = &*plugins_.insert(plugin).first;
+}
+
 void FailureHistogram::add(const PluginStatus& status) {
-  for (const auto& reason : status.reasons) ++counts_[reason];
-  if (!status.plugin.empty()) plugins_.insert(status.plugin);
+  for (const auto& reason : status.reasons) count(reason, 1);
+  note_plugin(status.plugin);
   ++rejected_nodes_;
 }
 
 void FailureHistogram::add_reason(const std::string& reason, int64_t nodes, const std::string& plugin) {
   if (nodes <= 0) return;
-  counts_[reason] += nodes;
-  if (!plugin.empty()) plugins_.insert(plugin);
+  count(reason, nodes);
+  note_plugin(plugin);
   rejected_nodes_ += nodes;
 }
 

@@ -16,8 +16,20 @@ namespace troupe::plugins {
 
 /// Counts each rejection reason once per node that gave it; partitions fill
 /// their own and the cycle merges them.
+///
+/// It remembers the entries it counted last: the nodes a partition rejects
+/// mostly give the same reason and plugin one after the other, so most adds
+/// compare one string instead of searching the map and the set. Copies and
+/// moves start without that memory (it points into the source's map).
 class FailureHistogram {
  public:
+  FailureHistogram() = default;
+  FailureHistogram(const FailureHistogram& other);
+  FailureHistogram(FailureHistogram&& other) noexcept;
+  FailureHistogram& operator=(const FailureHistogram& other);
+  FailureHistogram& operator=(FailureHistogram&& other) noexcept;
+  ~FailureHistogram() = default;
+
   /// Counts every reason of a rejected node and remembers its plugin.
   void add(const PluginStatus& status);
   /// Counts one reason for `nodes` nodes at once (e.g. nodes a PreFilter excluded).
@@ -31,9 +43,18 @@ class FailureHistogram {
   int64_t rejected_nodes() const { return rejected_nodes_; }
 
  private:
+  void count(const std::string& reason, int64_t nodes);
+  void note_plugin(const std::string& plugin);
+  void forget_last() {
+    last_count_ = nullptr;
+    last_plugin_ = nullptr;
+  }
+
   std::map<std::string, int64_t> counts_;
   std::set<std::string> plugins_;
   int64_t rejected_nodes_ = 0;
+  std::pair<const std::string, int64_t>* last_count_ = nullptr;  // an entry of counts_
+  const std::string* last_plugin_ = nullptr;                       // an element of plugins_
 };
 
 /// kube-scheduler's ErrNoNodesAvailable: the message when the cluster has no node at all.

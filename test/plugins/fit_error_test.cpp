@@ -62,6 +62,45 @@ TEST_CASE("FailureHistogram counts every reason of every node and merges partiti
         "2 node(s) didn't satisfy plugin NodeAffinity.");
 }
 
+TEST_CASE("FailureHistogram copies and moves count on their own", "[fit_error]") {
+  PluginStatus fit = PluginStatus::unschedulable("Insufficient cpu");
+  fit.plugin = "NodeResourcesFit";
+  PluginStatus taint = PluginStatus::unresolvable("node(s) had untolerated taint {k: v}");
+  taint.plugin = "TaintToleration";
+  // Runs of one reason, then another, then the first again.
+  FailureHistogram a;
+  for (const auto* status : {&fit, &fit, &taint, &taint, &taint, &fit}) a.add(*status);
+  CHECK(a.counts() == std::map<std::string, int64_t>{{"Insufficient cpu", 3}, {"node(s) had untolerated taint {k: v}", 3}});
+  CHECK(a.plugins() == std::set<std::string>{"NodeResourcesFit", "TaintToleration"});
+
+  // A copy counts into its own map; the source keeps counting into its own.
+  FailureHistogram copy = a;
+  copy.add(fit);
+  a.add(taint);
+  CHECK(copy.counts().at("Insufficient cpu") == 4);
+  CHECK(copy.counts().at("node(s) had untolerated taint {k: v}") == 3);
+  CHECK(a.counts().at("Insufficient cpu") == 3);
+  CHECK(a.counts().at("node(s) had untolerated taint {k: v}") == 4);
+
+  // A moved-from histogram that counts again does not touch the one it moved into.
+  FailureHistogram moved = std::move(a);
+  a = FailureHistogram{};
+  a.add(taint);
+  moved.add(taint);
+  CHECK(a.counts() == std::map<std::string, int64_t>{{"node(s) had untolerated taint {k: v}", 1}});
+  CHECK(moved.counts().at("node(s) had untolerated taint {k: v}") == 5);
+  FailureHistogram assigned;
+  assigned.add(fit);
+  assigned = copy;
+  assigned.add(fit);
+  CHECK(assigned.counts().at("Insufficient cpu") == 5);
+  CHECK(copy.counts().at("Insufficient cpu") == 4);
+  assigned = std::move(moved);
+  assigned.add_reason("Insufficient cpu", 2, "NodeResourcesFit");
+  CHECK(assigned.counts().at("Insufficient cpu") == 5);
+  CHECK(assigned.rejected_nodes() == 10);
+}
+
 TEST_CASE("numFeasibleNodesToFind follows kube-scheduler's adaptive rule", "[fit_error]") {
   struct Case {
     int32_t percentage;
