@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "cmd/commands.hpp"
+#include "cmd/malloc_settings.hpp"
 
 namespace {
 
@@ -31,6 +32,7 @@ void print_usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  troupe::cmd::apply_malloc_settings();
   // A peer closing a connection must be an error on that connection, never the end of the process.
   std::signal(SIGPIPE, SIG_IGN);
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
