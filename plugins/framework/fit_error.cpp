@@ -1,6 +1,7 @@
 #include "plugins/framework/fit_error.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace troupe::plugins {
