@@ -134,7 +134,8 @@ void post_eviction(Self self, const plugins::PodInfo& pod) {
 void record_metrics(QuotaStatusState& st, const QuotaFigures& figures) {
   if (!st.deps.metrics) return;
   std::vector<std::pair<LabelValues, double>> status, spec;
-  for (const auto& [name, quota] : st.quotas) {
+  for (const auto& [quota_name, quota] : st.quotas) {
+    const std::string& name = quota_name;  // C++17 lambdas cannot capture a structured binding
     auto it = figures.find(name);
     if (it == figures.end()) continue;
     const eq::QuotaSpec s = eq::quota_spec_of(quota);

@@ -42,7 +42,7 @@ std::vector<std::vector<std::string>> nodes_to_ask(const rsv::ReservationDiagnos
   for (const auto& [node, counts] : diagnosis.nodes) {
     if (rsv::usable_reservations(counts) <= 0) continue;
     auto rejected = std::find_if(extender_statuses.begin(), extender_statuses.end(),
-                                 [&](const auto& entry) { return entry.first == node; });
+                                 [&node = node](const auto& entry) { return entry.first == node; });
     if (rejected != extender_statuses.end()) {
       known[node] = rejected->second.reasons;
     } else if (state.node_names && state.node_names->count(node) == 0) {

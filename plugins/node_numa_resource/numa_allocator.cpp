@@ -37,10 +37,12 @@ Result<std::vector<NumaNodeResource>> distribute(const std::map<int, ResourceLis
   for (const auto& [name, requested] : request.requests) {
     std::vector<int> order = nodes;
     // Smallest availability first, so the even share left for the larger nodes grows.
+    // (Captured by a named reference: C++17 lambdas cannot capture a structured binding.)
+    const auto& resource = name;
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
       auto ia = available.find(a), ib = available.find(b);
-      Quantity qa = ia == available.end() ? Quantity() : get(ia->second, name);
-      Quantity qb = ib == available.end() ? Quantity() : get(ib->second, name);
+      Quantity qa = ia == available.end() ? Quantity() : get(ia->second, resource);
+      Quantity qb = ib == available.end() ? Quantity() : get(ib->second, resource);
       return qa < qb;
     });
     Quantity remaining = requested;

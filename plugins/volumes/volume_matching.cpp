@@ -9,7 +9,11 @@ namespace troupe::plugins::volumes {
 namespace {
 
 /// An unset volumeMode is Filesystem, on either side (CheckVolumeModeMismatches).
-std::string_view mode_or_filesystem(const std::string& mode) { return mode.empty() ? "Filesystem" : mode; }
+/// (Both arms are string_views: with a string literal and a std::string the
+/// conditional's type is a temporary std::string, and the view would dangle.)
+std::string_view mode_or_filesystem(const std::string& mode) {
+  return mode.empty() ? std::string_view("Filesystem") : std::string_view(mode);
+}
 
 bool reachable_from(const PersistentVolume& volume, const Labels& node_labels) {
   return !volume.node_affinity || selector_matches_labels(*volume.node_affinity, node_labels);
