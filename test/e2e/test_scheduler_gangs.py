@@ -35,7 +35,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scheduler_helpers import (PodHistory, SchedulingTest, all_bound, condition, describe_pending,  # noqa: E402
-                               fast_config, make_node, make_pod, profile, scheduler_config)
+                               fast_config, make_node, make_pod, metric_sum, profile, scheduler_config)
 
 NAME = "gang.scheduling.koordinator.sh/name"
 MIN = "gang.scheduling.koordinator.sh/min-available"
@@ -72,6 +72,17 @@ def message_log(client):
 class GangTest(SchedulingTest):
     def bound_nodes(self, names):
         return {n: (self.client.pod(n) or {}).get("spec", {}).get("nodeName") for n in names}
+
+    def wait_until_members_wait_at_permit(self, count):
+        """The gang's waiting-group gauge turns 1 with its first waiting member; a test that
+        needs `count` members holding the node waits for that many Permit waits."""
+        def waits():
+            return metric_sum(self.scheduler.metrics(), "scheduler_framework_extension_point_duration_seconds_count",
+                              extension_point="Permit", status="Wait")
+        self.cluster.wait(lambda: waits() == count and
+                          self.scheduler.metric("scheduler_waiting_gang_group_number") == 1, 30,
+                          lambda: "%d members wait at Permit (%d so far); %s" % (count, waits(),
+                                                                                describe_pending(self.client)))
 
     def test_gang_waits_for_its_members_then_binds_together(self):
         self.start([make_node("n-0", cpu="4"), make_node("n-1", cpu="4")])
@@ -182,8 +193,7 @@ class GangTest(SchedulingTest):
         # NonStrict: two members wait at Permit holding the whole node; the third fits nowhere.
         self.client.create_all([gang_pod(n, "held", 3, cpu="2", **{mode: "NonStrict", WAIT: "120s"})
                                 for n in names], threads=1)
-        self.cluster.wait(lambda: self.scheduler.metric("scheduler_waiting_gang_group_number") == 1, 30,
-                          lambda: "two members wait at Permit; " + describe_pending(self.client))
+        self.wait_until_members_wait_at_permit(2)
         high = make_pod("high", cpu="4", memory="1Gi", priority=10)
         self.client.create(high)
         # The waiting members are the victims: rejected at Permit (upstream's waitingPod.Reject),
@@ -210,8 +220,7 @@ class GangTest(SchedulingTest):
         # wait at Permit, holding the node.
         pods[2]["spec"]["schedulingGates"] = [{"name": "example.com/hold"}]
         self.client.create_all(pods, threads=1)
-        self.cluster.wait(lambda: self.scheduler.metric("scheduler_waiting_gang_group_number") == 1, 30,
-                          lambda: "two members wait at Permit; " + describe_pending(self.client))
+        self.wait_until_members_wait_at_permit(2)
         self.client.create(make_pod("high", cpu="4", memory="1Gi", priority=10))
         self.cluster.wait(lambda: all_bound(self.client, ["high"]), 30,
                           lambda: "high bound; " + describe_pending(self.client))
