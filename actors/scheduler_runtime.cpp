@@ -383,7 +383,14 @@ Status SchedulerRuntime::Impl::start() {
     pod_groups = std::move(*pod_group_controller);
   }
   if (runs_quotas) {
-    QuotaStatusDeps quota_deps{system.get(), api, io, may_schedule, cycle, metrics, shared_reflectors.get()};
+    QuotaStatusDeps quota_deps;
+    quota_deps.system = system.get();
+    quota_deps.api = api;
+    quota_deps.io = io;
+    quota_deps.leading = may_schedule;
+    quota_deps.cycle = cycle;
+    quota_deps.metrics = metrics;
+    quota_deps.reflectors = shared_reflectors.get();
     for (const auto& [name, framework] : by_name)
       if (const auto* plugin = plugins::elastic_quota::ElasticQuotaPlugin::of(*framework)) {
         quota_deps.args = plugin->args();

@@ -97,6 +97,13 @@ void schedule(actors::NodePartition& partition, const std::shared_ptr<const plug
   check_status(partition.reserve(framework, *state, pod, best->node_name), "Reserve after Unreserve");
 }
 
+// Hands one decoded watched object to the partition; an undecodable one is dropped, as the informers drop it.
+template <class Object, class Decoder>
+void apply_decoded(actors::NodePartition& partition, Decoder decode, const JsonPtr& doc) {
+  auto object = decode(doc);
+  if (decoded(object)) partition.apply_object(std::make_shared<const Object>(std::move(*object)));
+}
+
 void apply(Cluster& cluster, std::string_view line) {
   actors::NodePartition& partition = cluster.partition;
   auto parsed = parse_json(line);
@@ -107,17 +114,13 @@ void apply(Cluster& cluster, std::string_view line) {
     auto node = decode_node(doc);
     if (decoded(node)) partition.upsert_node(std::make_shared<const Node>(std::move(*node)));
   } else if (kind == "Device") {
-    auto device = decode_device(doc);
-    if (decoded(device)) partition.apply_object(std::make_shared<const Device>(std::move(*device)));
+    apply_decoded<Device>(partition, decode_device, doc);
   } else if (kind == "NodeResourceTopology") {
-    auto nrt = decode_node_resource_topology(doc);
-    if (decoded(nrt)) partition.apply_object(std::make_shared<const NodeResourceTopology>(std::move(*nrt)));
+    apply_decoded<NodeResourceTopology>(partition, decode_node_resource_topology, doc);
   } else if (kind == "Reservation") {
-    auto reservation = decode_reservation(doc);
-    if (decoded(reservation)) partition.apply_object(std::make_shared<const Reservation>(std::move(*reservation)));
+    apply_decoded<Reservation>(partition, decode_reservation, doc);
   } else if (kind == "NodeMetric") {
-    auto metric = decode_node_metric(doc);
-    if (decoded(metric)) partition.apply_object(std::make_shared<const NodeMetric>(std::move(*metric)));
+    apply_decoded<NodeMetric>(partition, decode_node_metric, doc);
   } else if (kind == "Pod") {
     auto pod = decode_pod(doc);
     if (!decoded(pod)) return;
