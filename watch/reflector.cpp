@@ -86,12 +86,20 @@ Reflector::~Reflector() {
 }
 
 void Reflector::start() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (thread_.joinable()) {
-    if (!cancel_->cancelled()) return;
-    if (thread_.get_id() == std::this_thread::get_id()) return;  // restarting from inside a callback is not supported
-    thread_.join();
+  std::lock_guard<std::mutex> serialized(lifecycle_mutex_);
+  std::thread stopping;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (thread_.joinable()) {
+      if (!cancel_->cancelled()) return;
+      if (thread_.get_id() == std::this_thread::get_id()) return;  // restarting from inside a callback is not supported
+      stopping = std::move(thread_);
+    }
   }
+  // Joined without mutex_: a loop stopped from its callback still reads the
+  // resource version on its way out.
+  if (stopping.joinable()) stopping.join();
+  std::lock_guard<std::mutex> lock(mutex_);
   cancel_ = std::make_unique<CancelToken>();
   thread_ = std::thread([this, token = cancel_.get()] { run(token); });
 }
@@ -342,7 +350,11 @@ void Reflector::run(const CancelToken* cancel) {
   bool watch_follows_list = false;
   auto wait = [&](std::optional<int> retry_after_seconds) {
     std::chrono::milliseconds delay = backoff_.next();
-    if (retry_after_seconds) delay = std::max<std::chrono::milliseconds>(delay, std::chrono::seconds(*retry_after_seconds));
+    // The server's Retry-After lengthens the wait up to the backoff's ceiling, no further: an
+    // informer asleep for an hour on a proxy's say-so would schedule from a stale cache.
+    if (retry_after_seconds)
+      delay = std::max(delay, std::min<std::chrono::milliseconds>(std::chrono::seconds(*retry_after_seconds),
+                                                                  options_.backoff.max));
     return cancel->sleep_for(delay);
   };
 

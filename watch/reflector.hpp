@@ -107,7 +107,8 @@ class Reflector {
   Backoff backoff_;
   ObjectStore store_;  // only touched by the reflector thread
 
-  mutable std::mutex mutex_;  // guards thread_, cancel_, resource_version_
+  std::mutex lifecycle_mutex_;  // one start() at a time: the old loop's token lives until it is joined
+  mutable std::mutex mutex_;    // guards thread_, cancel_, resource_version_
   std::thread thread_;
   std::unique_ptr<CancelToken> cancel_;
   std::string resource_version_;

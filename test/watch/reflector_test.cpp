@@ -2,9 +2,11 @@
 // bookmarks, 410 re-list with diff, cuts, throttling, short watches, stop.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <deque>
 #include <future>
 #include <mutex>
+#include <thread>
 
 #include "fake_apiserver.hpp"
 #include "test_data.hpp"
@@ -472,4 +474,28 @@ TEST_CASE("reflector: stopping from inside a callback does not deadlock", "[refl
   REQUIRE(eventually([&] { return !reflector->running(); }));
   reflector.reset();  // joins the finished thread
   CHECK(cluster.watches().empty());
+}
+
+TEST_CASE("reflector: restarted while the loop stopped from its callback is still inside it", "[reflector]") {
+  Cluster cluster;
+  cluster.on_list(respond_json(pod_list(10, {pod("a", 1)})));
+  std::shared_ptr<Reflector> reflector;
+  std::promise<void> stopped_inside;
+  std::atomic<int> synced{0};
+  ReflectorCallbacks callbacks;
+  callbacks.on_synced = [&] {
+    if (synced++ > 0) return;
+    reflector->stop();
+    stopped_inside.set_value();
+    std::this_thread::sleep_for(200ms);  // the restart below is waiting for this loop meanwhile
+  };
+  reflector = std::make_shared<Reflector>(api_for(cluster.url()), test_options(), callbacks);
+  reflector->start();
+  REQUIRE(stopped_inside.get_future().wait_for(10s) == std::future_status::ready);
+  // The old loop reads the resource version on its way out; start() must not hold it while joining.
+  auto restarted = std::async(std::launch::async, [&] { reflector->start(); });
+  REQUIRE(restarted.wait_for(10s) == std::future_status::ready);
+  REQUIRE(eventually([&] { return synced.load() == 2; }));
+  CHECK(reflector->running());
+  reflector->stop();
 }
