@@ -69,10 +69,11 @@ std::unique_ptr<HttpConnection> HttpClient::Impl::borrow(Clock::time_point deadl
       idle.erase(idle.begin());
       --open;
     }
-    if (!idle.empty()) {
+    while (!idle.empty()) {
       auto connection = std::move(idle.back());
       idle.pop_back();
-      return connection;
+      if (!connection->closed_by_peer()) return connection;
+      --open;
     }
     if (open < options.max_connections) break;
     if (cancel != nullptr && cancel->cancelled()) {

@@ -42,7 +42,8 @@ struct HttpResponse {
   std::string error;                       // transport error when status == 0
   bool cancelled = false;
   /// The request went out twice: a pooled connection died without answering
-  /// and it was resent on a fresh one. (The first copy may have been processed.)
+  /// and it was resent on a fresh one. (The first copy may have been processed;
+  /// only GET, HEAD and OPTIONS are resent.)
   bool resent = false;
 };
 

@@ -12,6 +12,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <openssl/ssl.h>
+#include <poll.h>
 
 namespace troupe::watch {
 
@@ -34,6 +35,12 @@ std::optional<int> parse_retry_after(const http::fields& fields) {
   if (value.empty() || value.size() > 9 || value.find_first_not_of("0123456789") != std::string::npos)
     return std::nullopt;  // HTTP-date form: client-go ignores it too
   return std::stoi(value);
+}
+
+// Methods a transport may send again when a reused connection died before any answer,
+// as Go's transport does: a request sent in full may have been processed.
+bool replayable(http::verb method) {
+  return method == http::verb::get || method == http::verb::head || method == http::verb::options;
 }
 
 std::string header_value(const http::fields& fields, http::field name) {
@@ -76,6 +83,16 @@ void HttpConnection::close_socket() {
   error_code ignored;
   tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
   tcp().socket().close(ignored);
+}
+
+bool HttpConnection::closed_by_peer() {
+  if (buffer_.size() > 0) return true;  // bytes nobody asked for: the exchange is out of step
+  pollfd socket{};
+  socket.fd = tcp().socket().native_handle();
+  socket.events = POLLIN | POLLRDHUP;
+  // An idle HTTP/1.1 connection has nothing to read: readable means the peer's
+  // FIN or reset (or a TLS close_notify) is waiting.
+  return ::poll(&socket, 1, 0) != 0;
 }
 
 CancelToken::Hook HttpConnection::watch_cancel(const CancelToken* cancel) {
@@ -165,7 +182,7 @@ Exchange HttpConnection::exchange(WireRequest& request, Clock::time_point deadli
   if (ec) {
     out.response.cancelled = cancelled_;
     out.response.error = cancelled_ ? "request cancelled" : describe(ec, "read response");
-    out.nothing_received = was_used && !parser.got_some();
+    out.nothing_received = was_used && !parser.got_some() && replayable(request.method());
     return out;
   }
   auto message = parser.release();

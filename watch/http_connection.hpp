@@ -38,7 +38,9 @@ struct ConnectionTarget {
 struct Exchange {
   HttpResponse response;
   bool reusable = false;          // keep-alive and cleanly finished
-  bool nothing_received = false;  // failed before a single response byte: the server may have dropped an idle connection
+  /// A reused connection failed before a single response byte (the server may
+  /// have dropped it while idle), and the request is safe to send again.
+  bool nothing_received = false;
 };
 
 class HttpConnection {
@@ -63,6 +65,10 @@ class HttpConnection {
   /// True once this connection carried a request (so a failure may mean the
   /// server closed it while idle).
   bool used() const { return used_; }
+  /// True when the server closed this idle connection (or sent something
+  /// unasked) since its last response: checked before reuse, so that a request
+  /// that must not be sent twice does not go out on a dead connection.
+  bool closed_by_peer();
   Clock::time_point idle_since() const { return idle_since_; }
   void mark_idle() { idle_since_ = Clock::now(); }
 

@@ -138,6 +138,51 @@ TEST_CASE("http client: a pooled connection the server dropped is replaced trans
   CHECK(server.connections_accepted() == 4);
 }
 
+TEST_CASE("http client: a reused connection that dies unanswered resends only what is safe to repeat",
+          "[http_client]") {
+  struct Case {
+    const char* method;
+    bool resent;
+  };
+  const Case cases[] = {{"GET", true}, {"HEAD", true}, {"OPTIONS", true},
+                        {"POST", false}, {"PUT", false}, {"PATCH", false}, {"DELETE", false}};
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION(c.method) {
+      std::atomic<int> seen{0};
+      FakeApiServer server([&](const RecordedRequest&, ResponseWriter& out) {
+        if (++seen == 2) return out.cut();  // took the request, then went away without a word
+        out.respond(200, "{}");
+      });
+      auto client = client_for(server.url());
+      REQUIRE(client->request(get("/api/v1/pods")).status == 200);
+      HttpRequest second = get("/api/v1/namespaces/default/pods/p/binding");
+      second.method = c.method;
+      const HttpResponse r = client->request(second);
+      INFO(r.error);
+      CHECK(r.resent == c.resent);
+      CHECK((r.status == 200) == c.resent);
+      CHECK(server.request_count() == (c.resent ? 3u : 2u));
+    }
+  }
+}
+
+TEST_CASE("http client: an idle connection the server closed is not used for the next request", "[http_client]") {
+  FakeApiServer server([](const RecordedRequest&, ResponseWriter& out) {
+    out.respond(200, "{}");
+    out.keep_connection(false);
+  });
+  auto client = client_for(server.url());
+  REQUIRE(client->request(get("/api/v1/pods")).status == 200);
+  REQUIRE(troupe::test::eventually([&] { return server.connections_open() == 0; }));
+  HttpRequest post = get("/api/v1/namespaces/default/pods/p/binding");
+  post.method = "POST";
+  const HttpResponse r = client->request(post);
+  INFO(r.error);
+  CHECK(r.status == 200);
+  CHECK_FALSE(r.resent);  // the dead connection was noticed before sending
+  CHECK(server.request_count() == 2);
+}
+
 TEST_CASE("http client: the pool never opens more than max_connections", "[http_client]") {
   std::atomic<int> in_flight{0};
   std::atomic<int> most{0};
