@@ -144,7 +144,7 @@ void fail(Self self, const AttemptPtr& a, const std::string& message, std::vecto
     if (c.type == "PodScheduled" && c.status == "False" && c.reason == report->reason && c.message == message)
       report->patch_condition = false;
   self->send(self->state.deps.writer, atom::report_v, FailureReportPtr(std::move(report)));
-  self->send(self->state.deps.queue, atom::failed_v, a->pod().key, std::move(rejectors), error);
+  self->send(self->state.deps.queue, atom::failed_v, a->pod().key, meta.uid, std::move(rejectors), error);
   spdlog::debug("scheduling-cycle could not place {}: {}", a->pod().key, message);
 }
 
@@ -330,7 +330,7 @@ void bind(Self self, const AttemptPtr& a, const std::string& node, plugins::Bind
               record_attempt(self, *a, "scheduled");
               self->state.gangs.mark_bound(a->pod().meta().uid);
               a->framework().run_post_bind(*a->request->state, a->pod(), node);
-              self->send(self->state.deps.queue, atom::done_v, a->pod().key);
+              self->send(self->state.deps.queue, atom::done_v, a->pod().key, a->pod().meta().uid);
               if (auto& m = self->state.deps.metrics) {
                 m->observe("scheduler_pod_scheduling_sli_duration_seconds",
                            {std::to_string(std::min(a->queued->attempts + 1, 15))},

@@ -48,6 +48,13 @@ QueuedPodPtr handout(const SchedulingQueue<QueuedPod>::Entry& entry) {
 /// A gang's pods queued before their PodGroup named its group (or queued
 /// under the group of a PodGroup now gone) take the group they are tried with
 /// now, so gang rounds gather them as the informer would have.
+/// The attempt a verdict is about is the one under way: the pod of that uid is in flight.
+bool in_flight(const SchedulingQueue<QueuedPod>& queue, const std::string& key, const std::string& uid) {
+  const auto* entry = queue.find(key);
+  return entry != nullptr && queue.where(key) == SchedulingQueue<QueuedPod>::Where::in_flight &&
+         entry->payload.pod->meta().uid == uid;
+}
+
 void regroup_gang(SchedulingQueue<QueuedPod>& queue, const std::string& gang_id, const std::string& group) {
   std::unordered_map<std::string, std::string> groups;
   if (!group.empty()) groups.emplace(gang_id, group);
@@ -141,12 +148,14 @@ queue_actor::behavior_type queue_actor_fn(queue_actor::stateful_pointer<queue_ac
         self->state.waiting.push_back(promise);
         return promise;
       },
-      [=](atom::done, const std::string& key) {
+      [=](atom::done, const std::string& key, const std::string& uid) {
         MessageTimer timer(self->state.actor_metrics, self);
-        self->state.queue->done(key);
+        if (in_flight(*self->state.queue, key, uid)) self->state.queue->done(key);
       },
-      [=](atom::failed, const std::string& key, const std::vector<std::string>& rejectors, bool error) {
+      [=](atom::failed, const std::string& key, const std::string& uid, const std::vector<std::string>& rejectors,
+          bool error) {
         MessageTimer timer(self->state.actor_metrics, self);
+        if (!in_flight(*self->state.queue, key, uid)) return;
         auto now = QueueClock::now();
         self->state.queue->failed(key, std::set<std::string>(rejectors.begin(), rejectors.end()), error, now);
         self->state.serve_waiting(now);

@@ -52,11 +52,13 @@ using queue_actor = caf::typed_actor<
     caf::reacts_to<atom::regroup, std::string, std::string>,
     // The next pod to schedule; answered later if the queue is empty.
     caf::replies_to<atom::pop>::with<QueuedPodPtr>,
-    // The popped pod was placed (bound).
-    caf::reacts_to<atom::done, std::string>,
-    // The popped pod could not be placed: the plugins that rejected it, and
-    // whether it was an internal error (then it always backs off).
-    caf::reacts_to<atom::failed, std::string, std::vector<std::string>, bool>,
+    // The popped pod (key, uid) was placed (bound).
+    caf::reacts_to<atom::done, std::string, std::string>,
+    // The popped pod (key, uid) could not be placed: the plugins that rejected
+    // it, and whether it was an internal error (then it always backs off).
+    // Both are ignored unless that very pod is in flight: a pod deleted and
+    // created again under its name while the attempt ran is not its verdict's.
+    caf::reacts_to<atom::failed, std::string, std::string, std::vector<std::string>, bool>,
     // Something changed in the cluster: (resource, action bits) of plugins::ClusterEvent.
     caf::reacts_to<atom::cluster_event, uint8_t, uint32_t>,
     // INTERNAL: flush expired backoffs, publish queue sizes, re-arm.

@@ -57,6 +57,7 @@ class SchedulingQueue {
     int attempts = 0;                   // failed scheduling attempts so far
     std::set<std::string> rejected_by;  // plugins that made the last attempt fail
     uint64_t popped_at_cycle = 0;       // move-request cycle when last popped
+    bool updated_in_flight = false;     // the pod changed while it was being tried
     uint64_t sequence = 0;              // order of first arrival (the last tie-break)
     std::string group;                  // the gang group it is tried with; empty: none
   };
@@ -132,6 +133,8 @@ class SchedulingQueue {
       to_gated(entry);
       return;
     }
+    // The attempt under way judges the old spec: if it fails, the new one gets its own try.
+    if (where == Where::in_flight) entry.updated_in_flight = true;
     if (where == Where::active) active_.erase(&entry);
     set_payload(entry, std::move(payload));
     if (where == Where::active) active_.insert(&entry);
@@ -168,8 +171,9 @@ class SchedulingQueue {
   /// The in-flight pod was placed: forget it.
   void done(const std::string& key) { remove(key); }
 
-  /// The in-flight pod could not be placed. If a cluster event arrived while it
-  /// was being tried, it goes to backoffQ (the event may have helped); else it
+  /// The in-flight pod could not be placed. If a cluster event arrived or the
+  /// pod itself changed while it was being tried, it goes to backoffQ (that may
+  /// have helped); else it
   /// waits in unschedulablePods for an event that names one of `rejected_by`.
   /// `error` = an internal error rather than a fit failure: always backoff.
   void failed(const std::string& key, std::set<std::string> rejected_by, bool error,
@@ -184,7 +188,7 @@ class SchedulingQueue {
     entry.rejected_by = std::move(rejected_by);
     if (entry.gated) {
       to_gated(entry);
-    } else if (error || entry.popped_at_cycle < move_request_cycle_) {
+    } else if (error || entry.popped_at_cycle < move_request_cycle_ || entry.updated_in_flight) {
       to_backoff(entry);
     } else {
       where_[key] = Where::unschedulable;
@@ -359,6 +363,7 @@ class SchedulingQueue {
     detach(entry);
     where_[entry.key] = Where::in_flight;
     entry.popped_at_cycle = move_request_cycle_;
+    entry.updated_in_flight = false;
     if (round_) round_->attempted.insert(entry.key);
     return entry;
   }

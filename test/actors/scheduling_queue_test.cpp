@@ -130,6 +130,21 @@ TEST_CASE("an event while the pod is in flight sends a failure to backoff, not t
   CHECK(q.where("p") == Queue::Where::backoff);
 }
 
+TEST_CASE("a pod updated while in flight is tried again when its stale attempt fails") {
+  auto q = make_queue();
+  q.add("p", 0, t0);
+  REQUIRE(q.pop(t0));
+  q.update("p", 5, t0 + 1ms);  // e.g. a toleration added while the old spec was being tried
+  q.failed("p", {"TaintToleration"}, false, t0 + 2ms);
+  CHECK(q.where("p") == Queue::Where::backoff);
+  // The next attempt sees the new spec; if that one fails too, it waits for an event.
+  auto again = q.pop(t0 + 10s);
+  REQUIRE(again);
+  CHECK(again->payload == 5);
+  q.failed("p", {"TaintToleration"}, false, t0 + 11s);
+  CHECK(q.where("p") == Queue::Where::unschedulable);
+}
+
 TEST_CASE("errors always back off; attempts accumulate") {
   auto q = make_queue();
   q.add("p", 0, t0);
