@@ -529,13 +529,18 @@ void share_image_spread(Self self, const Attempt& a) {
   a.request->state->share_input(std::move(view), spread.generation() + 1, /*read_by_filter=*/false);
 }
 
-/// The pod is gone: it leaves its gang and, if it was waiting, its node.
-void on_gang_member_gone(Self self, const std::string& uid) {
+/// The pod left its gang: it was deleted (`still_pending` false), or its gang
+/// label or annotation was taken off. Either way it leaves its node if it was
+/// waiting there; a pod that is still pending is then requeued, to be
+/// scheduled on its own (nothing else would ever try it again).
+void on_gang_member_gone(Self self, const std::string& uid, bool still_pending) {
   auto it = self->state.waiting.find(uid);
   if (it != self->state.waiting.end()) {
     AttemptPtr a = it->second.attempt;
-    drop_waiting(self, uid, nullptr);
-    if (const auto* spec = gang_spec_of(*a)) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
+    const auto* spec = gang_spec_of(*a);
+    const std::string left = "pod left gang \"" + (spec ? spec->id : std::string()) + "\" while waiting at Permit";
+    drop_waiting(self, uid, still_pending ? &left : nullptr);
+    if (spec) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
   }
   self->state.gangs.remove_member(uid);
 }
@@ -1134,7 +1139,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_gone, const std::string& uid) {
         MessageTimer timer(self->state.actor_metrics, self);
         forget_nomination(self, uid);
-        on_gang_member_gone(self, uid);
+        on_gang_member_gone(self, uid, /*still_pending=*/false);
         self->state.cluster_pods.remove_pod(uid);
         if (self->state.quotas) self->state.quotas->pod_gone(uid);
       },
@@ -1179,7 +1184,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       },
       [=](atom::gang_member, const std::string& left_uid) {
         MessageTimer timer(self->state.actor_metrics, self);
-        on_gang_member_gone(self, left_uid);
+        on_gang_member_gone(self, left_uid, /*still_pending=*/true);
       },
       [=](atom::upsert_podgroup, const PodGroupRulesPtr& group) {
         MessageTimer timer(self->state.actor_metrics, self);

@@ -230,6 +230,22 @@ class GangTest(SchedulingTest):
                                       for n in names[:2]), 20, "Preempted events on both")
         self.assertEqual(self.bound_nodes(names), {n: None for n in names})
 
+    def test_a_member_that_leaves_its_gang_while_waiting_is_scheduled_on_its_own(self):
+        self.start([make_node("n-0", cpu="4", memory="8Gi")])
+        names = ["solo-0", "solo-1", "solo-2"]
+        pods = [gang_pod(n, "solo", 3, cpu="1", **{WAIT: "120s"}) for n in names]
+        pods[2]["spec"]["schedulingGates"] = [{"name": "example.com/hold"}]  # a member, never tried
+        self.client.create_all(pods, threads=1)
+        self.wait_until_members_wait_at_permit(2)
+        # Its gang annotations taken off, solo-0 is an ordinary pod: it stops waiting and binds.
+        self.client.ok("PATCH", "/api/v1/namespaces/default/pods/solo-0",
+                       {"metadata": {"annotations": {NAME: None, MIN: None, WAIT: None}}},
+                       "application/merge-patch+json")
+        self.cluster.wait(lambda: all_bound(self.client, ["solo-0"]), 30,
+                          lambda: "solo-0 bound on its own; " + describe_pending(self.client))
+        # The gang, one member short now, stops waiting (Strict) and binds nothing.
+        self.assertEqual(self.bound_nodes(names[1:]), {n: None for n in names[1:]})
+
     def test_only_waiting_times_out_while_waiting_and_running_counts_the_bound_member(self):
         self.start([make_node("n-0", cpu="8")])
         # One member of each gang is bound already (spec.nodeName): 2 members exist. Every
