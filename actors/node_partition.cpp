@@ -77,15 +77,21 @@ void NodePartition::delete_node(const std::string& name) {
 
 void NodePartition::account_pod(std::shared_ptr<const plugins::PodInfo> pod) {
   std::string id(plugins::pod_identity(*pod));
-  if (pod_node_.count(id) > 0) return;
   const std::string& node_name = pod->spec().node_name;
-  if (node_info(node_name).add_pod(pod)) pod_node_[id] = node_name;
+  if (auto assumed = pod_node_.find(id); assumed != pod_node_.end()) {
+    if (assumed->second.node == node_name) {
+      assumed->second.observed_bound = true;
+      return;
+    }
+    forget_pod(id);  // bound elsewhere than assumed: the API server's word wins
+  }
+  if (node_info(node_name).add_pod(pod)) pod_node_[id] = PodPlace{node_name, true};
 }
 
 void NodePartition::forget_pod(const std::string& uid) {
   auto it = pod_node_.find(uid);
   if (it == pod_node_.end()) return;
-  auto node = nodes_.find(it->second);
+  auto node = nodes_.find(it->second.node);
   if (node != nodes_.end()) {
     node->second.remove_pod(uid);
     erase_if_unused(node->first);
@@ -299,7 +305,7 @@ plugins::PluginStatus NodePartition::reserve(const plugins::Framework& framework
   auto status = framework.run_filter(state, *pod, it->second);
   if (!status.ok()) return status;
   status = framework.run_reserve(state, pod, it->second);
-  if (status.ok()) pod_node_[std::string(plugins::pod_identity(*pod))] = node_name;
+  if (status.ok()) pod_node_[std::string(plugins::pod_identity(*pod))] = PodPlace{node_name, false};
   return status;
 }
 
@@ -308,6 +314,7 @@ void NodePartition::unreserve(const plugins::Framework& framework, plugins::Cycl
   auto it = nodes_.find(node_name);
   std::string id(plugins::pod_identity(pod));
   if (it == nodes_.end() || !it->second.has_pod(id)) return;
+  if (auto place = pod_node_.find(id); place != pod_node_.end() && place->second.observed_bound) return;
   framework.run_unreserve(state, pod, it->second);
   pod_node_.erase(id);
 }

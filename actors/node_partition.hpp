@@ -79,7 +79,8 @@ class NodePartition {
   void delete_node(const std::string& name);
 
   /// Accounts a pod bound to `pod->spec().node_name`, unless it is already
-  /// (e.g. it was reserved here and its binding has now been observed).
+  /// (e.g. it was reserved here and its binding has now been observed; from
+  /// then on unreserve() leaves it). Assumed on another node, it moves.
   void account_pod(std::shared_ptr<const plugins::PodInfo> pod);
   /// Undoes the accounting of the pod with this uid, wherever it is.
   void forget_pod(const std::string& uid);
@@ -140,7 +141,8 @@ class NodePartition {
   /// Assumes the pod on the node and runs Reserve (NodeInfo::add_pod + plugins).
   plugins::PluginStatus reserve(const plugins::Framework& framework, plugins::CycleState& state,
                                 const std::shared_ptr<const plugins::PodInfo>& pod, const std::string& node_name);
-  /// The exact inverse of a successful reserve().
+  /// The exact inverse of a successful reserve(), unless the pod has been
+  /// observed bound meanwhile (a binding reported failed that took effect).
   void unreserve(const plugins::Framework& framework, plugins::CycleState& state, const plugins::PodInfo& pod,
                  const std::string& node_name);
 
@@ -175,7 +177,13 @@ class NodePartition {
     plugins::NodeInfo* info;
   };
   std::vector<OrderedNode> order_;  // stable iteration order
-  std::unordered_map<std::string, std::string> pod_node_;  // pod identity -> node name
+  struct PodPlace {
+    std::string node;
+    /// The API server says the pod is bound there (not only assumed by a
+    /// Reserve): a late Unreserve must not take it off.
+    bool observed_bound = false;
+  };
+  std::unordered_map<std::string, PodPlace> pod_node_;  // pod identity -> where it is accounted
   // Reservation uid -> the node holding it (a Reservation can move node).
   // Devices and NRTs are named after their node, so they need no entry.
   std::unordered_map<std::string, std::string> reservation_node_;

@@ -120,6 +120,37 @@ TEST_CASE("a bound pod is accounted once, whether it was reserved here or seen f
   CHECK(part.find("a")->requested().milli_cpu == 2000);
 }
 
+TEST_CASE("a pod seen bound stays accounted through a late unreserve; bound elsewhere, it moves") {
+  auto fw = default_framework();
+  struct Case {
+    const char* name;
+    const char* bound_to;  // "" = the binding is never observed
+    int64_t a_milli;       // what node a holds after the late unreserve
+    int64_t b_milli;
+  };
+  const Case cases[] = {
+      {"never observed bound: unreserve frees it", "", 0, 0},
+      {"observed bound where reserved: a binding reported failed took effect", "a", 1000, 0},
+      {"observed bound on another node: it moves there", "b", 0, 1000},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    NodePartition part;
+    part.upsert_node(node("a", "4"));
+    part.upsert_node(node("b", "4"));
+    Cycle cycle(fw, pod("p", "1"));
+    REQUIRE(part.reserve(*fw, *cycle.state, cycle.pod, "a").ok());
+    if (*c.bound_to) part.account_pod(pod("p", "1", c.bound_to));
+    part.unreserve(*fw, *cycle.state, *cycle.pod, "a");
+    CHECK(part.find("a")->requested().milli_cpu == c.a_milli);
+    CHECK(part.find("b")->requested().milli_cpu == c.b_milli);
+    CHECK(part.pod_count() == (*c.bound_to ? 1u : 0u));
+    part.forget_pod("uid-p");  // deleted: nothing is left anywhere
+    CHECK(part.find("a")->requested().milli_cpu == 0);
+    CHECK(part.find("b")->requested().milli_cpu == 0);
+  }
+}
+
 TEST_CASE("pods may arrive before their node, and a deleted node keeps its pods' accounting") {
   auto fw = default_framework();
   NodePartition part;
