@@ -26,6 +26,7 @@ class FixedVector {
   FixedVector() = default;
   FixedVector(const FixedVector& other) : size_(other.size_) { copy_from(other); }
   FixedVector& operator=(const FixedVector& other) {
+    if (this == &other) return *this;
     size_ = other.size_;
     copy_from(other);
     return *this;
