@@ -8,9 +8,17 @@ namespace troupe {
 
 namespace {
 
-// Finds where nesting first exceeds kMaxJsonDepth, skipping brackets inside
-// strings. Malformed text is left for the parser to report.
-std::optional<size_t> too_deep_at(std::string_view text) {
+// A document together with the pool allocator it uses; the shared_ptr handed
+// out points at the document but owns the pair.
+struct PooledDocument {
+  explicit PooledDocument(size_t chunk_bytes) : pool(chunk_bytes), document(&pool) {}
+  rapidjson::MemoryPoolAllocator<> pool;
+  rapidjson::Document document;
+};
+
+}  // namespace
+
+std::optional<size_t> json_too_deep_at(std::string_view text) {
   int depth = 0;
   bool in_string = false;
   bool escaped = false;
@@ -37,23 +45,13 @@ std::optional<size_t> too_deep_at(std::string_view text) {
   return std::nullopt;
 }
 
-// A document together with the pool allocator it uses; the shared_ptr handed
-// out points at the document but owns the pair.
-struct PooledDocument {
-  explicit PooledDocument(size_t chunk_bytes) : pool(chunk_bytes), document(&pool) {}
-  rapidjson::MemoryPoolAllocator<> pool;
-  rapidjson::Document document;
-};
-
-}  // namespace
-
 std::shared_ptr<rapidjson::Document> make_document(size_t chunk_bytes) {
   auto pooled = std::make_shared<PooledDocument>(chunk_bytes);
   return std::shared_ptr<rapidjson::Document>(pooled, &pooled->document);
 }
 
 Result<std::shared_ptr<rapidjson::Document>> parse_json(std::string_view text) {
-  if (auto offset = too_deep_at(text)) {
+  if (auto offset = json_too_deep_at(text)) {
     return Error{"invalid JSON at offset " + std::to_string(*offset) + ": nesting deeper than " +
                  std::to_string(kMaxJsonDepth) + " levels"};
   }

@@ -29,6 +29,12 @@ using JsonPtr = std::shared_ptr<const rapidjson::Document>;
 /// comparing) far from the stack limit whatever a client sends.
 inline constexpr int kMaxJsonDepth = 512;
 
+/// Where the nesting of `text` first exceeds kMaxJsonDepth, brackets inside
+/// strings skipped; nullopt when it never does. Checked before parsing, so
+/// that no text makes the recursive parser exhaust the stack. Malformed text
+/// is left for the parser to report.
+std::optional<size_t> json_too_deep_at(std::string_view text);
+
 /// A new, empty (null) document whose memory pool grows in chunks of
 /// `chunk_bytes`. RapidJSON's default chunk is 64 KiB, which every cached
 /// object would pay for; views of thousands of pods need documents sized to

@@ -105,6 +105,14 @@ ApiResult<rapidjson::Document> parse_current(const ObjectPtr& current) {
   return doc;
 }
 
+/// Reads a DELETE's DeleteOptions body, if it has one, into `options`.
+std::optional<ApiError> read_delete_options(const ApiRequest& request, rapidjson::Document& options) {
+  if (request.body.empty()) return std::nullopt;
+  if (parse_request_json(request.body, options) || !options.IsObject())
+    return bad_request("the body of a DELETE must be a DeleteOptions JSON object");
+  return refuse_dry_run(request.query, &options);
+}
+
 }  // namespace
 
 ApiResponse error_response(const ApiError& error) {
@@ -145,6 +153,9 @@ ApiResponse ApiHandler::resource_request(const ParsedPath& path, const ApiReques
     watching = *value;
   }
   if (path.watch_prefix && method != "GET") return not_allowed();
+  if (method != "GET" && method != "HEAD") {
+    if (auto refused = refuse_dry_run(request.query)) return error_response(*refused);
+  }
 
   if (!path.subresource.empty()) {
     const SubresourceInfo* sub = r.find_subresource(path.subresource);
@@ -367,10 +378,8 @@ ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, con
     return error_response(unsupported_media_type(r.builtin ? kBuiltinPatchTypes : kCustomPatchTypes));
   }
   rapidjson::Document patch_doc;
-  patch_doc.Parse(request.body.data(), request.body.size());
-  if (patch_doc.HasParseError())
-    return error_response(bad_request("the patch is not valid JSON: error at offset " +
-                                      std::to_string(patch_doc.GetErrorOffset())));
+  if (auto error = parse_request_json(request.body, patch_doc))
+    return error_response(bad_request("the patch is not valid JSON: " + *error));
   if (patch_type == PatchType::json && !patch_doc.IsArray())
     return error_response(bad_request("a JSON patch must be an array of operations"));
   if (patch_type != PatchType::json && !patch_doc.IsObject())
@@ -450,11 +459,7 @@ ApiResult<WriteResult> ApiHandler::delete_object(const ResourceInfo& r, const st
 
 ApiResponse ApiHandler::remove(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
   rapidjson::Document options;
-  if (!request.body.empty()) {
-    options.Parse(request.body.data(), request.body.size());
-    if (options.HasParseError() || !options.IsObject())
-      return error_response(bad_request("the body of a DELETE must be a DeleteOptions JSON object"));
-  }
+  if (auto bad = read_delete_options(request, options)) return error_response(*bad);
   bool is_namespace = r.kind == "Namespace" && r.group.empty();
   if (is_namespace) {
     if (path.name == "default" || path.name == "kube-system" || path.name == "kube-public")
@@ -482,6 +487,8 @@ ApiResponse ApiHandler::remove(const ResourceInfo& r, const ParsedPath& path, co
 
 ApiResponse ApiHandler::remove_collection(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
   if (r.kind == "Namespace" && r.group.empty()) return error_response(method_not_allowed("deletecollection", r.kind));
+  rapidjson::Document options;
+  if (auto bad = read_delete_options(request, options)) return error_response(*bad);
   auto filter = request_filter(r, path.ns, request);
   if (!filter.ok()) return error_response(filter.error());
   auto page = store_.list(r, filter.value());

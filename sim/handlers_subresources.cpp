@@ -163,6 +163,7 @@ ApiResponse ApiHandler::evict(const ParsedPath& path, const ApiRequest& request)
   const rapidjson::Value* options = nullptr;
   if (auto it = eviction.FindMember("deleteOptions"); it != eviction.MemberEnd() && it->value.IsObject())
     options = &it->value;
+  if (auto refused = refuse_dry_run(request.query, options)) return error_response(*refused);
 
   // One eviction at a time decides against the budgets, so two concurrent
   // evictions cannot both spend the last allowed disruption.

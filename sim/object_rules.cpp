@@ -5,6 +5,7 @@
 #include <ctime>
 #include <random>
 
+#include "model/json.hpp"
 #include "sim/crd_defaults.hpp"
 #include "sim/pod_resource_defaults.hpp"
 #include "sim/pod_scheduling_gates.hpp"
@@ -66,6 +67,26 @@ bool has_containers(const rapidjson::Value& doc) {
 
 }  // namespace
 
+std::optional<std::string> parse_request_json(std::string_view body, rapidjson::Document& doc) {
+  if (auto offset = json_too_deep_at(body))
+    return "error at offset " + std::to_string(*offset) + ": nested deeper than " + std::to_string(kMaxJsonDepth) +
+           " levels";
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError()) return "error at offset " + std::to_string(doc.GetErrorOffset());
+  return std::nullopt;
+}
+
+std::optional<ApiError> refuse_dry_run(const std::map<std::string, std::string>& query,
+                                       const rapidjson::Value* delete_options) {
+  bool asked = query.count("dryRun") > 0;
+  if (delete_options && delete_options->IsObject()) {
+    auto it = delete_options->FindMember("dryRun");
+    asked = asked || (it != delete_options->MemberEnd() && it->value.IsArray() && !it->value.Empty());
+  }
+  if (!asked) return std::nullopt;
+  return bad_request("dryRun is not supported by this server; nothing was changed");
+}
+
 ApiResult<rapidjson::Document> parse_body_object(const std::string& body, std::string_view content_type) {
   if (content_type.find("yaml") != std::string_view::npos) {
     auto docs = yaml_to_json_documents(body);
@@ -74,10 +95,7 @@ ApiResult<rapidjson::Document> parse_body_object(const std::string& body, std::s
     return std::move((*docs)[0]);
   }
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  if (doc.HasParseError()) {
-    return bad_request("the request body is not valid JSON: error at offset " + std::to_string(doc.GetErrorOffset()));
-  }
+  if (auto error = parse_request_json(body, doc)) return bad_request("the request body is not valid JSON: " + *error);
   if (!doc.IsObject()) return bad_request("the request body must be a JSON object");
   return doc;
 }

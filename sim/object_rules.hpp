@@ -6,6 +6,7 @@
 // Validation is deliberately conservative: names, label maps, a Pod's
 // containers; not every field of every kind.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,17 @@
 #include "sim/status_errors.hpp"
 
 namespace troupe::sim {
+
+/// Parses a request body as JSON into `doc`; returns why it could not, as
+/// "error at offset N". Nesting deeper than the scheduler reads
+/// (kMaxJsonDepth) is refused before parsing: no body can exhaust the stack.
+std::optional<std::string> parse_request_json(std::string_view body, rapidjson::Document& doc);
+
+/// 400 when a write asks for a server-side dry run (`?dryRun=` or a
+/// DeleteOptions' `dryRun`): this server has none, and refusing is better
+/// than carrying out the write the client only meant to try.
+std::optional<ApiError> refuse_dry_run(const std::map<std::string, std::string>& query,
+                                       const rapidjson::Value* delete_options = nullptr);
 
 /// Parses a request body as a JSON object; YAML when `content_type` says so.
 ApiResult<rapidjson::Document> parse_body_object(const std::string& body, std::string_view content_type);

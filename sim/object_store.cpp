@@ -74,7 +74,8 @@ ObjectStore::Page ObjectStore::list(const ResourceInfo& resource, const ObjectFi
     auto resume = map.upper_bound(after_key);
     bool resume_is_later = resume == map.end() || (it != map.end() && resume->first > it->first);
     if (resume_is_later) it = resume;
-    if (it != map.end() && end != map.end() && it->first >= end->first) it = end;
+    // A token from another list (or made up) may point past this namespace's range, even past every key.
+    if (end != map.end() && (it == map.end() || it->first >= end->first)) it = end;
   }
   for (; it != end; ++it) {
     if (!filter.matches(*it->second)) continue;

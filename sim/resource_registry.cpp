@@ -168,10 +168,13 @@ ResourceRegistry::ResourceRegistry(std::vector<ResourceInfo> resources) : resour
   // Versions of one group+plural share a storage; group versions are listed in
   // declaration order, which is also the preferred order.
   std::map<std::pair<std::string, std::string>, size_t> storage_of;
+  std::vector<std::string> stored_api_versions;
   for (auto& r : resources_) {
     auto [it, inserted] = storage_of.try_emplace({r.storage_group(), r.plural}, storage_of.size());
     r.storage = it->second;
     r.storage_version = inserted;
+    if (inserted) stored_api_versions.push_back(r.api_version());
+    r.stored_api_version = stored_api_versions[r.storage];
     if (r.group.empty()) continue;
     auto g = std::find_if(groups_.begin(), groups_.end(), [&](const GroupVersions& x) { return x.group == r.group; });
     if (g == groups_.end()) {

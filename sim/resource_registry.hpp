@@ -40,6 +40,9 @@ struct ResourceInfo {
   /// others are served by rewriting apiVersion (their schemas are compatible)
   /// or, with a `schema`, by converting the object.
   bool storage_version = true;
+  /// The storage version's apiVersion: what an object written through any
+  /// version is stored with (filled in by the registry).
+  std::string stored_api_version;
   /// How objects of this resource differ from the stored ones. events_v1:
   /// core/v1 Events seen through events.k8s.io/v1, stored with them.
   enum class Schema { stored, events_v1 };

@@ -46,6 +46,15 @@ void project_path(const rapidjson::Value& source, const std::string& path, rapid
   }
 }
 
+void set_api_version(rapidjson::Document& doc, const std::string& version) {
+  auto it = doc.FindMember("apiVersion");
+  if (it != doc.MemberEnd()) {
+    it->value.SetString(version.c_str(), static_cast<rapidjson::SizeType>(version.size()), doc.GetAllocator());
+  } else {
+    doc.AddMember("apiVersion", rapidjson::Value(version.c_str(), doc.GetAllocator()), doc.GetAllocator());
+  }
+}
+
 }  // namespace
 
 const char* event_type_name(EventType type) {
@@ -82,17 +91,13 @@ void to_served_schema(const ResourceInfo& resource, rapidjson::Document& doc) {
     core_event_to_events_v1(doc);
     return;
   }
-  auto version = resource.api_version();
-  auto it = doc.FindMember("apiVersion");
-  if (it != doc.MemberEnd()) {
-    it->value.SetString(version.c_str(), static_cast<rapidjson::SizeType>(version.size()), doc.GetAllocator());
-  } else {
-    doc.AddMember("apiVersion", rapidjson::Value(version.c_str(), doc.GetAllocator()), doc.GetAllocator());
-  }
+  set_api_version(doc, resource.api_version());
 }
 
 void to_stored_schema(const ResourceInfo& resource, rapidjson::Document& doc) {
-  if (resource.schema == ResourceInfo::Schema::events_v1) events_v1_to_core_event(doc);
+  if (resource.schema == ResourceInfo::Schema::events_v1) return events_v1_to_core_event(doc);
+  // Stored as the storage version, which serves the stored text as it is.
+  if (!resource.storage_version && doc.IsObject()) set_api_version(doc, resource.stored_api_version);
 }
 
 std::string to_json(const rapidjson::Value& value) {

@@ -44,8 +44,16 @@ rapidjson::Value plain_scalar(const std::string& s, Alloc& alloc) {
   return rapidjson::Value(s.c_str(), static_cast<rapidjson::SizeType>(s.size()), alloc);
 }
 
-rapidjson::Value convert(const YAML::Node& node, Alloc& alloc, int depth) {
+// What a conversion may produce, in nodes plus scalar bytes: aliases expand
+// to copies, so a few hundred bytes of nested aliases ("billion laughs")
+// would otherwise become gigabytes. Twice the text leaves room for honest reuse.
+size_t expansion_budget(const std::string& text) { return 2 * text.size() + 100'000; }
+
+rapidjson::Value convert(const YAML::Node& node, Alloc& alloc, int depth, size_t& budget) {
   if (depth > 200) throw YAML::Exception(node.Mark(), "document nested too deeply");
+  const size_t cost = 1 + (node.IsScalar() ? node.Scalar().size() : 0);
+  if (cost > budget) throw YAML::Exception(node.Mark(), "document too large once its aliases are expanded");
+  budget -= cost;
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -58,19 +66,20 @@ rapidjson::Value convert(const YAML::Node& node, Alloc& alloc, int depth) {
     }
     case YAML::NodeType::Sequence: {
       rapidjson::Value array(rapidjson::kArrayType);
-      for (const auto& item : node) array.PushBack(convert(item, alloc, depth + 1), alloc);
+      for (const auto& item : node) array.PushBack(convert(item, alloc, depth + 1, budget), alloc);
       return array;
     }
     case YAML::NodeType::Map: {
       rapidjson::Value object(rapidjson::kObjectType);
       for (const auto& kv : node) {
+        if (!kv.first.IsScalar()) convert(kv.first, alloc, depth + 1, budget);  // a complex key pays for its size too
         std::string key = kv.first.IsScalar() ? kv.first.Scalar() : YAML::Dump(kv.first);
         rapidjson::Value name(key.c_str(), static_cast<rapidjson::SizeType>(key.size()), alloc);
         auto existing = object.FindMember(name);
         if (existing != object.MemberEnd()) {
-          existing->value = convert(kv.second, alloc, depth + 1);
+          existing->value = convert(kv.second, alloc, depth + 1, budget);
         } else {
-          object.AddMember(name, convert(kv.second, alloc, depth + 1), alloc);
+          object.AddMember(name, convert(kv.second, alloc, depth + 1, budget), alloc);
         }
       }
       return object;
@@ -83,11 +92,12 @@ rapidjson::Value convert(const YAML::Node& node, Alloc& alloc, int depth) {
 
 Result<std::vector<rapidjson::Document>> yaml_to_json_documents(const std::string& text) {
   std::vector<rapidjson::Document> out;
+  size_t budget = expansion_budget(text);
   try {
     for (const auto& node : YAML::LoadAll(text)) {
       if (node.IsNull()) continue;
       rapidjson::Document doc;
-      rapidjson::Value value = convert(node, doc.GetAllocator(), 0);
+      rapidjson::Value value = convert(node, doc.GetAllocator(), 0, budget);
       static_cast<rapidjson::Value&>(doc) = std::move(value);
       out.push_back(std::move(doc));
     }

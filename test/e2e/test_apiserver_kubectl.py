@@ -125,6 +125,19 @@ class KubectlPlainHttp(unittest.TestCase):
         self.assertNotIn("schedulingGates", get_json(self.server, "pod", "gated-kubectl")["spec"])
         kubectl(self.server, "delete", "pod", "gated-kubectl")
 
+    def test_server_side_dry_run_is_refused_and_changes_nothing(self):
+        kubectl(self.server, "create", "--validate=false", "-f", "-", input=json.dumps(minimal_pod("dry-kubectl")))
+        for args in (("delete", "pod", "dry-kubectl"),
+                     ("label", "pod", "dry-kubectl", "tier=dry"),
+                     ("create", "configmap", "dry-settings", "--from-literal=a=b")):
+            refused = kubectl(self.server, *args, "--dry-run=server", check=False)
+            self.assertNotEqual(refused.returncode, 0, args)
+            self.assertIn("dryRun is not supported by this server", refused.stderr)
+        pod = get_json(self.server, "pod", "dry-kubectl")
+        self.assertNotIn("tier", pod["metadata"].get("labels", {}))
+        self.assertNotEqual(kubectl(self.server, "get", "configmap", "dry-settings", check=False).returncode, 0)
+        kubectl(self.server, "delete", "pod", "dry-kubectl")
+
     def test_every_custom_resource_kind(self):
         for manifest, resource, namespaced, name in CRD_MANIFESTS:
             with self.subTest(resource=resource):

@@ -20,6 +20,21 @@ using troupe::sim::testing::json;
 
 const std::string kPod = R"({"metadata":{"name":"p","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i","env":[{"name":"A","value":"1"}]}]}})";
 
+// Nesting a million levels deep: a recursive parser would run off the stack.
+const std::string kDeepJson(1'000'000, '[');
+
+// "Billion laughs": nine levels of ten aliases each expand to 10^9 scalars.
+std::string yaml_alias_bomb() {
+  std::string yaml = "metadata: {name: bomb}\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level <= 8; ++level) {
+    const std::string below = "*l" + std::to_string(level - 1);
+    yaml += "l" + std::to_string(level) + ": &l" + std::to_string(level) + " [";
+    for (int i = 0; i < 10; ++i) yaml += (i ? ", " : "") + below;
+    yaml += "]\n";
+  }
+  return yaml;
+}
+
 }  // namespace
 
 TEST_CASE("handlers answer requests with kube-apiserver's codes and reasons", "[handlers]") {
@@ -43,6 +58,20 @@ TEST_CASE("handlers answer requests with kube-apiserver's codes and reasons", "[
       {"POST", "/api/v1/pods", kPod, "application/json", 405, "MethodNotAllowed"},
       {"POST", "/api/v1/namespaces/default/pods", kPod, "application/json", 409, "AlreadyExists"},
       {"POST", "/api/v1/namespaces/default/pods", "{", "application/json", 400, "BadRequest"},
+      {"POST", "/api/v1/namespaces/default/pods", kDeepJson, "application/json", 400, "BadRequest"},
+      {"POST", "/api/v1/namespaces/default/configmaps", yaml_alias_bomb(), "application/yaml", 400, "BadRequest"},
+      {"PATCH", "/api/v1/namespaces/default/pods/p", kDeepJson, "application/merge-patch+json", 400, "BadRequest"},
+      {"PATCH", "/api/v1/namespaces/default/pods/p", kDeepJson, "application/json-patch+json", 400, "BadRequest"},
+      {"DELETE", "/api/v1/namespaces/default/pods/p", kDeepJson, "application/json", 400, "BadRequest"},
+      {"POST", "/api/v1/namespaces/default/pods/p/binding", kDeepJson, "application/json", 400, "BadRequest"},
+      // No server-side dry run: refused, and nothing is changed (p is bound below).
+      {"DELETE", "/api/v1/namespaces/default/pods/p?dryRun=All", "", "", 400, "BadRequest"},
+      {"DELETE", "/api/v1/namespaces/default/pods/p", R"({"dryRun":["All"]})", "application/json", 400, "BadRequest"},
+      {"DELETE", "/api/v1/namespaces/default/pods", R"({"dryRun":["All"]})", "application/json", 400, "BadRequest"},
+      {"PATCH", "/api/v1/namespaces/default/pods/p?dryRun=All", R"({"metadata":{"labels":{"x":"z"}}})", "application/merge-patch+json", 400, "BadRequest"},
+      {"POST", "/api/v1/namespaces/default/pods?dryRun=All", R"({"metadata":{"name":"dry"},"spec":{"containers":[{"name":"c"}]}})", "application/json", 400, "BadRequest"},
+      {"GET", "/api/v1/namespaces/default/pods/dry", "", "", 404, "NotFound"},
+      {"POST", "/api/v1/namespaces/default/pods/p/eviction", R"({"metadata":{"name":"p"},"deleteOptions":{"dryRun":["All"]}})", "application/json", 400, "BadRequest"},
       {"POST", "/api/v1/namespaces/other/pods", R"({"metadata":{"name":"x","namespace":"default"},"spec":{"containers":[{"name":"c"}]}})", "application/json", 400, "BadRequest"},
       {"POST", "/api/v1/namespaces/default/pods", R"({"apiVersion":"v2","metadata":{"name":"x"}})", "application/json", 400, "BadRequest"},
       {"POST", "/api/v1/namespaces/default/pods", R"({"metadata":{"name":"x"},"spec":{"containers":[]}})", "application/json", 422, "Invalid"},
@@ -69,7 +98,7 @@ TEST_CASE("handlers answer requests with kube-apiserver's codes and reasons", "[
       {"GET", "/apis/topology.node.k8s.io/v1alpha2", "", "", 200, ""},
   };
   for (const auto& c : cases) {
-    INFO(c.method << " " << c.target << " " << c.body);
+    INFO(c.method << " " << c.target << " " << c.body.substr(0, 200));
     auto r = f.call(c.method, c.target, c.body, c.content_type);
     CHECK(r.status == c.status);
     if (std::string(c.reason).empty()) continue;
@@ -81,6 +110,45 @@ TEST_CASE("handlers answer requests with kube-apiserver's codes and reasons", "[
   // The binding through the legacy collection took effect.
   auto pod = json(f.call("GET", "/api/v1/namespaces/default/pods/p").body);
   CHECK(std::string(pod["spec"]["nodeName"].GetString()) == "n1");
+}
+
+TEST_CASE("an object written through any version reads with the version asked for", "[handlers]") {
+  Fixture f;
+  const std::string base = "/apis/topology.node.k8s.io/";
+  struct Case {
+    const char* written_with;
+    const char* method;
+  };
+  const Case cases[] = {{"v1alpha1", "POST"}, {"v1alpha2", "POST"}, {"v1alpha1", "PUT"}, {"v1alpha1", "PATCH"}};
+  for (const Case& c : cases) {
+    INFO(c.written_with << " " << c.method);
+    const std::string version = c.written_with;
+    const std::string object = R"({"apiVersion":"topology.node.k8s.io/)" + version +
+                               R"(","kind":"NodeResourceTopology","metadata":{"name":"n1"},"zones":[]})";
+    REQUIRE(f.call("POST", base + "v1alpha2/noderesourcetopologies", R"({"metadata":{"name":"n1"},"zones":[]})")
+                .status == 201);
+    if (std::string(c.method) == "POST") {
+      REQUIRE(f.call("DELETE", base + "v1alpha2/noderesourcetopologies/n1").status == 200);
+      REQUIRE(f.call("POST", base + version + "/noderesourcetopologies", object).status == 201);
+    } else if (std::string(c.method) == "PUT") {
+      auto current = json(f.call("GET", base + version + "/noderesourcetopologies/n1").body);
+      const std::string rv = current["metadata"]["resourceVersion"].GetString();
+      const std::string replacement = R"({"apiVersion":"topology.node.k8s.io/)" + version +
+                                      R"(","kind":"NodeResourceTopology","metadata":{"name":"n1","resourceVersion":")" +
+                                      rv + R"("},"zones":[]})";
+      REQUIRE(f.call("PUT", base + version + "/noderesourcetopologies/n1", replacement).status == 200);
+    } else {
+      REQUIRE(f.call("PATCH", base + version + "/noderesourcetopologies/n1", R"({"zones":[]})",
+                     "application/merge-patch+json").status == 200);
+    }
+    for (const char* read_with : {"v1alpha1", "v1alpha2"}) {
+      auto got = json(f.call("GET", base + read_with + "/noderesourcetopologies/n1").body);
+      CHECK(std::string(got["apiVersion"].GetString()) == std::string("topology.node.k8s.io/") + read_with);
+      auto list = json(f.call("GET", base + read_with + "/noderesourcetopologies").body);
+      CHECK(std::string(list["items"][0]["apiVersion"].GetString()) == std::string("topology.node.k8s.io/") + read_with);
+    }
+    REQUIRE(f.call("DELETE", base + "v1alpha2/noderesourcetopologies/n1").status == 200);
+  }
 }
 
 TEST_CASE("create fills server-owned metadata and defaults", "[handlers]") {

@@ -172,6 +172,31 @@ TEST_CASE("list filters by namespace and labels, pages with a resume key", "[sto
   CHECK(store.list(pods(), in_a, 5).last_key.empty());
 }
 
+TEST_CASE("a resume key from elsewhere never walks out of the namespace asked for", "[store]") {
+  ObjectStore store(ResourceRegistry::standard());
+  create(store, "a", "p0");
+  create(store, "b", "p0");
+  ObjectFilter in_a;
+  in_a.ns = "a";
+  struct Case {
+    const char* after;
+    std::vector<std::string> names;
+  };
+  const Case cases[] = {
+      {"zzz", {}},            // past every key
+      {"b/p0", {}},           // past the namespace, before the end
+      {"a/", {"p0"}},         // before the namespace's first key
+      {"", {"p0"}},           // no key: from the start
+      {"0", {"p0"}},          // before every key
+  };
+  for (const Case& c : cases) {
+    INFO(c.after);
+    std::vector<std::string> names;
+    for (const auto& o : store.list(pods(), in_a, 2, c.after).items) names.push_back(o->name);
+    CHECK(names == c.names);
+  }
+}
+
 TEST_CASE("a watch without a resourceVersion gets the current state, then live events", "[store][watch]") {
   ObjectStore store(ResourceRegistry::standard());
   create(store, "default", "a");
