@@ -48,13 +48,15 @@ void Watcher::enqueue_locked(WatchItem item, bool counted, std::function<void()>
 
 void Watcher::deliver(const EventPtr& event, bool counted) {
   bool now = filter_.matches(*event->object);
-  bool before = event->type == EventType::modified && event->previous && filter_.matches(*event->previous);
+  bool before = event->type != EventType::added && event->previous && filter_.matches(*event->previous);
   EventType type = event->type;
   if (event->type == EventType::modified) {
     if (!now && !before) return;
     if (now && !before) type = EventType::added;
     if (!now && before) type = EventType::deleted;
-  } else if (!now) {
+  } else if (!now && !before) {
+    // A deletion whose last write (the last finalizer's removal, say) also changed
+    // the labels still reaches the watchers that saw the object before.
     return;
   }
   WatchItem item;

@@ -286,6 +286,26 @@ TEST_CASE("objects entering or leaving a selector are ADDED or DELETED for that 
   CHECK(rendered_type(*w, items[1]) == "ADDED");
 }
 
+TEST_CASE("a deletion whose final state left the selector still reaches the watcher that saw the object",
+          "[store][watch]") {
+  ObjectStore store(ResourceRegistry::standard());
+  create(store, "default", "a", R"({"app":"web"})");
+  ObjectFilter web;
+  web.labels = troupe::parse_label_selector("app=web").value();
+  auto w = std::make_shared<Watcher>(pods(), web, 100);
+  store.watch(w, store.resource_version());
+  // One write both relabels and deletes (as the removal of the last finalizer can).
+  REQUIRE(store.modify(pods(), "default", "a", [&](const ObjectPtr&) -> ApiResult<Change> {
+    Change c;
+    c.action = Change::Action::remove;
+    c.doc = pod("default", "a", R"({"app":"db"})");
+    return c;
+  }).ok());
+  auto items = drain(*w);
+  REQUIRE(items.size() == 1);
+  CHECK(rendered_type(*w, items[0]) == "DELETED");
+}
+
 TEST_CASE("a watcher that falls too far behind is cut off with 410, others are not", "[store][watch]") {
   ObjectStore store(ResourceRegistry::standard());
   auto slow = std::make_shared<Watcher>(pods(), ObjectFilter{}, 3);
