@@ -172,12 +172,10 @@ void quota_reserved(Self self, const Attempt& a, bool on_node) {
   if (self->state.quotas) self->state.quotas->reserved(a.pod().meta().uid, on_node);
 }
 
-/// The pod's Reserve failed: its quota is given back, and the pods its quota
-/// turned away meanwhile (Reserve is answered while the next pods are tried)
-/// get another try.
-void quota_given_back(Self self, const Attempt& a) {
-  if (!self->state.quotas) return;
-  quota_reserved(self, a, false);
+/// The pods that saw this one placed get another try: what it held (its room,
+/// a ReadWriteOncePod claim, its quota, its place in domain counts) is free
+/// again, as upstream moves them after a failed binding cycle (AssignedPodDelete).
+void pod_let_go(Self self) {
   self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(plugins::EventResource::pod),
              static_cast<uint32_t>(plugins::ActionType::kDelete));
 }
@@ -187,11 +185,7 @@ void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
   quota_reserved(self, *a, false);  // the event below requeues what the quota turned away
   forget_volumes(self, *a);
   self->send(owner(self, node), atom::unreserve_v, CycleRequestPtr(a->request), node);
-  // What it held is free again (its room, a ReadWriteOncePod claim): the
-  // pods that saw it placed get another try, as upstream moves them after a
-  // failed binding cycle (AssignedPodDelete).
-  self->send(self->state.deps.queue, atom::cluster_event_v, static_cast<uint8_t>(plugins::EventResource::pod),
-             static_cast<uint32_t>(plugins::ActionType::kDelete));
+  pod_let_go(self);
 }
 
 /// A namespace's labels change or it goes: a new snapshot, so that attempts
@@ -629,6 +623,16 @@ void observe_chosen(Self self, const Attempt& a, bool nominated_node) {
   m->observe("scheduler_pod_scheduling_feasible_nodes", {}, feasible);
 }
 
+/// Reserve failed on the node (which changed since the round): what the cycle
+/// assumed for the pod meanwhile is let go.
+void reserve_failed(Self self, const AttemptPtr& a) {
+  self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
+  quota_reserved(self, *a, false);
+  forget_volumes(self, *a);
+  gang_member_unreserved(self, a);
+  pod_let_go(self);
+}
+
 /// Reserve on the owning NODE actor, and at once the next pod: its round
 /// reaches that actor after this Reserve (messages from one sender arrive in
 /// order), so it sees the node with this pod on it, exactly as if the cycle
@@ -645,20 +649,14 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
       .then(
           [=](ReserveOutcome& outcome) {
             if (outcome.ok) return after_reserve(self, a, node);
-            self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
-            quota_given_back(self, *a);
-            forget_volumes(self, *a);
-            gang_member_unreserved(self, a);
+            reserve_failed(self, a);
             // As schedule_one.go: a rejection at Reserve is a FitError over the one node tried.
             if (outcome.rejected)
               return fail(self, a, plugins::fit_error_message(1, {{outcome.message, 1}}), {outcome.plugin}, false);
             fail(self, a, outcome.message, {outcome.plugin}, true);
           },
           [=](caf::error& err) {
-            self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
-            quota_given_back(self, *a);
-            forget_volumes(self, *a);
-            gang_member_unreserved(self, a);
+            reserve_failed(self, a);
             fail(self, a, "reserve failed: " + to_string(err), {}, true);
           });
   restore_set_aside(self);
