@@ -16,6 +16,11 @@ namespace {
 
 constexpr int kGenerateNameAttempts = 8;
 
+// kube-apiserver's words for a continue token older than what it keeps (410 Expired).
+constexpr const char* kContinueExpired =
+    "The provided continue parameter is too old to display a consistent list result. You can start a new list "
+    "without the continue parameter.";
+
 const char* kBuiltinPatchTypes =
     "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, "
     "application/apply-patch+yaml";
@@ -232,10 +237,12 @@ ApiResponse ApiHandler::list(const ResourceInfo& r, const ParsedPath& path, cons
     token = decode_continue(it->second);
     if (!token) return error_response(bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"));
   }
-  auto page = store_.list(r, filter.value(), limit, token ? token->start : "");
-  // Later pages report the first page's resourceVersion: a watch from there
-  // replays everything that changed meanwhile, so nothing is missed.
-  uint64_t rv = token ? token->rv : page.resource_version;
+  // Later pages are read as of the first page's resourceVersion, as etcd serves them: one snapshot,
+  // which a watch from that resourceVersion then continues.
+  auto page = store_.list(r, filter.value(), limit, token ? token->start : "",
+                          token ? std::optional<uint64_t>(token->rv) : std::nullopt);
+  if (page.expired) return error_response(expired(kContinueExpired));
+  const uint64_t rv = page.resource_version;
   const std::string continue_token = page.last_key.empty() ? "" : encode_continue(rv, page.last_key);
   if (table.value()) {
     ApiResponse response;

@@ -1,6 +1,7 @@
 #include "sim/object_store.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace troupe::sim {
 
@@ -57,33 +58,62 @@ ObjectPtr ObjectStore::get(const ResourceInfo& resource, const std::string& ns, 
   return find_locked(resource.storage, key);
 }
 
+namespace {
+
+using ObjectMap = std::map<std::string, ObjectPtr>;
+
+// Keys are "ns/name": one namespace is the contiguous range of keys with the prefix "ns/".
+ObjectMap::const_iterator first_listed(const ObjectMap& map, const std::string& ns, const std::string& after_key) {
+  auto it = ns.empty() ? map.begin() : map.lower_bound(ns + "/");
+  if (!after_key.empty()) {
+    // A token from another list (or made up) may point anywhere: never before the range's start.
+    auto resume = map.upper_bound(after_key);
+    if (it != map.end() && (resume == map.end() || resume->first > it->first)) it = resume;
+  }
+  return it;
+}
+
+}  // namespace
+
 ObjectStore::Page ObjectStore::list(const ResourceInfo& resource, const ObjectFilter& filter, size_t limit,
-                                    const std::string& after_key) const {
+                                    const std::string& after_key, std::optional<uint64_t> at) const {
   Page page;
   std::lock_guard<std::mutex> lock(mutex_);
-  page.resource_version = resource_version_;
-  const auto& map = objects_.at(resource.storage);
-  // Keys are "ns/name": one namespace is the contiguous range ["ns/", "ns0").
-  auto it = map.begin();
-  auto end = map.end();
-  if (!filter.ns.empty()) {
-    it = map.lower_bound(filter.ns + "/");
-    end = map.lower_bound(filter.ns + "0");
+  page.resource_version = at.value_or(resource_version_);
+  const ObjectMap& map = objects_.at(resource.storage);
+  // What the writes after `at` changed, as it was before them (null: it did not exist).
+  ObjectMap undone;
+  if (at && *at != resource_version_) {
+    if (*at > resource_version_ || *at < oldest_resumable_locked()) {
+      page.expired = true;
+      return page;
+    }
+    for (auto e = history_.rbegin(); e != history_.rend() && (*e)->resource_version > *at; ++e)
+      if ((*e)->storage == resource.storage) undone[(*e)->object->key()] = (*e)->previous;
   }
-  if (!after_key.empty()) {
-    auto resume = map.upper_bound(after_key);
-    bool resume_is_later = resume == map.end() || (it != map.end() && resume->first > it->first);
-    if (resume_is_later) it = resume;
-    // A token from another list (or made up) may point past this namespace's range, even past every key.
-    if (end != map.end() && (it == map.end() || it->first >= end->first)) it = end;
-  }
-  for (; it != end; ++it) {
-    if (!filter.matches(*it->second)) continue;
+  const std::string prefix = filter.ns.empty() ? std::string() : filter.ns + "/";
+  auto in_range = [&](const ObjectMap& m, ObjectMap::const_iterator i) {
+    return i != m.end() && i->first.compare(0, prefix.size(), prefix) == 0;
+  };
+  auto now = first_listed(map, filter.ns, after_key);
+  auto before = first_listed(undone, filter.ns, after_key);
+  for (;;) {
+    const bool has_now = in_range(map, now);
+    const bool has_before = in_range(undone, before);
+    if (!has_now && !has_before) break;
+    ObjectPtr object;
+    if (has_before && (!has_now || before->first <= now->first)) {
+      if (has_now && now->first == before->first) ++now;  // changed since: its earlier state counts
+      object = (before++)->second;
+    } else {
+      object = (now++)->second;
+    }
+    if (!object || !filter.matches(*object)) continue;
     if (limit > 0 && page.items.size() == limit) {
       page.last_key = page.items.back()->key();
       break;
     }
-    page.items.push_back(it->second);
+    page.items.push_back(std::move(object));
   }
   return page;
 }
@@ -206,6 +236,10 @@ void ObjectStore::finish_watches() {
 
 uint64_t ObjectStore::oldest_resumable() const {
   std::lock_guard<std::mutex> lock(mutex_);
+  return oldest_resumable_locked();
+}
+
+uint64_t ObjectStore::oldest_resumable_locked() const {
   return history_.empty() ? resource_version_ : history_.front()->resource_version - 1;
 }
 

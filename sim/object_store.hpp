@@ -62,11 +62,14 @@ class ObjectStore {
     std::vector<ObjectPtr> items;
     uint64_t resource_version = 0;
     std::string last_key; // non-empty when more items remain after this page
+    bool expired = false; // `at` is older than the history reaches: no page
   };
   /// Objects matching `filter` in key order, at most `limit` (0: all), starting
-  /// after the key `after_key` (a continue token's position).
+  /// after the key `after_key` (a continue token's position). With `at`, as
+  /// they were at that resourceVersion (the writes since undone, as etcd serves
+  /// a continued list from the first page's revision): one consistent snapshot.
   Page list(const ResourceInfo& resource, const ObjectFilter& filter, size_t limit = 0,
-            const std::string& after_key = "") const;
+            const std::string& after_key = "", std::optional<uint64_t> at = std::nullopt) const;
 
   /// Commits a new object (409 AlreadyExists if taken). `doc` gets its
   /// metadata.resourceVersion stamped.
@@ -101,6 +104,7 @@ class ObjectStore {
   ObjectPtr commit_locked(const ResourceInfo& resource, EventType type, rapidjson::Document& doc,
                           std::shared_ptr<StoredObject> object, const ObjectPtr& previous);
   void record_locked(EventPtr event);
+  uint64_t oldest_resumable_locked() const;
   ObjectPtr find_locked(size_t storage, const std::string& key) const;
 
   const ResourceRegistry& registry_;

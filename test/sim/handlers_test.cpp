@@ -226,7 +226,7 @@ TEST_CASE("finalizers hold a deleted object until the last one is removed", "[ha
   CHECK(f.call("GET", "/api/v1/namespaces/default/configmaps/held").status == 404);
 }
 
-TEST_CASE("list pages carry continue tokens and the first page's resourceVersion", "[handlers]") {
+TEST_CASE("list pages carry continue tokens and show the first page's resourceVersion's state", "[handlers]") {
   Fixture f;
   for (int i = 0; i < 5; ++i)
     REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps",
@@ -251,7 +251,8 @@ TEST_CASE("list pages carry continue tokens and the first page's resourceVersion
     if (pages == 0)
       REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"c9"}})").status == 201);
   } while (!token.empty() && ++pages < 10);
-  CHECK(names == std::vector<std::string>{"c0", "c1", "c2", "c3", "c4", "c9"});
+  // One snapshot, as etcd serves it: c9, created after the first page, is for a watch from first_rv to bring.
+  CHECK(names == std::vector<std::string>{"c0", "c1", "c2", "c3", "c4"});
 }
 
 TEST_CASE("deleting a namespace deletes what it holds", "[handlers]") {

@@ -197,6 +197,37 @@ TEST_CASE("a resume key from elsewhere never walks out of the namespace asked fo
   }
 }
 
+TEST_CASE("later pages are read as of the first page's resourceVersion", "[store]") {
+  StoreOptions options;
+  options.history_capacity = 4;
+  ObjectStore store(ResourceRegistry::standard(), options);
+  for (const char* name : {"p0", "p1", "p2", "p3"}) create(store, "a", name, R"({"v":"old"})");
+  create(store, "b", "p0");
+  ObjectFilter in_a;
+  in_a.ns = "a";
+  auto first = store.list(pods(), in_a, 2);
+  REQUIRE(first.last_key == "a/p1");
+  // Meanwhile: p2 deleted, p3 changed, p25 and p4 created, and b/p0 changed (another namespace).
+  REQUIRE(remove(store, "a", "p2").ok());
+  REQUIRE(relabel(store, "a", "p3", R"({"v":"new"})").ok());
+  create(store, "a", "p25");
+  REQUIRE(relabel(store, "b", "p0", R"({"v":"new"})").ok());
+  auto rest = store.list(pods(), in_a, 0, first.last_key, first.resource_version);
+  REQUIRE_FALSE(rest.expired);
+  CHECK(rest.resource_version == first.resource_version);
+  std::vector<std::string> names;
+  for (const auto& o : rest.items) names.push_back(o->name + "=" + o->labels.at("v"));
+  CHECK(names == std::vector<std::string>{"p2=old", "p3=old"});
+  // Without a snapshot: the current state.
+  names.clear();
+  for (const auto& o : store.list(pods(), in_a, 0, first.last_key).items) names.push_back(o->name);
+  CHECK(names == std::vector<std::string>{"p25", "p3"});
+  // One more write and the history (4 events) no longer reaches back: 410, as etcd's compaction.
+  create(store, "a", "p4");
+  CHECK(store.list(pods(), in_a, 0, first.last_key, first.resource_version).expired);
+  CHECK(store.list(pods(), in_a, 0, first.last_key, store.resource_version() + 1).expired);  // from the future
+}
+
 TEST_CASE("a watch without a resourceVersion gets the current state, then live events", "[store][watch]") {
   ObjectStore store(ResourceRegistry::standard());
   create(store, "default", "a");
