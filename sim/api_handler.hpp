@@ -23,6 +23,7 @@ class ApiHandler {
   void create_system_namespaces();
   /// "127.0.0.1:PORT", shown in /api's serverAddressByClientCIDRs.
   void set_server_address(std::string address);
+  std::string server_address() const;
 
   ApiResponse handle(const ApiRequest& request);
 
@@ -66,6 +67,7 @@ class ApiHandler {
 
   ObjectStore& store_;
   const ResourceRegistry& registry_;
+  mutable std::mutex address_mutex_;  // the server learns its port once its threads already serve
   std::string server_address_ = "127.0.0.1:0";
   std::string version_json_;
   std::string api_versions_json_;

@@ -30,7 +30,8 @@ Status ApiServer::start() {
     http.tls = std::move(material.value());
   }
   http_ = std::make_unique<HttpServer>(handler_, store_, std::move(http));
-  // The handler learns the address before the first request can arrive.
+  // The port is known once listening, and requests may arrive from then on:
+  // the handler's address is guarded for that.
   Status started = http_->start();
   if (!started.ok()) return started;
   std::string host = options_.host == "0.0.0.0" || options_.host == "::" ? "127.0.0.1" : options_.host;

@@ -110,6 +110,13 @@ ApiResult<rapidjson::Document> parse_current(const ObjectPtr& current) {
   return doc;
 }
 
+/// 409 for a write whose uid (in the body, or a DeleteOptions precondition) is not the object's.
+ApiError uid_precondition_failed(const ResourceInfo& r, const std::string& name, const std::string& wanted,
+                                 const StoredObject& current) {
+  return conflict(r.plural, r.group, name,
+                  "Precondition failed: UID in precondition: " + wanted + ", UID in object meta: " + current.uid);
+}
+
 /// Reads a DELETE's DeleteOptions body, if it has one, into `options`.
 std::optional<ApiError> read_delete_options(const ApiRequest& request, rapidjson::Document& options) {
   if (request.body.empty()) return std::nullopt;
@@ -346,9 +353,7 @@ ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, co
       return optimistic_lock_conflict(r, path.name);
     // A uid in the body is a precondition (kube-apiserver's defaultUpdatedObjectInfo).
     const std::string body_uid = string_at(meta, "uid");
-    if (!body_uid.empty() && body_uid != current->uid)
-      return conflict(r.plural, r.group, path.name,
-                      "Precondition failed: UID in precondition: " + body_uid + ", UID in object meta: " + current->uid);
+    if (!body_uid.empty() && body_uid != current->uid) return uid_precondition_failed(r, path.name, body_uid, *current);
     if (body_rv.empty() && !r.unconditional_update && !status_only)
       return invalid(r, path.name, {invalid_field("metadata.resourceVersion", "0x0", "must be specified for an update")});
     auto old = parse_current(current);
@@ -410,6 +415,10 @@ ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, con
       return optimistic_lock_conflict(r, path.name);
     std::string patched_name = string_at(change.doc, "metadata", "name");
     if (patched_name != path.name) return bad_request(name_mismatch(patched_name, path.name));
+    // A uid the patch sets is a precondition too, on the main resource and on status alike.
+    const std::string patched_uid = string_at(change.doc, "metadata", "uid");
+    if (!patched_uid.empty() && patched_uid != current->uid)
+      return uid_precondition_failed(r, path.name, patched_uid, *current);
     if (string_at(change.doc, "metadata", "namespace") != path.ns) return bad_request(kNamespaceMismatch);
     if (auto e = check_and_fill_type(r, change.doc)) return *e;
     to_stored_schema(r, change.doc);
@@ -437,9 +446,7 @@ ApiResult<WriteResult> ApiHandler::delete_object(const ResourceInfo& r, const st
   }
   return store_.modify(r, ns, name, [&](const ObjectPtr& current) -> ApiResult<Change> {
     if (!current) return not_found(r, name);
-    if (!want_uid.empty() && want_uid != current->uid)
-      return conflict(r.plural, r.group, name,
-                      "Precondition failed: UID in precondition: " + want_uid + ", UID in object meta: " + current->uid);
+    if (!want_uid.empty() && want_uid != current->uid) return uid_precondition_failed(r, name, want_uid, *current);
     std::string rv = std::to_string(current->resource_version);
     if (!want_rv.empty() && want_rv != rv)
       return conflict(r.plural, r.group, name,

@@ -118,7 +118,8 @@ ApiResponse ApiHandler::discovery(const ParsedPath& path, const ApiRequest& requ
       w.StartArray();
       w.StartObject();
       w.Key("clientCIDR"), w.String("0.0.0.0/0");
-      w.Key("serverAddress"), w.String(server_address_);
+      const std::string address = server_address();
+      w.Key("serverAddress"), w.String(address.c_str(), static_cast<rapidjson::SizeType>(address.size()));
       w.EndObject();
       w.EndArray();
       w.EndObject();
@@ -157,6 +158,14 @@ ApiHandler::ApiHandler(ObjectStore& store) : store_(store), registry_(store.regi
   group_list_json_ = text(buffer);
 }
 
-void ApiHandler::set_server_address(std::string address) { server_address_ = std::move(address); }
+void ApiHandler::set_server_address(std::string address) {
+  std::lock_guard<std::mutex> lock(address_mutex_);
+  server_address_ = std::move(address);
+}
+
+std::string ApiHandler::server_address() const {
+  std::lock_guard<std::mutex> lock(address_mutex_);
+  return server_address_;
+}
 
 }  // namespace troupe::sim

@@ -86,6 +86,8 @@ TEST_CASE("handlers answer requests with kube-apiserver's codes and reasons", "[
       {"PATCH", "/api/v1/namespaces/default/pods/p", R"({"metadata":{"name":"renamed"}})", "application/merge-patch+json", 400, "BadRequest"},
       {"PATCH", "/api/v1/namespaces/default/pods/p", "{}", "application/apply-patch+yaml", 415, "UnsupportedMediaType"},
       {"PATCH", "/api/v1/namespaces/default/pods/zz", "{}", "application/merge-patch+json", 404, "NotFound"},
+      {"PATCH", "/api/v1/namespaces/default/pods/p", R"({"metadata":{"uid":"other"}})", "application/merge-patch+json", 409, "Conflict"},
+      {"PATCH", "/api/v1/namespaces/default/pods/p/status", R"({"metadata":{"uid":"other"},"status":{"phase":"Failed"}})", "application/merge-patch+json", 409, "Conflict"},
       {"DELETE", "/api/v1/namespaces", "", "", 405, "MethodNotAllowed"},
       {"DELETE", "/api/v1/namespaces/default", "", "", 403, "Forbidden"},
       {"POST", "/api/v1/namespaces/default/pods/p/binding", R"({"metadata":{"name":"p"},"target":{}})", "application/json", 422, "Invalid"},
