@@ -99,6 +99,8 @@ Result<watch::ExtenderEndpoint> extender_endpoint(const config::Extender& extend
   auto key = pem(extender.tls.key_data, extender.tls.key_file, path, "keyData", "keyFile");
   if (!key) return Error{key.message()};
   endpoint.ca_pem = std::move(ca).value();
+  // As kube-scheduler's makeTransport: enableHTTPS without a CA trusts whatever the extender presents.
+  if (extender.enable_https && endpoint.ca_pem.empty()) endpoint.insecure = true;
   endpoint.cert_pem = std::move(cert).value();
   endpoint.key_pem = std::move(key).value();
   if (endpoint.cert_pem.empty() != endpoint.key_pem.empty())

@@ -1,5 +1,7 @@
 #include "config/scheduler_config.hpp"
 
+#include <cmath>
+
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -191,8 +193,12 @@ ClientConnection parse_client_connection(const YAML::Node& node, const std::stri
   read_optional(node, path, "contentType", c.content_type);
   read_optional(node, path, "qps", c.qps);
   read_optional(node, path, "burst", c.burst);
+  if (!std::isfinite(c.qps)) throw FieldError(child_path(path, "qps"), "must be a finite number");
   if (c.qps < 0) throw FieldError(child_path(path, "qps"), "must not be negative");
   if (c.burst < 0) throw FieldError(child_path(path, "burst"), "must not be negative");
+  // As kube-scheduler's defaults: 0 means unset (the rate limiter would read qps 0 as no limit).
+  if (c.qps == 0) c.qps = 50;
+  if (c.burst == 0) c.burst = 100;
   return c;
 }
 
@@ -352,8 +358,13 @@ void parse_extenders(const YAML::Node& node, SchedulerConfiguration& config) {
 void parse_profiles(const YAML::Node& node, const PluginCatalog& catalog, SchedulerConfiguration& config) {
   if (!is_absent(node)) {
     expect_sequence(node, "profiles");
-    for (size_t i = 0; i < node.size(); ++i)
-      config.profiles.push_back(parse_profile(node[i], index_path("profiles", i), catalog));
+    for (size_t i = 0; i < node.size(); ++i) {
+      const std::string path = index_path("profiles", i);
+      // As kube-scheduler: only a lone profile gets the default name.
+      if (node.size() > 1 && node[i].IsMap() && is_absent(node[i]["schedulerName"]))
+        throw FieldError(child_path(path, "schedulerName"), "Required value");
+      config.profiles.push_back(parse_profile(node[i], path, catalog));
+    }
   }
   if (config.profiles.empty())
     config.profiles.push_back(parse_profile(YAML::Node(YAML::NodeType::Map), "profiles[0]", catalog));
@@ -416,6 +427,11 @@ Result<SchedulerConfiguration> parse_scheduler_configuration(const std::string& 
   });
   if (!parsed) return Error{parsed.message()};
   return config;
+}
+
+Status apply_leader_elect_flag(SchedulerConfiguration& config, bool leader_elect) {
+  config.leader_election.leader_elect = leader_elect;
+  return catch_field_errors([&] { validate_leader_election(config.leader_election, "leaderElection"); });
 }
 
 Result<SchedulerConfiguration> load_scheduler_configuration(const std::string& path, const PluginCatalog& catalog) {

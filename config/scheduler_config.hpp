@@ -146,6 +146,10 @@ struct SchedulerConfiguration {
   const Profile* profile(const std::string& scheduler_name) const;
 };
 
+/// --leader-elect over the file's leaderElection.leaderElect, checked again: a
+/// section the file left unchecked (election off) must hold once it is on.
+Status apply_leader_elect_flag(SchedulerConfiguration& config, bool leader_elect);
+
 /// Parses, defaults, resolves and validates a configuration. Every error
 /// names the field path, e.g.
 ///   profiles[1].plugins.score.enabled[0].name: unknown plugin "Foo"

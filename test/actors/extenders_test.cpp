@@ -120,6 +120,30 @@ TEST_CASE("extender endpoints: TLS material from data or files, errors name the 
   }
 }
 
+TEST_CASE("extender endpoints: enableHTTPS without a CA skips verification, as kube-scheduler", "[extenders]") {
+  struct Case {
+    bool enable_https;
+    bool with_ca;
+    bool tls_insecure;
+    bool insecure;
+  };
+  const Case cases[] = {
+      {false, false, false, false}, {true, false, false, true}, {true, true, false, false},
+      {false, false, true, true},   {true, true, true, true},
+  };
+  for (const Case& c : cases) {
+    INFO("enableHTTPS " << c.enable_https << ", CA " << c.with_ca << ", insecure " << c.tls_insecure);
+    config::Extender e;
+    e.url_prefix = "https://extender:8443/scheduler";
+    e.enable_https = c.enable_https;
+    e.tls.insecure = c.tls_insecure;
+    if (c.with_ca) e.tls.ca_data = "LS0tLS1CRUdJTg==";
+    auto endpoint = extender_endpoint(e, 0);
+    REQUIRE(endpoint.ok());
+    CHECK(endpoint->insecure == c.insecure);
+  }
+}
+
 TEST_CASE("Extenders skip an ignorable extender that fails and fail the attempt on another", "[extenders]") {
   // Nothing listens on port 1: every call fails at once (connection refused).
   auto unreachable = [](bool ignorable) {

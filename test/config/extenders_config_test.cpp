@@ -98,7 +98,8 @@ TEST_CASE("extenders: without ignoredByScheduler NodeResourcesFit's args are as 
   auto config = parse_scheduler_configuration(kHeader + R"(
 extenders: [{urlPrefix: 'http://a', managedResources: [{name: example.com/gpu}]}]
 profiles:
-- pluginConfig: [{name: NodeResourcesFit, args: {ignoredResources: [example.com/own]}}]
+- schedulerName: one
+  pluginConfig: [{name: NodeResourcesFit, args: {ignoredResources: [example.com/own]}}]
 - schedulerName: two
 )",
                                               make_test_catalog());

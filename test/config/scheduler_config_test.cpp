@@ -77,6 +77,24 @@ TEST_CASE("a configuration with only its type gets upstream defaults and troupe'
                                   "NodeName", "TaintToleration", "DefaultBinder"});
 }
 
+TEST_CASE("clientConnection's qps and burst of 0 mean unset, as kube-scheduler's defaults", "[config]") {
+  auto config = parse_ok("clientConnection: {qps: 0, burst: 0}\n");
+  CHECK(config.client_connection.qps == 50);
+  CHECK(config.client_connection.burst == 100);
+}
+
+TEST_CASE("--leader-elect=true checks the leaderElection section the file left off", "[config]") {
+  auto config = parse_ok("leaderElection: {leaderElect: false, leaseDuration: 5s}\n");
+  CHECK_FALSE(config.leader_election.leader_elect);
+  CHECK(apply_leader_elect_flag(config, false));
+  auto on = apply_leader_elect_flag(config, true);
+  REQUIRE_FALSE(on);
+  CHECK(on.message() == "leaderElection.leaseDuration: must be greater than renewDeadline");
+  auto fine = parse_ok("leaderElection: {leaderElect: false}\n");
+  CHECK(apply_leader_elect_flag(fine, true));
+  CHECK(fine.leader_election.leader_elect);
+}
+
 TEST_CASE("top-level fields are read", "[config]") {
   auto config = parse_ok(R"(
 parallelism: 4
@@ -294,6 +312,9 @@ TEST_CASE("configuration errors name the field", "[config][errors]") {
        "leaderElection.resourceLock: unsupported value \"endpoints\": only \"leases\""},
       {"leaderElection: {leaderElect: maybe}\n", "leaderElection.leaderElect: must be true or false, got \"maybe\""},
       {"clientConnection: {qps: fast}\n", "clientConnection.qps: must be a number, got \"fast\""},
+      {"clientConnection: {qps: nan}\n", "clientConnection.qps: must be a finite number"},
+      {"clientConnection: {qps: -1}\n", "clientConnection.qps: must not be negative"},
+      {"profiles:\n- schedulerName: a\n- plugins: {}\n", "profiles[1].schedulerName: Required value"},
       {"extenders: [{urlPrefix: 'http://x', prioritizeVerb: p}]\n",
        "extenders[0].weight: must have a positive weight applied to it"},
       {"extenders: [{urlPrefix: 'http://x', bindVerb: b}, {urlPrefix: 'http://y', bindVerb: b}]\n",
