@@ -95,10 +95,6 @@ int run_apiserver(int argc, char** argv) {
     std::printf("%s", Flags::usage("apiserver", kSummary, specs()).c_str());
     return 0;
   }
-  if (!flags.positional().empty()) {
-    std::fprintf(stderr, "troupe apiserver: unexpected argument '%s'\n", flags.positional()[0].c_str());
-    return 2;
-  }
   sim::ApiServerOptions options;
   auto listen = parse_listen(flags.get("listen", "127.0.0.1:0"));
   auto threads = flags.get_count("threads", options.threads, 1);

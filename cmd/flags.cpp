@@ -7,13 +7,24 @@
 
 namespace troupe::cmd {
 
+namespace {
+
+const FlagSpec* find_spec(const std::vector<FlagSpec>& specs, const std::string& name) {
+  for (const auto& s : specs)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
 Result<Flags> Flags::parse(int argc, char** argv, int first, const std::vector<FlagSpec>& specs) {
   Flags flags;
   for (int i = first; i < argc; ++i) {
     std::string arg = argv[i];
+    if (arg == "-h" && find_spec(specs, "help") != nullptr) arg = "--help";
     if (arg.rfind("--", 0) != 0 || arg == "--") {
-      flags.positional_.push_back(arg);
-      continue;
+      // No command takes arguments: a word here is a mistake (a forgotten --config), not something to ignore.
+      return Error{"unexpected argument '" + arg + "' (flags start with --; see --help)"};
     }
     std::string name = arg.substr(2);
     std::optional<std::string> inline_value;
@@ -21,12 +32,15 @@ Result<Flags> Flags::parse(int argc, char** argv, int first, const std::vector<F
       inline_value = name.substr(eq + 1);
       name = name.substr(0, eq);
     }
-    const FlagSpec* spec = nullptr;
-    for (const auto& s : specs)
-      if (s.name == name) spec = &s;
+    const FlagSpec* spec = find_spec(specs, name);
     if (spec == nullptr) return Error{"unknown flag --" + name};
     if (!spec->takes_value) {
-      flags.values_.emplace(name, inline_value.value_or("true"));
+      // A switch is on when given; --name=false turns it off again (callers ask has()).
+      const std::string value = inline_value.value_or("true");
+      if (value != "true" && value != "false")
+        return Error{"flag --" + name + " is true or false, got '" + value + "'"};
+      flags.values_.erase(name);
+      if (value == "true") flags.values_.emplace(name, value);
       continue;
     }
     if (inline_value) {

@@ -1,7 +1,8 @@
 #pragma once
 // A small command-line flag parser shared by the subcommands: accepts
-// "--name value", "--name=value" and boolean "--name"; rejects unknown flags
-// with a message naming them.
+// "--name value", "--name=value", boolean "--name" (or "--name=true|false")
+// and "-h" for "--help"; rejects unknown flags and stray arguments with a
+// message naming them.
 
 #include <map>
 #include <optional>
@@ -21,13 +22,12 @@ struct FlagSpec {
 
 class Flags {
  public:
-  /// Parses argv[first..argc) against the specs. Positional arguments are kept.
+  /// Parses argv[first..argc) against the specs.
   static Result<Flags> parse(int argc, char** argv, int first, const std::vector<FlagSpec>& specs);
 
   bool has(const std::string& name) const { return values_.count(name) > 0; }
   std::string get(const std::string& name, const std::string& fallback = "") const;
   std::vector<std::string> get_all(const std::string& name) const;
-  const std::vector<std::string>& positional() const { return positional_; }
   /// A non-negative integer flag: `fallback` when absent; an error naming the
   /// flag when it is not digits or below `min`.
   Result<size_t> get_count(const std::string& name, size_t fallback, size_t min = 0) const;
@@ -38,7 +38,6 @@ class Flags {
 
  private:
   std::multimap<std::string, std::string> values_;
-  std::vector<std::string> positional_;
 };
 
 }  // namespace troupe::cmd

@@ -112,7 +112,13 @@ int run_scheduler(int argc, char** argv) {
     std::fprintf(stderr, "troupe scheduler: invalid descheduler configuration: %s\n", descheduler.message().c_str());
     return 2;
   }
-  if (*elect) config->leader_election.leader_elect = **elect;
+  if (*elect) {
+    if (auto checked = config::apply_leader_elect_flag(*config, **elect); !checked) {
+      std::fprintf(stderr, "troupe scheduler: --leader-elect=true: invalid configuration: %s\n",
+                   checked.message().c_str());
+      return 2;
+    }
+  }
   std::string kubeconfig = flags->get("kubeconfig", config->client_connection.kubeconfig);
   auto cluster = watch::resolve_config(kubeconfig);
   if (!cluster) {
