@@ -54,8 +54,12 @@ NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::
     out.remove_pod(uid);
   }
   if (!only_reserved) return out;
+  // As Koordinator's Restricted policy, only the device types the reservations
+  // hold are restricted to them: an owner's RDMA NIC still comes from the node
+  // when the reservation holds GPUs only.
   PodDevices blocker;
   for (size_t t = 0; t < kDeviceTypeCount; ++t) {
+    if (reserved[t].empty()) continue;
     for (const auto& slot : out.devices(kAllDeviceTypes[t]).slots) {
       if (reserved[t].count(slot.minor) != 0 || !slot.has_free()) continue;
       blocker.by_type[t].push_back(AccountedDevice{slot.minor, slot.free(), {}});

@@ -53,7 +53,7 @@ TEST_CASE("restored_devices: the reservation's cards come back, its owners' stay
       {"unknown reservation: nothing given back", {"ruid-other"}, false, {1, 4, 5, 6, 7}},
       {"given back: card 3 (card 2 is the owner's)", {kReservation}, false, {1, 3, 4, 5, 6, 7}},
       {"restricted: only the reservation's free card", {kReservation}, true, {3}},
-      {"restricted to nothing: every card blocked", {}, true, {}},
+      {"restricted, but nothing reserved: no type is restricted", {}, true, {1, 4, 5, 6, 7}},
   };
   for (const auto& c : cases) {
     INFO(c.what);
@@ -62,6 +62,24 @@ TEST_CASE("restored_devices: the reservation's cards come back, its owners' stay
   }
   // The node itself is untouched.
   CHECK(free_gpus(node) == std::set<int32_t>{1, 4, 5, 6, 7});
+}
+
+TEST_CASE("restored_devices: a restricted reservation restricts only the device types it holds",
+          "[reservation][restore]") {
+  deviceshare::NodeDevices node = deviceshare::testing::canonical_node();
+  REQUIRE(node.add_pod(kReservation, whole_gpus({2, 3}), "reserve pod"));
+  const deviceshare::NodeDevices view = deviceshare::restored_devices(node, {kReservation}, true);
+  CHECK(free_gpus(view) == std::set<int32_t>{2, 3});
+  for (auto type : {deviceshare::DeviceType::rdma, deviceshare::DeviceType::fpga}) {
+    INFO("device type " << static_cast<int>(type));
+    size_t free_on_node = 0, free_in_view = 0;
+    for (const auto& slot : node.devices(type).slots) free_on_node += slot.has_free() ? 1 : 0;
+    for (const auto& slot : view.devices(type).slots) free_in_view += slot.has_free() ? 1 : 0;
+    CHECK(free_in_view == free_on_node);
+  }
+  size_t nics = 0;
+  for (const auto& slot : view.devices(deviceshare::DeviceType::rdma).slots) nics += slot.has_free() ? 1 : 0;
+  CHECK(nics > 0);  // the case is not vacuous
 }
 
 TEST_CASE("restore_cpus: the reservation's cpuset comes back, its owners' CPUs stay taken", "[reservation][restore]") {
