@@ -8,6 +8,7 @@
 
 #include "config/plugin_resolution.hpp"
 #include "config/yaml_fields.hpp"
+#include "model/resource_names.hpp"
 
 namespace troupe::config {
 
@@ -278,7 +279,13 @@ Extender parse_extender(const YAML::Node& node, const std::string& path) {
       ExtenderManagedResource r;
       read_optional(managed[i], entry_path, "name", r.name);
       read_optional(managed[i], entry_path, "ignoredByScheduler", r.ignored_by_scheduler);
-      if (r.name.empty()) throw FieldError(child_path(entry_path, "name"), "Required value");
+      const std::string name_path = child_path(entry_path, "name");
+      if (r.name.empty()) throw FieldError(name_path, "Required value");
+      // As kube-scheduler's validateExtendedResourceName: `cpu` here would hand every pod to the extender.
+      if (!resource_names::is_extended_resource_name(r.name))
+        throw FieldError(name_path, "\"" + r.name + "\": is an invalid extended resource name");
+      for (const auto& earlier : e.managed_resources)
+        if (earlier.name == r.name) throw FieldError(name_path, "duplicate extender managed resource name \"" + r.name + "\"");
       e.managed_resources.push_back(r);
     }
   }

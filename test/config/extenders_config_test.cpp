@@ -137,6 +137,12 @@ TEST_CASE("extenders: errors name the field", "[config][extenders]") {
       {"extenders: [{urlPrefix: 'http://x', managedResources: [{ignoredByScheduler: true}]}]\n",
        "extenders[0].managedResources[0].name: Required value"},
       {"extenders: [{urlPrefix: 'http://x', managedResources: {name: a}}]\n", "extenders[0].managedResources: "},
+      {"extenders: [{urlPrefix: 'http://x', managedResources: [{name: cpu}]}]\n",
+       "extenders[0].managedResources[0].name: \"cpu\": is an invalid extended resource name"},
+      {"extenders: [{urlPrefix: 'http://x', managedResources: [{name: kubernetes.io/batch-cpu}]}]\n",
+       "extenders[0].managedResources[0].name: \"kubernetes.io/batch-cpu\": is an invalid extended resource name"},
+      {"extenders: [{urlPrefix: 'http://x', managedResources: [{name: example.com/gpu}, {name: example.com/gpu}]}]\n",
+       "extenders[0].managedResources[1].name: duplicate extender managed resource name \"example.com/gpu\""},
       {"extenders: [{urlPrefix: 'http://x'}, {urlPrefix: ''}]\n", "extenders[1].urlPrefix: Required value"},
       {"extenders: [{urlPrefix: 'http://x', nodeCacheCapable: 1}]\n", "extenders[0].nodeCacheCapable: "},
   };
