@@ -83,7 +83,7 @@ TEST_CASE("clientConnection's qps and burst of 0 mean unset, as kube-scheduler's
   CHECK(config.client_connection.burst == 100);
 }
 
-TEST_CASE("--leader-elect=true checks the leaderElection section the file left off", "[config]") {
+TEST_CASE("the leader-elect flag turning election on checks the leaderElection section again", "[config]") {
   auto config = parse_ok("leaderElection: {leaderElect: false, leaseDuration: 5s}\n");
   CHECK_FALSE(config.leader_election.leader_elect);
   CHECK(apply_leader_elect_flag(config, false));
