@@ -1,6 +1,7 @@
 #include "actors/migration_actor.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <spdlog/spdlog.h>
@@ -53,7 +54,9 @@ struct MigrationState {
   std::unique_ptr<ds::ArbiterState> arbiter;
   std::set<std::string> admitted;   // jobs that passed arbitration (in memory, as Koordinator's cache)
   std::set<std::string> busy;       // a step of the job is on the I/O pool
-  std::set<std::string> requested;  // pods whose job we created and have not seen yet
+  /// Pods whose job we created and have not seen yet -> that job's name, once
+  /// the API server has answered ("" until then).
+  std::map<std::string, std::string> requested;
   std::set<std::string> defrag_requested;  // the part of `requested` GPUDefragmentation asked for
   /// Objects the view could not apply, for logging each problem once.
   UnreadableReports unreadable;
@@ -425,7 +428,7 @@ void create_job(Self self, const MigrationRequest& request) {
   job.spec.pod_ref.uid = request.pod->meta.uid;
   job.spec.mode = st.settings.controller.default_job_mode;
   const std::string key = request.pod->meta.key();
-  st.requested.insert(key);
+  st.requested.emplace(key, std::string());
   auto me = caf::actor_cast<caf::actor>(self);
   auto api = st.deps.api;
   std::string body = encode(job), what = request.description, plugin = request.plugin;
@@ -433,6 +436,8 @@ void create_job(Self self, const MigrationRequest& request) {
     auto r = watch::create_object(*api, std::string(kKoordRoot) + "/podmigrationjobs", body);
     if (r.ok) {
       spdlog::info("descheduler: {} migrates {}", plugin, what);
+      auto created = watch::parse_document(r.body);
+      caf::anon_send(me, atom::done_v, key, created ? watch::string_at(**created, {"metadata", "name"}) : std::string());
       return;
     }
     spdlog::warn("descheduler: could not create a PodMigrationJob for {}: {}", key, r.message);
@@ -445,7 +450,11 @@ void create_job(Self self, const MigrationRequest& request) {
 std::optional<std::string> common_refusal(const MigrationState& st, const ds::EvictorContext& context, const Pod& pod) {
   const std::string key = pod.meta.key();
   if (st.requested.count(key) || st.view.has_active_job(key)) return std::string("pod is already being migrated");
-  if (auto refusal = ds::eviction_refusal(pod, st.settings.controller.evictor, context)) return refusal;
+  // What the arbiter would reject outright is not planned: it would fail its job, spend the cycle's
+  // limits, and come back every cycle.
+  const ds::MigrationCandidate candidate{"", "", std::shared_ptr<const Pod>(std::shared_ptr<const Pod>(), &pod),
+                                         st.view.workload_of(pod)};
+  if (auto refusal = ds::never_migrates(candidate, st.settings.controller, context)) return refusal;
   return st.view.pdb_refusal(pod);
 }
 
@@ -466,7 +475,7 @@ size_t run_low_node_load(Self self, ds::EvictionLimits& limits, const ds::Evicto
   std::set<std::string> migrating_from;
   for (const auto& job : open_jobs(st.view))
     if (auto pod = st.view.pod(pod_ref_key(*job))) migrating_from.insert(pod->spec.node_name);
-  for (const std::string& key : st.requested)
+  for (const auto& [key, job] : st.requested)
     if (auto pod = st.view.pod(key)) migrating_from.insert(pod->spec.node_name);
   input.evictor = [&](const Pod& pod) -> std::optional<std::string> {
     if (st.requested.count(pod.meta.key()) || st.view.has_active_job(pod.meta.key()))
@@ -547,9 +556,13 @@ void run_cycle(Self self) {
   auto& st = self->state;
   const auto started = std::chrono::steady_clock::now();
   const MigrationSettings& s = st.settings;
-  // A pod whose job appeared (or that is gone) no longer needs the guard.
-  for (auto it = st.requested.begin(); it != st.requested.end();)
-    it = (st.view.has_active_job(*it) || !st.view.pod(*it)) ? st.requested.erase(it) : std::next(it);
+  // A pod whose job appeared, in whatever phase (it may have ended already: refused,
+  // evicted, timed out), or that is gone, no longer needs the guard.
+  for (auto it = st.requested.begin(); it != st.requested.end();) {
+    const auto& [key, job] = *it;
+    const bool seen = st.view.has_active_job(key) || (!job.empty() && st.view.job(job) != nullptr);
+    it = (seen || !st.view.pod(key)) ? st.requested.erase(it) : std::next(it);
+  }
   auto rooms = st.view.node_rooms();
   ds::EvictorContext context;
   context.nodes = &rooms;
@@ -635,6 +648,9 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
           st.view.put_job(outcome->updated);
         }
         if (!outcome->error.empty()) spdlog::warn("migration: job {}: {}", outcome->job, outcome->error);
+      },
+      [=](atom::done, const std::string& pod_key, const std::string& job_name) {
+        if (auto it = self->state.requested.find(pod_key); it != self->state.requested.end()) it->second = job_name;
       },
       [=](atom::failed, const std::string& pod_key) { self->state.requested.erase(pod_key); },
   };

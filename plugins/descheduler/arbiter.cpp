@@ -50,7 +50,6 @@ class Arbiter {
  private:
   Message never(const MigrationCandidate& candidate) const;
   Message not_now(const MigrationCandidate& candidate) const;
-  Message expected_replicas(const MigrationCandidate& candidate) const;
   Message workload_busy(const MigrationCandidate& candidate) const;
   Message limiter_busy(const MigrationCandidate& candidate) const;
   void admit(const MigrationCandidate& candidate);
@@ -70,12 +69,12 @@ class Arbiter {
   std::vector<MigratingPod> in_flight_;
 };
 
-Message Arbiter::expected_replicas(const MigrationCandidate& candidate) const {
-  if (!candidate.workload || !gate("ExpectedReplicas")) return std::nullopt;
+Message expected_replicas_rule(const MigrationCandidate& candidate, const MigrationControllerArgs& args) {
+  if (!candidate.workload || !args.evictor.gate_on("ExpectedReplicas")) return std::nullopt;
   const Workload& workload = *candidate.workload;
-  const WorkloadLimits limits = workload_limits(workload, args_);
+  const WorkloadLimits limits = workload_limits(workload, args);
   if (!limits.error.empty()) return limits.error;
-  if (args_.skip_check_expected_replicas) return std::nullopt;
+  if (args.skip_check_expected_replicas) return std::nullopt;
   const int32_t replicas = workload.expected_replicas;
   if (replicas == 1 || replicas == limits.max_migrating || replicas == limits.max_unavailable) {
     return "maxMigrating(" + std::to_string(limits.max_migrating) + ") or maxUnavailable(" +
@@ -85,18 +84,27 @@ Message Arbiter::expected_replicas(const MigrationCandidate& candidate) const {
   return std::nullopt;
 }
 
-Message Arbiter::never(const MigrationCandidate& candidate) const {
+}  // namespace
+
+std::optional<std::string> never_migrates(const MigrationCandidate& candidate, const MigrationControllerArgs& args,
+                                          const EvictorContext& context) {
   const Pod& pod = *candidate.pod;
-  const std::string& mode = candidate.mode.empty() ? args_.default_job_mode : candidate.mode;
+  const std::string& mode = candidate.mode.empty() ? args.default_job_mode : candidate.mode;
   if (mode == kModeReservationFirst) {
-    const auto& names = args_.scheduler_names;
+    const auto& names = args.scheduler_names;
     if (std::find(names.begin(), names.end(), pod.spec.scheduler_name) == names.end()) {
       return "pod's schedulerName " + pod.spec.scheduler_name + " cannot migrate in ReservationFirst mode";
     }
   }
   if (has_evict_annotation(pod)) return std::nullopt;
-  if (auto refusal = eviction_refusal(pod, args_.evictor, input_.evictor_context)) return refusal;
-  return expected_replicas(candidate);
+  if (auto refusal = eviction_refusal(pod, args.evictor, context)) return refusal;
+  return expected_replicas_rule(candidate, args);
+}
+
+namespace {
+
+Message Arbiter::never(const MigrationCandidate& candidate) const {
+  return never_migrates(candidate, args_, input_.evictor_context);
 }
 
 Message Arbiter::workload_busy(const MigrationCandidate& candidate) const {

@@ -17,6 +17,7 @@
 // Admitted jobs count as in flight for the candidates after them.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,13 @@ struct ArbitrationInput {
   Timestamp now{};
   EvictorContext evictor_context;
 };
+
+/// Why the candidate may never migrate (the rules rejecting a job outright:
+/// ReservationFirst's scheduler names, the evictor rules, expected replicas),
+/// or nullopt. The balance plugins ask it too, so as not to plan what the
+/// arbiter would only reject (Koordinator's Reconciler.Filter).
+std::optional<std::string> never_migrates(const MigrationCandidate& candidate, const MigrationControllerArgs& args,
+                                          const EvictorContext& context);
 
 /// One decision per candidate, in input order.
 std::vector<ArbitrationDecision> arbitrate(const ArbitrationInput& input, const MigrationControllerArgs& args,

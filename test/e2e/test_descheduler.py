@@ -272,6 +272,19 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         self.assertEqual(metric_sum(metrics, "troupe_migration_jobs", phase="Succeeded"), 2)
         self.assertGreaterEqual(metric_sum(metrics, "troupe_descheduler_cycle_duration_seconds_count"), 3)
 
+    def test_pods_the_arbiter_would_reject_are_not_planned(self):
+        self.three_nodes()
+        # n1 is as hot as in the tests above, but each pod is the only replica of its ReplicaSet:
+        # the arbiter rejects such a migration outright, so LowNodeLoad plans none (Koordinator's
+        # Reconciler.Filter) rather than failing a job for one every cycle.
+        for i in range(5):
+            self.client.create(workload_pod("solo-%d" % i, "solo-%d" % i, 1.8, node="n1"))
+        scheduler = self.start(descheduler_config())
+        self.cluster.wait(lambda: scheduler.metric("troupe_descheduler_cycle_duration_seconds_count") >= 3, 30,
+                          "three descheduling cycles")
+        self.assertEqual(jobs(self.client), [])
+        self.assertIn("0 migration(s) planned", scheduler.stderr())
+
     def test_eviction_limit_total_is_never_exceeded(self):
         self.three_nodes()
         self.hot_web()
