@@ -34,6 +34,9 @@ PriorityThreshold read_priority_threshold(const YAML::Node& node, const std::str
   }
   config::read_optional(node, path, "name", out.name);
   if (out.value && !out.name.empty()) throw FieldError(path, "only one of value and name may be set");
+  // The descheduler does not follow PriorityClasses: a threshold by name would find none and refuse every pod.
+  if (!out.name.empty())
+    throw FieldError(child_path(path, "name"), "not supported: troupe does not read PriorityClasses; give the value");
   return out;
 }
 

@@ -243,6 +243,8 @@ TEST_CASE("MigrationController args: errors name the field", "[descheduler][args
       {"arbitrationArgs: {x: 1}", "arbitrationArgs"},
       {"priorityThreshold: {value: 1, name: a}", "priorityThreshold: only one of value and name"},
       {"priorityThreshold: {value: 99999999999}", "priorityThreshold.value"},
+      {"priorityThreshold: {name: system-cluster-critical}",
+       "priorityThreshold.name: not supported: troupe does not read PriorityClasses; give the value"},
       {"namespaces: {include: [a], exclude: [b]}", "namespaces: only one of include and exclude"},
       {"skipEvictionGates: [Nope]", "skipEvictionGates[0]: unknown eviction gate"},
       {"labelSelector: {matchExpressions: [{key: a, operator: Lt}]}", "labelSelector.matchExpressions[0].operator"},
