@@ -148,11 +148,19 @@ std::map<int, ResourceList> NodeCpus::numa_available() const {
 
 std::vector<topology::NumaNodeStatus> NodeCpus::numa_statuses() const {
   std::vector<topology::NumaNodeStatus> out(64, topology::NumaNodeStatus::idle);
+  if (!options().valid_cpu_topology()) return out;
+  const CpuTopology& topology = *options().cpu_topology;
+  // As Koordinator's NodeAllocation: a pod's NUMA nodes are its cpuset's (a pod
+  // without a cpuset counts nowhere, whatever NUMA resources it holds).
   for (const auto& [key, pod] : pods_) {
-    if (pod.numa_resources.empty()) continue;
-    const bool single = pod.numa_resources.size() == 1;
-    for (const NumaNodeResource& r : pod.numa_resources) {
-      auto& s = out[r.node];
+    uint64_t used = 0;
+    for (int cpu : pod.cpus.to_vector())
+      if (topology.all_cpus().contains(cpu)) used |= uint64_t{1} << topology.info(cpu).node;
+    if (used == 0) continue;
+    const bool single = (used & (used - 1)) == 0;
+    for (int node = 0; node < 64; ++node) {
+      if ((used >> node & 1) == 0) continue;
+      auto& s = out[static_cast<size_t>(node)];
       if (!single)
         s = topology::NumaNodeStatus::shared;
       else if (s == topology::NumaNodeStatus::idle)

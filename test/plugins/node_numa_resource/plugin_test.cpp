@@ -153,6 +153,38 @@ TEST_CASE("NodeCpus counts malformed annotations and removes exactly", "[numa][n
   CHECK(cpus.available_cpus().empty());
 }
 
+TEST_CASE("NUMA node status follows the pods' cpusets, as Koordinator's NodeAllocation", "[numa][node]") {
+  // One socket, NUMA node 0 = CPUs 0-3 and 8-11, node 1 = CPUs 4-7 and 12-15.
+  using S = topology::NumaNodeStatus;
+  struct Case {
+    const char* what;
+    std::vector<std::string> statuses;  // resource-status annotations of the pods on the node
+    S node0, node1;
+  };
+  const std::vector<Case> cases = {
+      {"no pods", {}, S::idle, S::idle},
+      {"a cpuset in node 0", {R"({"cpuset":"0,8"})"}, S::single, S::idle},
+      {"a cpuset across both, without NUMA resources", {R"({"cpuset":"0-5"})"}, S::shared, S::shared},
+      {"NUMA resources on both but no cpuset: counts nowhere",
+       {R"({"numaNodeResources":[{"node":0,"resources":{"cpu":"1"}},{"node":1,"resources":{"cpu":"1"}}]})"},
+       S::idle, S::idle},
+      {"single in node 1, then a pod across both", {R"({"cpuset":"4"})", R"({"cpuset":"3-4"})"}, S::shared,
+       S::shared},
+      {"one single pod per node", {R"({"cpuset":"1"})", R"({"cpuset":"12"})"}, S::single, S::single},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    NodeCpus cpus;
+    cpus.apply_topology(make_nrt(1, 2, 4));
+    for (size_t i = 0; i < c.statuses.size(); ++i)
+      cpus.on_pod_added(*lsr_pod("p" + std::to_string(i), "1", {{kAnnotationResourceStatus, c.statuses[i]}}));
+    REQUIRE(cpus.malformed_annotations() == 0);
+    const auto statuses = cpus.numa_statuses();
+    CHECK(statuses[0] == c.node0);
+    CHECK(statuses[1] == c.node1);
+  }
+}
+
 TEST_CASE("NodeNUMAResource args", "[numa][args]") {
   CHECK(NodeNUMAResource::make(YAML::Load("{}")));
   auto bad_policy = NodeNUMAResource::make(YAML::Load("defaultCPUBindPolicy: Default"));
