@@ -43,6 +43,10 @@ bool pod_ready(const Pod& pod) {
 
 bool pod_unavailable(const Pod& pod) {
   if (pod.meta.is_terminating() || pod.status.phase == "Failed" || pod.status.phase == "Unknown") return true;
+  if (pod.spec.node_name.empty()) return true;  // a replacement not scheduled yet
+  // Koordinator counts only Ready pods as available; a bound pod without any
+  // Ready condition is taken as available, for clusters without kubelets
+  // (troupe apiserver) where none ever gets one.
   const Condition* ready = find_condition(pod.status.conditions, "Ready");
   return ready && ready->status != "True";
 }
@@ -267,8 +271,8 @@ std::shared_ptr<const ds::Workload> MigrationView::workload_of(const Pod& pod) c
   if (auto it = pods_by_owner_.find(owner->uid); it != pods_by_owner_.end()) {
     for (const std::string& key : it->second) {
       const Pod& sibling = *pods_.at(key);
-      if (sibling.meta.is_terminating()) continue;  // its replacement is what the controller expects
-      ++workload->expected_replicas;
+      // A terminating pod is unavailable; its replacement, not it, is what the controller expects.
+      if (!sibling.meta.is_terminating()) ++workload->expected_replicas;
       if (pod_unavailable(sibling)) workload->unavailable_pods.push_back(key);
     }
   }

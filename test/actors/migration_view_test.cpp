@@ -25,12 +25,12 @@ watch::ObjectPtr json(const std::string& text) {
 }
 
 std::string pod_json(const std::string& name, const std::string& node, const std::string& owner_uid,
-                     const std::string& extra_status = "") {
+                     const std::string& extra_status = "", const std::string& extra_metadata = "") {
   std::string owners = owner_uid.empty() ? "" :
       R"(,"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":")" + owner_uid +
       R"(","controller":true}])";
   return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-         R"(","namespace":"default","uid":"u-)" + name + R"(","labels":{"app":"web"})" + owners +
+         R"(","namespace":"default","uid":"u-)" + name + R"(","labels":{"app":"web"})" + owners + extra_metadata +
          R"(},"spec":{"nodeName":")" + node +
          R"(","containers":[{"name":"c","resources":{"requests":{"cpu":"1","memory":"1Gi"}}}]},"status":{"phase":"Running")" +
          extra_status + "}}";
@@ -140,6 +140,14 @@ TEST_CASE("migration view: workloads count live replicas and unavailable ones") 
   CHECK(workload->expected_replicas == 3);
   CHECK(workload->unavailable_pods == std::vector<std::string>{"default/b"});
   CHECK(view.workload_of(*view.pod("default/bare")) == nullptr);
+  // A terminating pod no longer counts among the replicas, but is unavailable until it is gone.
+  REQUIRE(view.apply(kViewPods, watch::EventType::modified,
+                     json(pod_json("c", "n2", "rs", R"(,"conditions":[{"type":"Ready","status":"True"}])",
+                                   R"(,"deletionTimestamp":"2026-12-07T00:00:00Z")")))
+              .ok());
+  workload = view.workload_of(*view.pod("default/a"));
+  CHECK(workload->expected_replicas == 2);
+  CHECK(workload->unavailable_pods == std::vector<std::string>{"default/b", "default/c"});
   CHECK(view.workload_of(*view.pod("default/other"))->expected_replicas == 1);
 }
 
@@ -163,6 +171,10 @@ TEST_CASE("migration view: pod availability rules") {
     CHECK(pod_unavailable(*pod) == c.unavailable);
     CHECK(pod_ready(*pod) == c.ready);
   }
+  // A replacement not scheduled yet is unavailable, conditions or not.
+  auto pending = decode_pod(json(pod_json("p", "", "rs")));
+  REQUIRE(pending);
+  CHECK(pod_unavailable(*pending));
 }
 
 TEST_CASE("migration view: PDBs refuse only when they select the pod and allow nothing") {
