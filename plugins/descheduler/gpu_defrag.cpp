@@ -28,6 +28,10 @@ using PodPtr = std::shared_ptr<const Pod>;
 struct Cluster {
   std::vector<GpuNode> nodes;
   std::set<std::pair<size_t, size_t>> reserved;  // (node, card) set aside for a pending pod
+  /// Pods the plan moves already: their shares on a target card are where they
+  /// will be, not where they run, so they cannot be moved again.
+  std::set<const Pod*> moving;
+  std::map<size_t, int32_t> moves_from;  // migrations the plan takes from each node
 
   bool usable_free(size_t n, size_t c) const { return nodes[n].cards[c].free() && !reserved.count({n, c}); }
 };
@@ -101,6 +105,10 @@ Proposal propose(const Cluster& cluster, size_t n, int32_t needed, const GpuDefr
   for (size_t c : p.cards) {
     for (const GpuShare& share : cluster.nodes[n].cards[c].users) {
       if (!moved.insert(share.pod.get()).second) continue;  // a pod on several chosen cards moves once
+      if (cluster.moving.count(share.pod.get())) {
+        p.failure = "pod " + share.pod->meta.name + " is already moving here for another pending pod";
+        return p;
+      }
       if (args.migration_refusal) {
         if (auto refusal = args.migration_refusal(*share.pod)) {
           p.failure = "pod " + share.pod->meta.name + " may not migrate: " + *refusal;
@@ -135,7 +143,8 @@ Proposal propose(const Cluster& cluster, size_t n, int32_t needed, const GpuDefr
     }
   }
   const int32_t count = static_cast<int32_t>(p.moves.size());
-  if (args.max_migrations_per_node && count > *args.max_migrations_per_node) {
+  const int32_t from_node = count + (cluster.moves_from.count(n) ? cluster.moves_from.at(n) : 0);
+  if (args.max_migrations_per_node && from_node > *args.max_migrations_per_node) {
     p.failure = "needs " + std::to_string(count) + " migrations, above the per-node limit";
   } else if (count > budget_left) {
     p.failure = "needs " + std::to_string(count) + " migrations, above what is left of the total limit";
@@ -150,6 +159,8 @@ void apply(Cluster& cluster, const Proposal& p) {
     cluster.reserved.insert({p.node, c});
   }
   for (const auto& [n, c, share] : p.placements) cluster.nodes[n].cards[c].users.push_back(share);
+  for (const GpuMove& move : p.moves) cluster.moving.insert(move.pod.get());
+  cluster.moves_from[p.node] += static_cast<int32_t>(p.moves.size());
 }
 
 bool better(const Proposal& a, const Proposal& b, const Cluster& cluster) {
@@ -162,7 +173,8 @@ bool better(const Proposal& a, const Proposal& b, const Cluster& cluster) {
 GpuDefragPlan plan_gpu_defrag(const std::vector<GpuNode>& nodes, const std::vector<PendingGpuPod>& pending,
                               const GpuDefragArgs& args) {
   GpuDefragPlan plan;
-  Cluster cluster{nodes, {}};
+  Cluster cluster;
+  cluster.nodes = nodes;
   int32_t budget = args.max_migrations_total.value_or(INT32_MAX);
   for (const PendingGpuPod& want : pending) {
     if (want.whole_cards <= 0) {

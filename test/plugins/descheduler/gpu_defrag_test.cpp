@@ -105,6 +105,46 @@ TEST_CASE("gpu defrag: refusals, room, limits", "[descheduler][defrag]") {
   }
 }
 
+TEST_CASE("gpu defrag: a pod the plan moves already is not moved again", "[descheduler][defrag]") {
+  auto s = pod("s"), t = pod("t"), u = pod("u");
+  const std::vector<GpuNode> nodes = {
+      {"a", {card(0, {{s, 10, 1}})}},
+      {"b", {card(0, {{t, 10, 1}})}},
+      {"c", {card(0, {{u, 10, 1}})}},
+  };
+  GpuDefragArgs args;
+  args.migration_refusal = [](const Pod& p) -> std::optional<std::string> {
+    if (p.meta.name == "u") return std::string("pod is a DaemonSet pod");
+    return std::nullopt;
+  };
+  // w1 frees a's card by moving s onto b's. w2 could only free b's card, where s now is in the
+  // plan but not yet in the cluster: moving s a second time would make two jobs for one pod.
+  const auto plan = plan_gpu_defrag(nodes, {{pod("w1"), 1}, {pod("w2"), 1}}, args);
+  CHECK(moved(plan) == std::vector<std::string>{"s->b"});
+  REQUIRE(plan.unserved.size() == 1);
+  CHECK(plan.unserved[0].first->meta.name == "w2");
+}
+
+TEST_CASE("gpu defrag: the per-node limit counts every migration the plan takes from the node",
+          "[descheduler][defrag]") {
+  // Two pending pods each need one card of a (b's pod may not move); each card needs one move:
+  // two moves from a.
+  const std::vector<GpuNode> nodes = {
+      {"b", {card(0, {{pod("t"), 10, 1}})}},
+      {"a", {card(0, {{pod("s1"), 10, 1}}), card(1, {{pod("s2"), 10, 1}})}},
+  };
+  GpuDefragArgs args;
+  args.max_migrations_per_node = 1;
+  args.migration_refusal = [](const Pod& p) -> std::optional<std::string> {
+    if (p.meta.name == "t") return std::string("pod is a DaemonSet pod");
+    return std::nullopt;
+  };
+  const auto plan = plan_gpu_defrag(nodes, {{pod("w1"), 1}, {pod("w2"), 1}}, args);
+  CHECK(plan.migrations.size() == 1);
+  REQUIRE(plan.unserved.size() == 1);
+  CHECK_THAT(plan.unserved[0].second, Catch::Contains("above the per-node limit"));
+}
+
 TEST_CASE("gpu defrag: multi-card requests and pods spanning cards", "[descheduler][defrag]") {
   auto span = pod("span");
   const std::vector<GpuNode> nodes = {
