@@ -30,7 +30,15 @@ bool KubeletCpuPolicy::distribute_cpus_across_numa() const {
   return policy == "static" && value_of(options, "distribute-cpus-across-numa") == "true";
 }
 
-Result<KubeletCpuPolicy> decode_kubelet_cpu_policy(std::string_view text) {
+namespace {
+
+void report(std::vector<std::string>* problems, std::string message) {
+  if (problems) problems->push_back(std::move(message));
+}
+
+}  // namespace
+
+Result<KubeletCpuPolicy> decode_kubelet_cpu_policy(std::string_view text, std::vector<std::string>* problems) {
   const std::string what = kAnnotationKubeletCpuManagerPolicy;
   auto doc = parse_annotation(what, text);
   if (!doc) return doc.error();
@@ -49,12 +57,14 @@ Result<KubeletCpuPolicy> decode_kubelet_cpu_policy(std::string_view text) {
     }
   }
   auto cpus = parse_cpus(what + ": reservedCPUs", reserved);
-  if (!cpus) return cpus.error();
-  out.reserved_cpus = *cpus;
+  if (cpus)
+    out.reserved_cpus = *cpus;
+  else
+    report(problems, cpus.message());
   return out;
 }
 
-Result<CpuSet> decode_kubelet_pod_cpus(std::string_view text) {
+Result<CpuSet> decode_kubelet_pod_cpus(std::string_view text, std::vector<std::string>* problems) {
   const std::string what = kAnnotationPodCpuAllocs;
   auto doc = parse_annotation(what, text);
   if (!doc) return doc.error();
@@ -72,7 +82,10 @@ Result<CpuSet> decode_kubelet_pod_cpus(std::string_view text) {
     if (!s) return Error{what + ": " + s.message()};
     if (!managed || uid.empty() || cpuset.empty()) continue;
     auto cpus = parse_cpus(what + ": " + path + ".cpuset", cpuset);
-    if (!cpus) return cpus.error();
+    if (!cpus) {
+      report(problems, cpus.message());
+      continue;
+    }
     out |= *cpus;
   }
   return out;
@@ -185,7 +198,7 @@ TopologyOptions build_topology_options(const NodeResourceTopology& nrt) {
       out.errors.push_back(topology.message());
   }
   if (auto it = annotations.find(kAnnotationKubeletCpuManagerPolicy); it != annotations.end()) {
-    auto kubelet = decode_kubelet_cpu_policy(it->second);
+    auto kubelet = decode_kubelet_cpu_policy(it->second, &out.errors);
     if (kubelet) {
       out.kubelet = std::move(*kubelet);
       out.reserved_cpus |= out.kubelet.reserved_cpus;
@@ -193,7 +206,8 @@ TopologyOptions build_topology_options(const NodeResourceTopology& nrt) {
       out.errors.push_back(kubelet.message());
     }
   }
-  union_annotation(annotations, kAnnotationPodCpuAllocs, decode_kubelet_pod_cpus, out);
+  union_annotation(annotations, kAnnotationPodCpuAllocs,
+                   [&out](std::string_view text) { return decode_kubelet_pod_cpus(text, &out.errors); }, out);
   union_annotation(annotations, kAnnotationNodeReservation, decode_node_reservation_cpus, out);
   union_annotation(annotations, kAnnotationSystemQos, decode_system_qos_cpus, out);
   // The first policy that maps to one wins (Koordinator's loop keeps the last; NRTs list one).

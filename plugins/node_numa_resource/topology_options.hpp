@@ -46,9 +46,14 @@ struct KubeletCpuPolicy {
 };
 
 /// Each decodes its annotation value; errors name the annotation and field.
-Result<KubeletCpuPolicy> decode_kubelet_cpu_policy(std::string_view text);
-/// The kubelet-managed pod cpusets (managedByKubelet with uid and cpuset).
-Result<CpuSet> decode_kubelet_pod_cpus(std::string_view text);
+/// A reservedCPUs that does not parse loses only the reserved set, as in
+/// Koordinator: the policy and options stay; the problem goes to `problems`.
+Result<KubeletCpuPolicy> decode_kubelet_cpu_policy(std::string_view text,
+                                                   std::vector<std::string>* problems = nullptr);
+/// The kubelet-managed pod cpusets (managedByKubelet with uid and cpuset). An
+/// entry whose cpuset does not parse is skipped alone (Koordinator's
+/// getPodAllocsCPUSet), the others kept; the problem goes to `problems`.
+Result<CpuSet> decode_kubelet_pod_cpus(std::string_view text, std::vector<std::string>* problems = nullptr);
 /// reservedCPUs of the node reservation.
 Result<CpuSet> decode_node_reservation_cpus(std::string_view text);
 /// The system-QoS cpuset when it is exclusive (cpusetExclusive defaults to true).

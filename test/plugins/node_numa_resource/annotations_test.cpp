@@ -85,6 +85,26 @@ TEST_CASE("node annotations give reserved CPUs and kubelet options", "[numa][cod
         std::string::npos);
 }
 
+TEST_CASE("one bad cpuset costs only its own entry, as in Koordinator", "[numa][codec]") {
+  std::vector<std::string> problems;
+  auto allocs = decode_kubelet_pod_cpus(
+      R"([{"uid":"a","cpuset":"2-3","managedByKubelet":true},{"uid":"b","cpuset":"x","managedByKubelet":true}])",
+      &problems);
+  REQUIRE(allocs);
+  CHECK(allocs->to_string() == "2-3");  // a's CPUs stay reserved
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("node.koordinator.sh/pod-cpu-allocs: [1].cpuset") == 0);
+
+  problems.clear();
+  auto kubelet = decode_kubelet_cpu_policy(
+      R"({"policy":"static","options":{"full-pcpus-only":"true"},"reservedCPUs":"0-"})", &problems);
+  REQUIRE(kubelet);
+  CHECK(kubelet->full_pcpus_only());  // the policy is kept; only the reserved set is lost
+  CHECK(kubelet->reserved_cpus.empty());
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("reservedCPUs") != std::string::npos);
+}
+
 TEST_CASE("QoS and priority classes", "[numa][qos]") {
   using troupe::plugins::testing::PodBuilder;
   struct Case {
