@@ -18,6 +18,7 @@
 #include "plugins/descheduler/evictor_filter.hpp"
 #include "plugins/descheduler/gpu_defrag_round.hpp"
 #include "plugins/descheduler/gpu_inventory.hpp"
+#include "plugins/descheduler/job_scavenger.hpp"
 #include "plugins/descheduler/low_node_load.hpp"
 #include "plugins/descheduler/migration_job.hpp"
 #include "watch/object_writes.hpp"
@@ -65,6 +66,7 @@ struct MigrationState {
   UnreadableReports job_reports;
   /// Pending jobs that do not decode, to be marked Failed (by name).
   std::map<std::string, UndecodableObject> undecodable_jobs;
+  Timestamp last_scavenge{};  // when old jobs were last looked for
 };
 
 using Self = caf::stateful_actor<MigrationState>*;
@@ -445,6 +447,38 @@ void create_job(Self self, const MigrationRequest& request) {
   });
 }
 
+/// Deletes a job, after the reservation it created (not one it was given), as Koordinator's scavenger.
+void delete_job_and_reservation(watch::ApiClient& api, const PodMigrationJob& job) {
+  const bool given = job.spec.reservation_options && job.spec.reservation_options->reservation_ref;
+  auto remove = [&](const std::string& path, const char* what) {
+    watch::HttpRequest request;
+    request.method = "DELETE";
+    request.target = path;
+    auto r = api.call(request);
+    if (!r.ok && r.code != 404) spdlog::warn("migration: could not delete {} of old job {}: {}", what, job.meta.name, r.message);
+    return r.ok || r.code == 404;
+  };
+  if (!given && !remove(watch::object_path(kKoordRoot, "reservations", "", reservation_name(job)), "the reservation"))
+    return;  // tried again at the next scavenge, as Koordinator does
+  if (remove(job_path(job.meta.name), "the job")) spdlog::info("migration: deleted old job {}", job.meta.name);
+}
+
+/// Koordinator's scavenger, once a minute: jobs older than their TTL and five
+/// minutes (30 minutes without one) go, so that they do not pile up.
+void scavenge(Self self) {
+  auto& st = self->state;
+  const Timestamp now = timestamp_now();
+  if (now - st.last_scavenge < std::chrono::minutes(1)) return;
+  st.last_scavenge = now;
+  for (const auto& entry : st.view.jobs()) {
+    std::shared_ptr<const PodMigrationJob> job = entry.second;
+    if (st.busy.count(entry.first) || !ds::due_for_scavenging(*job, st.settings.controller.default_job_ttl, now))
+      continue;
+    auto api = st.deps.api;
+    st.deps.io->post([api, job] { delete_job_and_reservation(*api, *job); });
+  }
+}
+
 /// The evictor rules every balance plugin's candidates pass: not already
 /// migrating, the profile's evictor filter, PodDisruptionBudgets.
 std::optional<std::string> common_refusal(const MigrationState& st, const ds::EvictorContext& context, const Pod& pod) {
@@ -634,6 +668,7 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
         if (leading(self->state)) {
           record_held_back_job_events(self);
           reconcile(self);
+          scavenge(self);
         }
         self->delayed_send(self, reconcile_period(self->state.settings), atom::next_v);
       },
