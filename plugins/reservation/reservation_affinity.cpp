@@ -43,6 +43,13 @@ const Taint* ReservationAffinity::first_untolerated_taint(const std::vector<Tain
   return nullptr;
 }
 
+bool ReservationAffinity::tolerates_unschedulable() const {
+  const Taint unschedulable{kTaintUnschedulable, "", TaintEffect::no_schedule, std::nullopt};
+  for (const auto& toleration : tolerations)
+    if (toleration.tolerates(unschedulable)) return true;
+  return false;
+}
+
 Result<ReservationAffinity> decode_reservation_affinity(std::string_view text) {
   ReservationAffinity affinity;
   if (text.empty()) return affinity;  // present but empty: required, with no constraint

@@ -39,6 +39,9 @@ struct ReservationAffinity {
   bool match_affinity(const Node& node, const ObjectMeta& reservation_meta) const;
   /// The first NoSchedule/NoExecute taint no toleration covers; nullptr when all are tolerated.
   const Taint* first_untolerated_taint(const std::vector<Taint>& taints) const;
+  /// A toleration covers node.kubernetes.io/unschedulable:NoSchedule, which
+  /// lets the pod use a reservation with spec.unschedulable.
+  bool tolerates_unschedulable() const;
 };
 
 /// Decodes the annotation; nullopt when absent. A malformed value is an

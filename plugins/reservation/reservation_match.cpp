@@ -69,7 +69,9 @@ MatchResult match_reservation(const PodReservationRequest& request, const Pod& p
     if (!request.affinity->match_name(r.meta.name)) return {MatchOutcome::name_unmatched};
     return {exact ? MatchOutcome::matched : MatchOutcome::not_exact_matched};
   }
-  if (r.spec.unschedulable) return {MatchOutcome::unschedulable};
+  // New pods may not use an unschedulable reservation unless their affinity tolerates it.
+  if (r.spec.unschedulable && !(request.affinity && request.affinity->tolerates_unschedulable()))
+    return {MatchOutcome::unschedulable};
   if (request.affinity) {
     if (const Taint* taint = request.affinity->first_untolerated_taint(r.spec.taints))
       return {MatchOutcome::taint_untolerated, taint};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "model/pod_requests.hpp"
 #include "plugins/common/args.hpp"
 #include "plugins/reservation/cluster_reservations.hpp"
 #include "plugins/reservation/reservation_diagnosis.hpp"
@@ -141,7 +142,9 @@ PluginStatus ReservationPlugin::reserve(CycleState& state, const PodInfo& pod, N
   ReservationCycleState next = *s;
   next.assumed = ReservationAllocated{chosen->name(), chosen->uid()};
   auto* held = node.mutable_extension<NodeReservations>(NodeExtensionSlot::kReservations);
-  if (!held->assume_pod(chosen->uid(), pod_identity(pod), s->request.requests))
+  // The whole pod's requests, as on_pod_added records it once bound (s->request.requests lacks the ignored
+  // resources): what the reservation's owners take must not change when the annotation is read back.
+  if (!held->assume_pod(chosen->uid(), pod_identity(pod), pod_requests(pod.spec())))
     return PluginStatus::internal_error("Reservation: pod " + pod.key + " already allocated a reservation");
   state.write(state_slot(), std::move(next));
   return {};

@@ -145,6 +145,12 @@ TEST_CASE("matching: upstream's order of checks and the diagnosis", "[reservatio
       {"name skips unschedulable", ReservationBuilder("r1").unschedulable(),
        {{kAnnotationReservationAffinity, R"({"name":"r1"})"}}, {}, MatchOutcome::matched},
       {"unschedulable", ReservationBuilder("r1").unschedulable(), {}, {}, MatchOutcome::unschedulable},
+      {"unschedulable, tolerated by the affinity", ReservationBuilder("r1").unschedulable(),
+       {{kAnnotationReservationAffinity,
+         R"({"tolerations":[{"key":"node.kubernetes.io/unschedulable","operator":"Exists","effect":"NoSchedule"}]})"}},
+       {}, MatchOutcome::matched},
+      {"unschedulable, another taint tolerated", ReservationBuilder("r1").unschedulable(),
+       {{kAnnotationReservationAffinity, taint_tolerated}}, {}, MatchOutcome::unschedulable},
       {"taint untolerated", ReservationBuilder("r1").taint("k", "v", TaintEffect::no_schedule),
        {{kAnnotationReservationAffinity, "{}"}}, {}, MatchOutcome::taint_untolerated},
       {"taint tolerated", ReservationBuilder("r1").taint("k", "v", TaintEffect::no_schedule),
@@ -397,6 +403,27 @@ TEST_CASE("plugin: PreFilter errors, Filter, Reserve, PreBind, Unreserve", "[res
   CHECK(plugin.filter(reserve_state, *aligned_pod, node).reasons ==
         std::vector<std::string>{kErrReasonAllocatePolicyConflict});
   CHECK(plugin.filter(reserve_state, *aligned_pod, bare).ok());
+}
+
+TEST_CASE("plugin: Reserve records the owner's whole requests, ignored resources too, as the bound pod is read back",
+          "[reservation]") {
+  ReservationArgs args;
+  args.ignored_resources = {"vendor.com/x"};
+  ReservationPlugin plugin(args);
+  CycleState state;
+  PreFilterResult result;
+  NodeInfo node = node_with({ReservationBuilder("r1", {{"cpu", "4"}, {"vendor.com/x", "2"}})}, {});
+  Pod wants = PodBuilder("w").container({{"cpu", "2"}, {"vendor.com/x", "1"}}).pod();
+  wants.meta.annotations[kAnnotationReservationAffinity] = R"({"name":"r1"})";
+  auto info = PodInfo::make(wants);
+  REQUIRE(plugin.pre_filter(state, *info, result).ok());
+  REQUIRE(plugin.reserve(state, *info, node).ok());
+  const ResourceList assumed = held(node).find("ruid-r1")->allocated;
+  CHECK(assumed.same_amounts(resources({{"cpu", "2"}, {"vendor.com/x", "1"}})));
+  // What the node records once the bound pod (with its reservation-allocated annotation) is read back.
+  NodeInfo after = node_with({ReservationBuilder("r1", {{"cpu", "4"}, {"vendor.com/x", "2"}})},
+                             {owner_of("r1", "w", {{"cpu", "2"}, {"vendor.com/x", "1"}})});
+  CHECK(held(after).find("ruid-r1")->allocated.same_amounts(assumed));
 }
 
 TEST_CASE("ReservationArgs: defaults and field-naming errors", "[reservation]") {
