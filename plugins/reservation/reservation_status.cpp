@@ -54,6 +54,9 @@ OwnerStatus recompute_owners(const Reservation& r, const std::vector<const Pod*>
   const std::vector<std::string> names = resource_names(r.status.allocatable);
   for (const Pod* pod : pods) {
     if (pod == nullptr || pod->status.phase == "Succeeded" || pod->status.phase == "Failed") continue;
+    // As Koordinator's controller, owners are the pods bound on the reservation's node: a pod whose
+    // Binding failed after PreBind wrote the annotation (or that went elsewhere since) is not one.
+    if (pod->spec.node_name.empty() || pod->spec.node_name != r.status.node_name) continue;
     auto allocated = reservation_allocated_of(pod->meta);
     if (!allocated || !*allocated || (*allocated)->uid != r.meta.uid) continue;
     ObjectReference ref;

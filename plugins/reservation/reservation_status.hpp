@@ -48,8 +48,8 @@ struct OwnerStatus {
 
 /// Recomputes the owners from `pods`: those whose reservation-allocated
 /// annotation names this reservation's uid and that have not terminated
-/// (Succeeded/Failed pods hold nothing). Pods with a malformed annotation are
-/// not owners.
+/// (Succeeded/Failed pods hold nothing). Pods with a malformed annotation, and
+/// pods not bound on the reservation's node, are not owners.
 OwnerStatus recompute_owners(const Reservation& r, const std::vector<const Pod*>& pods);
 
 }  // namespace troupe::plugins::reservation

@@ -336,16 +336,22 @@ TEST_CASE("reservation phases, expiry and validation", "[reservation]") {
 }
 
 TEST_CASE("owner recomputation from reservation-allocated pods", "[reservation]") {
-  Reservation r = ReservationBuilder("r1", {{"cpu", "4"}}).get();
+  Reservation r = ReservationBuilder("r1", {{"cpu", "4"}}).get();  // on node n
   const std::string mine = encode_reservation_allocated({"r1", "ruid-r1"});
-  Pod a = with_annotation(owner_pod("b-pod", {{"cpu", "1"}, {"memory", "1Gi"}}).pod(), kAnnotationReservationAllocated, mine);
-  Pod b = with_annotation(owner_pod("a-pod", {{"cpu", "500m"}}).pod(), kAnnotationReservationAllocated, mine);
-  Pod other = with_annotation(owner_pod("c", {{"cpu", "1"}}).pod(), kAnnotationReservationAllocated,
+  auto on_n = [](const char* name, const Amounts& requests) { return owner_pod(name, requests).node_name("n").pod(); };
+  Pod a = with_annotation(on_n("b-pod", {{"cpu", "1"}, {"memory", "1Gi"}}), kAnnotationReservationAllocated, mine);
+  Pod b = with_annotation(on_n("a-pod", {{"cpu", "500m"}}), kAnnotationReservationAllocated, mine);
+  Pod other = with_annotation(on_n("c", {{"cpu", "1"}}), kAnnotationReservationAllocated,
                               encode_reservation_allocated({"r2", "ruid-r2"}));
-  Pod done = with_annotation(owner_pod("d", {{"cpu", "1"}}).pod(), kAnnotationReservationAllocated, mine);
+  Pod done = with_annotation(on_n("d", {{"cpu", "1"}}), kAnnotationReservationAllocated, mine);
   done.status.phase = "Succeeded";
-  Pod broken = with_annotation(owner_pod("e", {{"cpu", "1"}}).pod(), kAnnotationReservationAllocated, "{");
-  OwnerStatus status = recompute_owners(r, {&a, &b, &other, &done, &broken});
+  Pod broken = with_annotation(on_n("e", {{"cpu", "1"}}), kAnnotationReservationAllocated, "{");
+  // The annotation is written at PreBind: a pod whose Binding then failed, or that runs elsewhere, is no owner.
+  Pod unbound = with_annotation(owner_pod("f", {{"cpu", "1"}}).pod(), kAnnotationReservationAllocated, mine);
+  Pod elsewhere = with_annotation(owner_pod("g", {{"cpu", "1"}}).node_name("m").pod(), kAnnotationReservationAllocated,
+                                  mine);
+  CHECK_FALSE(recompute_owners(r, {&unbound, &elsewhere}).succeeded);
+  OwnerStatus status = recompute_owners(r, {&a, &b, &other, &done, &broken, &unbound, &elsewhere});
   REQUIRE(status.current_owners.size() == 2);
   CHECK(status.current_owners[0].name == "a-pod");
   CHECK(status.current_owners[1].name == "b-pod");

@@ -38,9 +38,10 @@ Reservation finished(const char* name, const char* phase, const char* when) {
   return r;
 }
 
+/// A pod bound on the reservation's node that allocated from it.
 Pod owner(const char* name, const Amounts& requests, const Reservation& of) {
-  return with_annotation(owner_pod(name, requests).pod(), kAnnotationReservationAllocated,
-                         encode_reservation_allocated({of.meta.name, of.meta.uid}));
+  return with_annotation(owner_pod(name, requests).node_name(of.status.node_name).pod(),
+                         kAnnotationReservationAllocated, encode_reservation_allocated({of.meta.name, of.meta.uid}));
 }
 
 const char* action_name(LifecycleAction a) {
