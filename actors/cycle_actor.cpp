@@ -956,12 +956,13 @@ plugins::PluginStatus pre_filter_and_score(Self self, const AttemptPtr& a) {
 /// gives every node the PreFilter's status and runs PostFilter on that, as
 /// kube-scheduler does: preemption finds nothing it could help
 /// (troupe's PreFilters reject as UnschedulableAndUnresolvable; a plain
-/// Unschedulable one would need a search of every node without the
-/// PreFilter's state, which troupe does not run: no PostFilter then), the
-/// Reservation plugin says why the pod's reservations did not help, and a
-/// Strict gang's waiting members are sent back by Coscheduling's PostFilter
-/// (not when the gang's schedule cycle turned the pod away: skipReject; a
-/// rejection by its member check leaves the cycle as it is).
+/// Unschedulable one, ElasticQuota's, would need a search of every node
+/// without the PreFilter's state, which troupe does not run: only
+/// Coscheduling's PostFilter then), the Reservation plugin says why the pod's
+/// reservations did not help, and a Strict gang's waiting members are sent
+/// back by Coscheduling's PostFilter (not when the gang's schedule cycle
+/// turned the pod away: skipReject; a rejection by its member check leaves
+/// the cycle as it is).
 void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginStatus& rejection) {
   if (rejection.code == plugins::Code::error)
     return fail_and_next(self, a, rejection.message(), {rejection.plugin}, true);
@@ -976,6 +977,11 @@ void pre_filter_rejected(Self self, const AttemptPtr& a, const plugins::PluginSt
     } else {
       post = a->framework().run_post_filter(*a->request->state, a->pod(), {});
     }
+  } else if (const auto* coscheduling = Coscheduling::of(a->framework())) {
+    const auto& at_post_filter = a->framework().post_filter_plugins();
+    const plugins::PostFilterPlugin* as_post_filter = coscheduling;
+    if (std::find(at_post_filter.begin(), at_post_filter.end(), as_post_filter) != at_post_filter.end())
+      post = coscheduling->post_filter(*a->request->state, a->pod(), {});
   }
   if (const auto* gang = gang_rejected_at_post_filter(*a)) {
     std::map<std::string, int64_t> every_node;

@@ -246,6 +246,28 @@ class GangTest(SchedulingTest):
         # The gang, one member short now, stops waiting (Strict) and binds nothing.
         self.assertEqual(self.bound_nodes(names[1:]), {n: None for n in names[1:]})
 
+    def test_a_member_its_quota_turns_away_sends_the_strict_gang_back(self):
+        # The quota has room for two of the three members: the third is refused at ElasticQuota's
+        # PreFilter (plain Unschedulable), and, as Koordinator's Coscheduling PostFilter, the two
+        # waiting at Permit are sent back at once rather than holding node and quota for 120 s.
+        quota = {"apiVersion": "scheduling.sigs.k8s.io/v1alpha1", "kind": "ElasticQuota",
+                 "metadata": {"name": "team-g", "namespace": "default"},
+                 "spec": {"min": {"cpu": "2"}, "max": {"cpu": "2"}}}
+        config = scheduler_config(profiles=[profile(plugins={"multiPoint": {"enabled": [{"name": "ElasticQuota"}]}})])
+        self.start([make_node("n-0", cpu="8", memory="16Gi"), quota], config)
+        names = ["g-0", "g-1", "g-2"]
+        pods = [gang_pod(n, "g", 3, cpu="1", **{WAIT: "120s"}) for n in names]
+        for pod in pods:
+            pod["metadata"]["labels"] = {"quota.scheduling.koordinator.sh/name": "team-g"}
+        self.client.create_all(pods, threads=1)
+
+        def rejected_waits():
+            return self.scheduler.metric("scheduler_permit_wait_duration_seconds_count", result="Unschedulable")
+        self.cluster.wait(lambda: rejected_waits() >= 2, 30,
+                          lambda: "the waiting members were sent back (%d so far); %s" % (
+                              rejected_waits(), describe_pending(self.client)))
+        self.assertEqual(self.bound_nodes(names), {n: None for n in names})
+
     def test_only_waiting_times_out_while_waiting_and_running_counts_the_bound_member(self):
         self.start([make_node("n-0", cpu="8")])
         # One member of each gang is bound already (spec.nodeName): 2 members exist. Every
