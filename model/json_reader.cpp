@@ -5,6 +5,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "model/text.hpp"
+
 namespace troupe {
 
 JsonReader::JsonReader(const rapidjson::Value& root, std::string root_path)
@@ -142,7 +144,8 @@ std::string JsonReader::read_leaf(const rapidjson::Value& v, Quantity& out) {
   } else {
     return expected("a quantity string", v);
   }
-  Result<Quantity> parsed = Quantity::parse(text);
+  // As resource.Quantity's UnmarshalJSON: surrounding whitespace is trimmed first.
+  Result<Quantity> parsed = Quantity::parse(trim(text));
   if (!parsed) return parsed.message();
   out = *parsed;
   return {};

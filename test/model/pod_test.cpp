@@ -316,6 +316,11 @@ TEST_CASE("numbers as quantities decode by their text", "[pod]") {
   CHECK(requests.at("cpu").milli_value() == 2000);
   CHECK(requests.at("memory").value() == 1073741824);
   CHECK(requests.at("example.com/dongle").milli_value() == 500);
+  // As resource.Quantity's UnmarshalJSON, a quoted quantity is trimmed before it is parsed.
+  Pod padded = must_decode(R"({"metadata": {"name": "p"}, "spec": {"containers": [{"name": "a",
+      "resources": {"requests": {"cpu": " 100m", "memory": "1Gi\n"}}}]}})");
+  CHECK(padded.spec.containers[0].resources.requests.at("cpu").milli_value() == 100);
+  CHECK(padded.spec.containers[0].resources.requests.at("memory").value() == 1073741824);
 }
 
 TEST_CASE("a pod built in code encodes to a complete object", "[pod]") {
