@@ -107,10 +107,14 @@ const std::map<std::string, PatchSchema, std::less<>>& all_schemas() {
     for (const char* kind : {"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "ReplicationController"})
       kinds[kind] = workload("spec.template");
     kinds["CronJob"] = workload("spec.jobTemplate.spec.template");
-    for (const char* kind : {"Event", "ConfigMap", "Secret", "ServiceAccount", "Endpoints", "Lease", "Binding",
-                             "PriorityClass", "ResourceQuota", "LimitRange", "PersistentVolume",
-                             "PersistentVolumeClaim", "StorageClass", "CSINode"})
+    for (const char* kind : {"Event", "ConfigMap", "Secret", "Endpoints", "Lease", "Binding", "PriorityClass",
+                             "ResourceQuota", "LimitRange", "PersistentVolume", "StorageClass"})
       kinds[kind] = metadata_only();
+    kinds["PersistentVolumeClaim"] = with_conditions();
+    kinds["ServiceAccount"] = metadata_only();
+    kinds["ServiceAccount"].merge_by("secrets", "name");
+    kinds["CSINode"] = metadata_only();
+    kinds["CSINode"].merge_by("spec.drivers", "name");
     return kinds;
   }();
   return schemas;

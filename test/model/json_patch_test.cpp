@@ -327,6 +327,17 @@ TEST_CASE("strategic merge patch: scheduler and controller shapes", "[json_patch
        "Deployment"},
       {"top-level $patch: replace", R"({"a":1,"b":{"c":2}})", R"({"$patch":"replace","b":{"d":3}})",
        R"({"b":{"d":3}})"},
+      {"PersistentVolumeClaim status conditions by type",
+       R"({"status":{"conditions":[{"type":"Resizing","status":"True"},{"type":"X","status":"True"}]}})",
+       R"({"status":{"conditions":[{"type":"Resizing","status":"False"}]}})",
+       R"({"status":{"conditions":[{"type":"Resizing","status":"False"},{"type":"X","status":"True"}]}})",
+       "PersistentVolumeClaim"},
+      {"ServiceAccount secrets by name", R"({"secrets":[{"name":"a"}]})", R"({"secrets":[{"name":"b"}]})",
+       R"({"secrets":[{"name":"b"},{"name":"a"}]})", "ServiceAccount"},
+      {"CSINode drivers by name",
+       R"({"spec":{"drivers":[{"name":"a","nodeID":"1"},{"name":"b","nodeID":"2"}]}})",
+       R"({"spec":{"drivers":[{"name":"b","nodeID":"3"}]}})",
+       R"({"spec":{"drivers":[{"name":"a","nodeID":"1"},{"name":"b","nodeID":"3"}]}})", "CSINode"},
   };
   for (const auto& c : cases) check(Algorithm::strategic, c);
 }
