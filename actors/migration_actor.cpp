@@ -447,20 +447,42 @@ void create_job(Self self, const MigrationRequest& request) {
   });
 }
 
-/// Deletes a job, after the reservation it created (not one it was given), as Koordinator's scavenger.
-void delete_job_and_reservation(watch::ApiClient& api, const PodMigrationJob& job) {
+/// DELETE `path` (an object of `job`'s); false when it is still there.
+bool delete_for_job(watch::ApiClient& api, const std::string& path, const char* what, const PodMigrationJob& job) {
+  watch::HttpRequest request;
+  request.method = "DELETE";
+  request.target = path;
+  auto r = api.call(request);
+  if (!r.ok && r.code != 404) spdlog::warn("migration: could not delete {} of job {}: {}", what, job.meta.name, r.message);
+  return r.ok || r.code == 404;
+}
+
+/// The reservation the job created itself (not one it was given); "" when none.
+std::string own_reservation(const PodMigrationJob& job) {
   const bool given = job.spec.reservation_options && job.spec.reservation_options->reservation_ref;
-  auto remove = [&](const std::string& path, const char* what) {
-    watch::HttpRequest request;
-    request.method = "DELETE";
-    request.target = path;
-    auto r = api.call(request);
-    if (!r.ok && r.code != 404) spdlog::warn("migration: could not delete {} of old job {}: {}", what, job.meta.name, r.message);
-    return r.ok || r.code == 404;
-  };
-  if (!given && !remove(watch::object_path(kKoordRoot, "reservations", "", reservation_name(job)), "the reservation"))
+  return given ? std::string() : reservation_name(job);
+}
+
+/// Deletes a job, after the reservation it created, as Koordinator's scavenger.
+void delete_job_and_reservation(watch::ApiClient& api, const PodMigrationJob& job) {
+  const std::string reservation = own_reservation(job);
+  if (!reservation.empty() &&
+      !delete_for_job(api, watch::object_path(kKoordRoot, "reservations", "", reservation), "the reservation", job))
     return;  // tried again at the next scavenge, as Koordinator does
-  if (remove(job_path(job.meta.name), "the job")) spdlog::info("migration: deleted old job {}", job.meta.name);
+  if (delete_for_job(api, job_path(job.meta.name), "the job", job)) spdlog::info("migration: deleted old job {}", job.meta.name);
+}
+
+/// A job was deleted: the reservation it created goes too unless a pod is in it
+/// already (Koordinator's handler for deleted jobs).
+void job_deleted(Self self, const std::shared_ptr<const PodMigrationJob>& job) {
+  auto& st = self->state;
+  if (!job || !leading(st)) return;
+  const std::string name = own_reservation(*job);
+  auto reservation = name.empty() ? nullptr : st.view.reservation(name);
+  if (!reservation || !reservation->status.current_owners.empty()) return;
+  auto api = st.deps.api;
+  const std::string path = watch::object_path(kKoordRoot, "reservations", "", name);
+  st.deps.io->post([api, job, path] { delete_for_job(*api, path, "the reservation", *job); });
 }
 
 /// Koordinator's scavenger, once a minute: jobs older than their TTL and five
@@ -627,6 +649,9 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
   st.unsynced.insert(resources.begin(), resources.end());
   return {
       [=](atom::watch_event, const ObjectEventPtr& event) {
+        std::shared_ptr<const PodMigrationJob> deleted_job;
+        if (event->resource == kViewJobs && event->type == watch::EventType::deleted && event->object)
+          deleted_job = self->state.view.job(watch::string_at(*event->object, {"metadata", "name"}));
         // Pods come decoded once for every actor that follows them.
         auto applied = event->resource == kViewPods && event->type != watch::EventType::deleted
                            ? self->state.view.apply_pod(event->object, event->pod())
@@ -641,6 +666,7 @@ caf::behavior migration_actor_fn(Self self, MigrationDeps deps, MigrationSetting
             self->state.job_reports.readable("PodMigrationJob", name);
         }
         if (event->object) note_unreadable(self, *event, applied);
+        if (deleted_job) job_deleted(self, deleted_job);
       },
       [=](atom::synced, const std::string& resource) {
         auto& st = self->state;

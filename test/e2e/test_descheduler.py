@@ -389,6 +389,24 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         self.assertEqual(sorted(p["metadata"]["name"] for p in self.client.pods()),
                          ["web-%d" % i for i in range(5)])
 
+    def test_a_deleted_job_takes_its_unused_reservation_with_it(self):
+        self.three_nodes()
+        self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2"))
+        self.client.create(workload_pod("db-1", "db", 1.0, node="n2", cpu="2"))
+        self.start()
+        job = self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1",
+                                            "kind": "PodMigrationJob", "metadata": {"name": "move-db-0"},
+                                            "spec": {"podRef": {"namespace": "default", "name": "db-0"},
+                                                     "mode": "ReservationFirst"}})
+        reservation_path = RESERVATIONS + "/" + job["metadata"]["uid"]
+        self.cluster.wait(lambda: self.client.request("GET", reservation_path)[0] == 200, 30,
+                          "no reservation was created")
+        # A user gives up the migration: the reservation nobody uses goes with the job.
+        self.client.ok("DELETE", JOBS + "/move-db-0")
+        self.cluster.wait(lambda: self.client.request("GET", reservation_path)[0] == 404, 30,
+                          "the job's reservation was not deleted")
+        self.assertIsNotNone(self.client.pod("db-0"))  # nothing was evicted
+
     def test_reservation_first_job_moves_pod_to_reserved_node(self):
         # No --descheduler-config: the MigrationController runs with its defaults.
         self.three_nodes()
