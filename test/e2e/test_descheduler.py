@@ -235,6 +235,19 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
         for i in range(replicas):
             self.client.create(workload_pod("web-%d" % i, "web", usage, node="n1"))
 
+    def reservation_first_job_for_db_0(self):
+        """db-0 on n1 and db-1 on n2 (ReplicaSet db), the scheduler with the controller's defaults, and a
+        user's ReservationFirst job for db-0; returns the job and the path of the reservation it makes."""
+        self.three_nodes()
+        self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2"))
+        self.client.create(workload_pod("db-1", "db", 1.0, node="n2", cpu="2"))
+        self.start()
+        job = self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1",
+                                            "kind": "PodMigrationJob", "metadata": {"name": "move-db-0"},
+                                            "spec": {"podRef": {"namespace": "default", "name": "db-0"},
+                                                     "mode": "ReservationFirst"}})
+        return job, RESERVATIONS + "/" + job["metadata"]["uid"]
+
     def test_hot_node_relieved_below_high_threshold_within_limits(self):
         self.three_nodes()
         self.hot_web()
@@ -390,15 +403,7 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
                          ["web-%d" % i for i in range(5)])
 
     def test_a_deleted_job_takes_its_unused_reservation_with_it(self):
-        self.three_nodes()
-        self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2"))
-        self.client.create(workload_pod("db-1", "db", 1.0, node="n2", cpu="2"))
-        self.start()
-        job = self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1",
-                                            "kind": "PodMigrationJob", "metadata": {"name": "move-db-0"},
-                                            "spec": {"podRef": {"namespace": "default", "name": "db-0"},
-                                                     "mode": "ReservationFirst"}})
-        reservation_path = RESERVATIONS + "/" + job["metadata"]["uid"]
+        _, reservation_path = self.reservation_first_job_for_db_0()
         self.cluster.wait(lambda: self.client.request("GET", reservation_path)[0] == 200, 30,
                           "no reservation was created")
         # A user gives up the migration: the reservation nobody uses goes with the job.
@@ -409,15 +414,7 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
 
     def test_reservation_first_job_moves_pod_to_reserved_node(self):
         # No --descheduler-config: the MigrationController runs with its defaults.
-        self.three_nodes()
-        self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2"))
-        self.client.create(workload_pod("db-1", "db", 1.0, node="n2", cpu="2"))
-        self.start()
-        job = self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1",
-                                            "kind": "PodMigrationJob", "metadata": {"name": "move-db-0"},
-                                            "spec": {"podRef": {"namespace": "default", "name": "db-0"},
-                                                     "mode": "ReservationFirst"}})
-        reservation_path = RESERVATIONS + "/" + job["metadata"]["uid"]
+        job, reservation_path = self.reservation_first_job_for_db_0()
 
         def reservation():
             code, body = self.client.request("GET", reservation_path)
@@ -506,15 +503,7 @@ class DeschedulerTest(DeschedulerFixture, unittest.TestCase):
     def test_reservation_first_with_troupe_scheduling_the_reservation(self):
         # No stand-in reservation controller: troupe schedules the Reservation, binds the
         # replacement onto it and records its owner; the test plays only kubelet and ReplicaSet.
-        self.three_nodes()
-        self.client.create(workload_pod("db-0", "db", 1.0, node="n1", cpu="2"))
-        self.client.create(workload_pod("db-1", "db", 1.0, node="n2", cpu="2"))
-        self.start()
-        job = self.client.ok("POST", JOBS, {"apiVersion": "scheduling.koordinator.sh/v1alpha1",
-                                            "kind": "PodMigrationJob", "metadata": {"name": "move-db-0"},
-                                            "spec": {"podRef": {"namespace": "default", "name": "db-0"},
-                                                     "mode": "ReservationFirst"}})
-        reservation_path = RESERVATIONS + "/" + job["metadata"]["uid"]
+        job, reservation_path = self.reservation_first_job_for_db_0()
 
         def reservation():
             code, body = self.client.request("GET", reservation_path)

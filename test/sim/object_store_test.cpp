@@ -301,13 +301,23 @@ TEST_CASE("a resourceVersion older than the history ends the watch with 410", "[
   CHECK(future->render(items[0]).find(R"("code":504)") != std::string::npos);
 }
 
-TEST_CASE("objects entering or leaving a selector are ADDED or DELETED for that watcher", "[store][watch]") {
-  ObjectStore store(ResourceRegistry::standard());
+namespace {
+
+/// Pod default/a labelled app=web, and a watcher of app=web from now on.
+std::shared_ptr<Watcher> watch_web_pod_a(ObjectStore& store) {
   create(store, "default", "a", R"({"app":"web"})");
   ObjectFilter web;
   web.labels = troupe::parse_label_selector("app=web").value();
   auto w = std::make_shared<Watcher>(pods(), web, 100);
   store.watch(w, store.resource_version());
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("objects entering or leaving a selector are ADDED or DELETED for that watcher", "[store][watch]") {
+  ObjectStore store(ResourceRegistry::standard());
+  auto w = watch_web_pod_a(store);
   REQUIRE(relabel(store, "default", "a", R"({"app":"db"})").ok());   // leaves
   REQUIRE(relabel(store, "default", "a", R"({"app":"db","x":"1"})").ok()); // unseen
   REQUIRE(relabel(store, "default", "a", R"({"app":"web"})").ok());  // enters
@@ -320,11 +330,7 @@ TEST_CASE("objects entering or leaving a selector are ADDED or DELETED for that 
 TEST_CASE("a deletion whose final state left the selector still reaches the watcher that saw the object",
           "[store][watch]") {
   ObjectStore store(ResourceRegistry::standard());
-  create(store, "default", "a", R"({"app":"web"})");
-  ObjectFilter web;
-  web.labels = troupe::parse_label_selector("app=web").value();
-  auto w = std::make_shared<Watcher>(pods(), web, 100);
-  store.watch(w, store.resource_version());
+  auto w = watch_web_pod_a(store);
   // One write both relabels and deletes (as the removal of the last finalizer can).
   REQUIRE(store.modify(pods(), "default", "a", [&](const ObjectPtr&) -> ApiResult<Change> {
     Change c;
