@@ -181,6 +181,7 @@ void pod_let_go(Self self) {
 }
 
 void unreserve(Self self, const AttemptPtr& a, const std::string& node) {
+  self->state.gangs.binding_failed(a->pod().meta().uid);
   self->state.cluster_pods.forget_assumed(plugins::pod_identity(a->pod()));
   quota_reserved(self, *a, false);  // the event below requeues what the quota turned away
   forget_volumes(self, *a);

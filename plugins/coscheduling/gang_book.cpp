@@ -28,6 +28,7 @@ void GangBook::remove_member(const std::string& uid) {
   Gang& gang = it->second;
   gang.children.erase(uid);
   gang.bound.erase(uid);
+  gang.binding.erase(uid);
   // Koordinator keeps an empty gang until its pods are all gone: so do we,
   // then forget it (a later gang of that name starts afresh).
   if (gang.children.empty() && gang.waiting.empty()) gangs_.erase(it);
@@ -39,6 +40,7 @@ void GangBook::mark_bound(const std::string& uid) {
   auto it = gangs_.find(member->second);
   if (it == gangs_.end()) return;
   it->second.bound.insert(uid);
+  it->second.binding.erase(uid);
   it->second.once_satisfied = true;
   forget_member_cycle(uid);
 }
@@ -93,7 +95,7 @@ std::optional<std::string> GangBook::pre_filter(const GangSpec& spec, const std:
 bool GangBook::valid_for_permit(const Gang& gang) const {
   const GangSpec& rules = rules_of(gang);
   if (pod_group_problem(gang, "")) return false;
-  const int waiting = static_cast<int>(gang.waiting.size());
+  const int waiting = static_cast<int>(gang.waiting.size() + gang.binding.size());
   switch (rules.match_policy) {
     case MatchPolicy::only_waiting: return waiting >= rules.min_member;
     case MatchPolicy::waiting_and_running: return waiting + static_cast<int>(gang.bound.size()) >= rules.min_member;
@@ -121,8 +123,10 @@ GangBook::PermitDecision GangBook::permit(const GangSpec& spec, const std::strin
   for (const auto& id : group) {
     Gang& gang = gangs_.at(id);
     gang.once_satisfied = true;
-    for (const auto& waiting : gang.waiting)
+    for (const auto& waiting : gang.waiting) {
       if (waiting != uid) decision.released.push_back(waiting);
+      gang.binding.insert(waiting);  // the pod itself too: it waits in its own gang
+    }
   }
   for (const auto& released : decision.released) stop_waiting(released);
   stop_waiting(uid);
@@ -155,6 +159,12 @@ bool GangBook::stop_waiting(const std::string& uid) {
   gang->second.waiting.erase(uid);
   if (gang->second.children.empty() && gang->second.waiting.empty()) gangs_.erase(gang);
   return true;
+}
+
+void GangBook::binding_failed(const std::string& uid) {
+  auto member = member_gang_.find(uid);
+  if (member == member_gang_.end()) return;
+  if (auto it = gangs_.find(member->second); it != gangs_.end()) it->second.binding.erase(uid);
 }
 
 size_t GangBook::waiting_groups() const {

@@ -83,6 +83,9 @@ class GangBook {
   std::vector<std::string> take_waiting_of_group(const GangSpec& spec);
   /// The pod no longer waits (allowed, rejected or gone). True if it was waiting.
   bool stop_waiting(const std::string& uid);
+  /// An allowed member's binding cycle failed: it no longer counts as on its
+  /// way to bind (see `binding` below).
+  void binding_failed(const std::string& uid);
 
   /// Whether the pod waits at Permit now.
   bool is_waiting(const std::string& uid) const { return waiting_gang_.count(uid) > 0; }
@@ -115,6 +118,10 @@ class GangBook {
   struct Gang {
     GangSpec spec;  // the first member's
     std::set<std::string> children, bound, waiting;
+    /// Allowed at Permit, not bound yet: with `waiting`, Koordinator's
+    /// WaitingForBindChildren, which the match policies count (a member that
+    /// reaches Permit while its siblings' Bindings are in flight sees them).
+    std::set<std::string> binding;
     bool once_satisfied = false;
   };
   /// A gang group's schedule cycle (Koordinator's GangGroupInfo).

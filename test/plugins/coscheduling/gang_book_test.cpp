@@ -123,6 +123,36 @@ TEST_CASE("gang book: the match policies", "[coscheduling]") {
   }
 }
 
+TEST_CASE("gang book: members allowed and still binding count for the next one, as WaitingForBindChildren",
+          "[coscheduling]") {
+  struct Case {
+    const char* name;
+    MatchPolicy policy;
+    const char* then;  // what became of w1 and w2 before w3 reaches Permit
+    bool w3_allowed;
+  };
+  const std::vector<Case> cases = {
+      {"waiting-and-running, siblings binding", MatchPolicy::waiting_and_running, "binding", true},
+      {"only-waiting, siblings binding", MatchPolicy::only_waiting, "binding", true},
+      {"waiting-and-running, siblings bound", MatchPolicy::waiting_and_running, "bound", true},
+      {"only-waiting, siblings bound: they count no more", MatchPolicy::only_waiting, "bound", false},
+      {"waiting-and-running, siblings' bindings failed", MatchPolicy::waiting_and_running, "failed", false},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    GangBook book;
+    auto g = gang("ns/g", 2, c.policy);
+    for (const char* uid : {"w1", "w2", "w3"}) book.add_member(uid, g, false);
+    REQUIRE_FALSE(book.permit(g, "w1").allowed);
+    REQUIRE(book.permit(g, "w2").allowed);  // w1 and w2 go to bind
+    for (const char* uid : {"w1", "w2"}) {
+      if (std::string(c.then) == "bound") book.mark_bound(uid);
+      if (std::string(c.then) == "failed") book.binding_failed(uid);
+    }
+    CHECK(book.permit(g, "w3").allowed == c.w3_allowed);
+  }
+}
+
 TEST_CASE("gang book: a gang group is allowed only when each of its gangs is valid", "[coscheduling]") {
   GangBook book;
   std::vector<std::string> group = {"ns/a", "ns/b"};
