@@ -88,6 +88,7 @@ Reflector::~Reflector() {
 void Reflector::start() {
   std::lock_guard<std::mutex> serialized(lifecycle_mutex_);
   std::thread stopping;
+  uint64_t stops_before = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (thread_.joinable()) {
@@ -95,11 +96,15 @@ void Reflector::start() {
       if (thread_.get_id() == std::this_thread::get_id()) return;  // restarting from inside a callback is not supported
       stopping = std::move(thread_);
     }
+    stops_before = stops_;
   }
   // Joined without mutex_: a loop stopped from its callback still reads the
   // resource version on its way out.
   if (stopping.joinable()) stopping.join();
   std::lock_guard<std::mutex> lock(mutex_);
+  // A stop() that came while the old loop was being joined found nothing to
+  // stop; it must still win over this start().
+  if (stops_ != stops_before) return;
   cancel_ = std::make_unique<CancelToken>();
   thread_ = std::thread([this, token = cancel_.get()] { run(token); });
 }
@@ -108,6 +113,7 @@ void Reflector::stop() {
   std::thread finished;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    ++stops_;
     if (!thread_.joinable()) return;
     cancel_->cancel();
     if (thread_.get_id() == std::this_thread::get_id()) return;  // called from a callback: the loop exits after it

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -108,7 +109,8 @@ class Reflector {
   ObjectStore store_;  // only touched by the reflector thread
 
   std::mutex lifecycle_mutex_;  // one start() at a time: the old loop's token lives until it is joined
-  mutable std::mutex mutex_;    // guards thread_, cancel_, resource_version_
+  mutable std::mutex mutex_;    // guards thread_, cancel_, resource_version_, stops_
+  uint64_t stops_ = 0;          // stop() calls, so that a start() joining an old loop yields to one
   std::thread thread_;
   std::unique_ptr<CancelToken> cancel_;
   std::string resource_version_;

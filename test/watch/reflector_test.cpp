@@ -499,3 +499,27 @@ TEST_CASE("reflector: restarted while the loop stopped from its callback is stil
   CHECK(reflector->running());
   reflector->stop();
 }
+
+TEST_CASE("reflector: a stop() while a restart waits for the old loop wins over that restart", "[reflector]") {
+  Cluster cluster;
+  cluster.on_list(respond_json(pod_list(10, {pod("a", 1)})));
+  std::shared_ptr<Reflector> reflector;
+  std::promise<void> stopped_inside;
+  std::atomic<int> synced{0};
+  ReflectorCallbacks callbacks;
+  callbacks.on_synced = [&] {
+    if (synced++ > 0) return;
+    reflector->stop();
+    stopped_inside.set_value();
+    std::this_thread::sleep_for(300ms);  // start() below joins this loop meanwhile; stop() comes in between
+  };
+  reflector = std::make_shared<Reflector>(api_for(cluster.url()), test_options(), callbacks);
+  reflector->start();
+  REQUIRE(stopped_inside.get_future().wait_for(10s) == std::future_status::ready);
+  auto restarted = std::async(std::launch::async, [&] { reflector->start(); });
+  std::this_thread::sleep_for(100ms);  // the restart is waiting for the old loop
+  reflector->stop();
+  REQUIRE(restarted.wait_for(10s) == std::future_status::ready);
+  CHECK_FALSE(reflector->running());
+  CHECK(synced.load() == 1);
+}
