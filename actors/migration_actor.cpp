@@ -429,6 +429,8 @@ void create_job(Self self, const MigrationRequest& request) {
   job.spec.pod_ref.name = request.pod->meta.name;
   job.spec.pod_ref.uid = request.pod->meta.uid;
   job.spec.mode = st.settings.controller.default_job_mode;
+  // As Koordinator's descheduler: the job carries its TTL (the scavenger reads only the job's own).
+  if (st.settings.controller.default_job_ttl.count() > 0) job.spec.ttl = st.settings.controller.default_job_ttl;
   const std::string key = request.pod->meta.key();
   st.requested.emplace(key, std::string());
   auto me = caf::actor_cast<caf::actor>(self);
@@ -494,8 +496,7 @@ void scavenge(Self self) {
   st.last_scavenge = now;
   for (const auto& entry : st.view.jobs()) {
     std::shared_ptr<const PodMigrationJob> job = entry.second;
-    if (st.busy.count(entry.first) || !ds::due_for_scavenging(*job, st.settings.controller.default_job_ttl, now))
-      continue;
+    if (st.busy.count(entry.first) || !ds::due_for_scavenging(*job, now)) continue;
     auto api = st.deps.api;
     st.deps.io->post([api, job] { delete_job_and_reservation(*api, *job); });
   }
@@ -508,8 +509,10 @@ std::optional<std::string> common_refusal(const MigrationState& st, const ds::Ev
   if (st.requested.count(key) || st.view.has_active_job(key)) return std::string("pod is already being migrated");
   // What the arbiter would reject outright is not planned: it would fail its job, spend the cycle's
   // limits, and come back every cycle.
+  // The workload (a walk over its pods) only matters to the expected-replicas rule.
+  const bool replicas_checked = st.settings.controller.evictor.gate_on("ExpectedReplicas");
   const ds::MigrationCandidate candidate{"", "", std::shared_ptr<const Pod>(std::shared_ptr<const Pod>(), &pod),
-                                         st.view.workload_of(pod)};
+                                         replicas_checked ? st.view.workload_of(pod) : nullptr};
   if (auto refusal = ds::never_migrates(candidate, st.settings.controller, context)) return refusal;
   return st.view.pdb_refusal(pod);
 }

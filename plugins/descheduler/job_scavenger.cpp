@@ -7,9 +7,9 @@ std::chrono::nanoseconds scavenge_after(std::chrono::nanoseconds ttl) {
   return std::chrono::minutes(30);
 }
 
-bool due_for_scavenging(const PodMigrationJob& job, std::chrono::nanoseconds default_ttl, Timestamp now) {
+bool due_for_scavenging(const PodMigrationJob& job, Timestamp now) {
   if (!job.meta.creation_timestamp) return false;
-  const auto limit = scavenge_after(job.spec.ttl ? *job.spec.ttl : default_ttl);
+  const auto limit = scavenge_after(job.spec.ttl.value_or(std::chrono::nanoseconds::zero()));
   return now - *job.meta.creation_timestamp >= std::chrono::duration_cast<std::chrono::microseconds>(limit);
 }
 

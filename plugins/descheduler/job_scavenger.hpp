@@ -14,11 +14,12 @@
 
 namespace troupe::plugins::descheduler {
 
-/// How old a job with this TTL (spec.ttl, else defaultJobTTL) may grow.
+/// How old a job whose spec.ttl is this may grow (0: it has none).
 std::chrono::nanoseconds scavenge_after(std::chrono::nanoseconds ttl);
 
 /// Whether the job is due for deletion at `now` (a job without a creation
-/// timestamp never is).
-bool due_for_scavenging(const PodMigrationJob& job, std::chrono::nanoseconds default_ttl, Timestamp now);
+/// timestamp never is). Only the job's own spec.ttl counts, as in Koordinator
+/// (whose descheduler stamps defaultJobTTL on the jobs it creates, as troupe's does).
+bool due_for_scavenging(const PodMigrationJob& job, Timestamp now);
 
 }  // namespace troupe::plugins::descheduler
