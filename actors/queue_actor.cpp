@@ -45,9 +45,6 @@ QueuedPodPtr handout(const SchedulingQueue<QueuedPod>::Entry& entry) {
   return pod;
 }
 
-/// A gang's pods queued before their PodGroup named its group (or queued
-/// under the group of a PodGroup now gone) take the group they are tried with
-/// now, so gang rounds gather them as the informer would have.
 /// The attempt a verdict is about is the one under way: the pod of that uid is in flight.
 bool in_flight(const SchedulingQueue<QueuedPod>& queue, const std::string& key, const std::string& uid) {
   const auto* entry = queue.find(key);
@@ -55,6 +52,9 @@ bool in_flight(const SchedulingQueue<QueuedPod>& queue, const std::string& key, 
          entry->payload.pod->meta().uid == uid;
 }
 
+/// A gang's pods queued before their PodGroup named its group (or queued
+/// under the group of a PodGroup now gone) take the group they are tried with
+/// now, so gang rounds gather them as the informer would have.
 void regroup_gang(SchedulingQueue<QueuedPod>& queue, const std::string& gang_id, const std::string& group) {
   std::unordered_map<std::string, std::string> groups;
   if (!group.empty()) groups.emplace(gang_id, group);

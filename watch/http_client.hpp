@@ -42,8 +42,9 @@ struct HttpResponse {
   std::string error;                       // transport error when status == 0
   bool cancelled = false;
   /// The request went out twice: a pooled connection died without answering
-  /// and it was resent on a fresh one. (The first copy may have been processed;
-  /// only GET, HEAD and OPTIONS are resent.)
+  /// and it was resent on a fresh one. A request that was written in full is
+  /// resent only for GET, HEAD and OPTIONS (its first copy may have been
+  /// processed); one whose write failed, whatever the method.
   bool resent = false;
 };
 
