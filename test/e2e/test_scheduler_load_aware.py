@@ -97,7 +97,11 @@ class LoadAwareTest(SchedulingTest):
         self.assertEqual(self.scheduler.get("/apis/v1/plugins/LoadAwareScheduling/node/nope")[0], 404)
 
     def test_a_stale_node_metric_keeps_pods_off(self):
+        seen = self.scheduler.metric("troupe_watch_events_total", resource="nodemetrics", type="MODIFIED")
         self.report("warm", "1", seconds_ago=600)
+        # The pod must not reach the scheduler before the stale report does (it would bind on the fresh one).
+        self.cluster.wait(lambda: self.scheduler.metric("troupe_watch_events_total", resource="nodemetrics",
+                                                        type="MODIFIED") > seen, 30, "the stale report seen")
         message = self.create_unschedulable(self.pinned("on-warm", "warm"))
         self.assertIn("node(s) nodeMetric expired", message)
         # A node without a NodeMetric is not held back.
