@@ -476,50 +476,45 @@ TEST_CASE("reflector: stopping from inside a callback does not deadlock", "[refl
   CHECK(cluster.watches().empty());
 }
 
-TEST_CASE("reflector: restarted while the loop stopped from its callback is still inside it", "[reflector]") {
+/// A reflector whose first on_synced stops it from inside, then lingers there
+/// for `linger`: the loop is stopped but has not ended yet.
+struct StoppedInsideCallback {
+  explicit StoppedInsideCallback(std::chrono::milliseconds linger) {
+    cluster.on_list(respond_json(pod_list(10, {pod("a", 1)})));
+    ReflectorCallbacks callbacks;
+    callbacks.on_synced = [this, linger] {
+      if (synced++ > 0) return;
+      reflector->stop();
+      stopped_inside.set_value();
+      std::this_thread::sleep_for(linger);
+    };
+    reflector = std::make_shared<Reflector>(api_for(cluster.url()), test_options(), callbacks);
+    reflector->start();
+    REQUIRE(stopped_inside.get_future().wait_for(10s) == std::future_status::ready);
+  }
+  // Declared before the reflector, which is destroyed (and joined) first.
   Cluster cluster;
-  cluster.on_list(respond_json(pod_list(10, {pod("a", 1)})));
-  std::shared_ptr<Reflector> reflector;
   std::promise<void> stopped_inside;
   std::atomic<int> synced{0};
-  ReflectorCallbacks callbacks;
-  callbacks.on_synced = [&] {
-    if (synced++ > 0) return;
-    reflector->stop();
-    stopped_inside.set_value();
-    std::this_thread::sleep_for(200ms);  // the restart below is waiting for this loop meanwhile
-  };
-  reflector = std::make_shared<Reflector>(api_for(cluster.url()), test_options(), callbacks);
-  reflector->start();
-  REQUIRE(stopped_inside.get_future().wait_for(10s) == std::future_status::ready);
+  std::shared_ptr<Reflector> reflector;
+};
+
+TEST_CASE("reflector: restarted while the loop stopped from its callback is still inside it", "[reflector]") {
+  StoppedInsideCallback r(200ms);  // the restart below is waiting for that loop meanwhile
   // The old loop reads the resource version on its way out; start() must not hold it while joining.
-  auto restarted = std::async(std::launch::async, [&] { reflector->start(); });
+  auto restarted = std::async(std::launch::async, [&] { r.reflector->start(); });
   REQUIRE(restarted.wait_for(10s) == std::future_status::ready);
-  REQUIRE(eventually([&] { return synced.load() == 2; }));
-  CHECK(reflector->running());
-  reflector->stop();
+  REQUIRE(eventually([&] { return r.synced.load() == 2; }));
+  CHECK(r.reflector->running());
+  r.reflector->stop();
 }
 
 TEST_CASE("reflector: a stop() while a restart waits for the old loop wins over that restart", "[reflector]") {
-  Cluster cluster;
-  cluster.on_list(respond_json(pod_list(10, {pod("a", 1)})));
-  std::shared_ptr<Reflector> reflector;
-  std::promise<void> stopped_inside;
-  std::atomic<int> synced{0};
-  ReflectorCallbacks callbacks;
-  callbacks.on_synced = [&] {
-    if (synced++ > 0) return;
-    reflector->stop();
-    stopped_inside.set_value();
-    std::this_thread::sleep_for(300ms);  // start() below joins this loop meanwhile; stop() comes in between
-  };
-  reflector = std::make_shared<Reflector>(api_for(cluster.url()), test_options(), callbacks);
-  reflector->start();
-  REQUIRE(stopped_inside.get_future().wait_for(10s) == std::future_status::ready);
-  auto restarted = std::async(std::launch::async, [&] { reflector->start(); });
+  StoppedInsideCallback r(300ms);  // start() below joins that loop meanwhile; stop() comes in between
+  auto restarted = std::async(std::launch::async, [&] { r.reflector->start(); });
   std::this_thread::sleep_for(100ms);  // the restart is waiting for the old loop
-  reflector->stop();
+  r.reflector->stop();
   REQUIRE(restarted.wait_for(10s) == std::future_status::ready);
-  CHECK_FALSE(reflector->running());
-  CHECK(synced.load() == 1);
+  CHECK_FALSE(r.reflector->running());
+  CHECK(r.synced.load() == 1);
 }
