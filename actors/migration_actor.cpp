@@ -127,6 +127,16 @@ const char* eviction_result(const watch::ApiResult& r) {
   return r.code == 429 ? "blocked" : "error";
 }
 
+/// DELETE `path` (an object of `job`'s); false when it is still there.
+bool delete_for_job(watch::ApiClient& api, const std::string& path, const char* what, const PodMigrationJob& job) {
+  watch::HttpRequest request;
+  request.method = "DELETE";
+  request.target = path;
+  auto r = api.call(request);
+  if (!r.ok && r.code != 404) spdlog::warn("migration: could not delete {} of job {}: {}", what, job.meta.name, r.message);
+  return r.ok || r.code == 404;
+}
+
 /// Runs the step's actions in order, then writes the status; a failed
 /// action fails the job (Koordinator's FailedCreateReservation / FailedEvict).
 JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, const PodMigrationJob& job,
@@ -144,12 +154,8 @@ JobStepOutcomePtr carry_out(watch::ApiClient& api, MetricsRegistry& metrics, con
       }
       spdlog::info("migration: job {} created reservation {}", job.meta.name, action.reservation->meta.name);
     } else if (action.kind == ds::JobActionKind::delete_reservation) {
-      watch::HttpRequest request;
-      request.method = "DELETE";
-      request.target = watch::object_path(kKoordRoot, "reservations", "", action.reservation->meta.name);
-      auto r = api.call(request);
-      if (!r.ok && r.code != 404)
-        spdlog::warn("migration: job {} could not delete its reservation: {}", job.meta.name, r.message);
+      delete_for_job(api, watch::object_path(kKoordRoot, "reservations", "", action.reservation->meta.name),
+                     "the reservation", job);
     } else {
       auto r = evict(api, action, pod_uid, job, grace);
       metrics.add(kEvictionsMetric, {trigger_of(job), eviction_result(r)});
@@ -447,16 +453,6 @@ void create_job(Self self, const MigrationRequest& request) {
     spdlog::warn("descheduler: could not create a PodMigrationJob for {}: {}", key, r.message);
     caf::anon_send(me, atom::failed_v, key);
   });
-}
-
-/// DELETE `path` (an object of `job`'s); false when it is still there.
-bool delete_for_job(watch::ApiClient& api, const std::string& path, const char* what, const PodMigrationJob& job) {
-  watch::HttpRequest request;
-  request.method = "DELETE";
-  request.target = path;
-  auto r = api.call(request);
-  if (!r.ok && r.code != 404) spdlog::warn("migration: could not delete {} of job {}: {}", what, job.meta.name, r.message);
-  return r.ok || r.code == 404;
 }
 
 /// The reservation the job created itself (not one it was given); "" when none.
