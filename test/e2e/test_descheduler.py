@@ -18,6 +18,7 @@ troupe scheduler's own work, configured by --descheduler-config.
 """
 import json
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -205,6 +206,7 @@ class DeschedulerFixture:
         self.cluster = Cluster(self)
         self.client = self.cluster.client
         self.dir = tempfile.mkdtemp(prefix="troupe-descheduler-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.actors = None
 
     def tearDown(self):

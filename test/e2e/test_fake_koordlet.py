@@ -10,6 +10,7 @@ NodeMetric.
 """
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -67,6 +68,7 @@ class FakeKoordletTest(DeschedulerFixture, unittest.TestCase):
         self.cluster = Cluster(self, "--node-metrics-interval", "300ms")
         self.client = self.cluster.client
         self.dir = tempfile.mkdtemp(prefix="troupe-fake-koordlet-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
         self.actors = None
 
     def start(self, descheduler=None, replicas=None):
