@@ -155,25 +155,6 @@ DeschedulerLeaderElection read_leader_election(const YAML::Node& node, const std
   return out;
 }
 
-DeschedulerClientConnection read_client_connection(const YAML::Node& node, const std::string& path) {
-  DeschedulerClientConnection out;
-  if (is_absent(node)) return out;
-  expect_map(node, path);
-  reject_unknown_fields(node, path, {"kubeconfig", "acceptContentTypes", "contentType", "qps", "burst"});
-  read_optional(node, path, "kubeconfig", out.kubeconfig);
-  read_optional(node, path, "acceptContentTypes", out.accept_content_types);
-  read_optional(node, path, "contentType", out.content_type);
-  read_optional(node, path, "qps", out.qps);
-  read_optional(node, path, "burst", out.burst);
-  if (out.content_type.empty()) out.content_type = "application/vnd.kubernetes.protobuf";
-  // 0 means "not set" in the Go defaulting, so it takes the default too.
-  if (out.qps == 0) out.qps = 50;
-  if (out.burst == 0) out.burst = 100;
-  if (out.qps < 0) throw FieldError(child_path(path, "qps"), "must not be negative");
-  if (out.burst < 0) throw FieldError(child_path(path, "burst"), "must not be negative");
-  return out;
-}
-
 /// "host:port" with an empty host -> 0.0.0.0, a bare IP -> IP:10251, as
 /// SetDefaults_DeschedulerConfiguration does.
 std::string default_bind_address(const std::string& written) {
@@ -331,7 +312,7 @@ DeschedulerConfiguration read_configuration(const YAML::Node& document) {
                          "profiles", "enableProfiling", "enableContentionProfiling"});
   check_type_meta(document);
   config.leader_election = read_leader_election(document["leaderElection"], "leaderElection");
-  config.client_connection = read_client_connection(document["clientConnection"], "clientConnection");
+  config.client_connection = parse_client_connection(document["clientConnection"], "clientConnection");
   std::string healthz, metrics;
   read_optional(document, "", "healthzBindAddress", healthz);
   read_optional(document, "", "metricsBindAddress", metrics);

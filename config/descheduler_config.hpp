@@ -16,6 +16,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "config/client_connection.hpp"
 #include "model/int_or_string.hpp"
 #include "model/label_selector.hpp"
 #include "model/result.hpp"
@@ -67,17 +68,9 @@ struct DeschedulerLeaderElection {
   std::string resource_namespace = "koordinator-system";
 };
 
-struct DeschedulerClientConnection {
-  std::string kubeconfig;
-  std::string accept_content_types;
-  std::string content_type = "application/vnd.kubernetes.protobuf";
-  double qps = 50;
-  int32_t burst = 100;
-};
-
 struct DeschedulerConfiguration {
   DeschedulerLeaderElection leader_election;
-  DeschedulerClientConnection client_connection;
+  ClientConnection client_connection;
   std::string healthz_bind_address = "0.0.0.0:10251";
   std::string metrics_bind_address = "0.0.0.0:10251";
   /// 0 runs one descheduling cycle and stops.

@@ -185,24 +185,6 @@ void check_profiles_agree(const std::vector<Profile>& profiles) {
 
 // ---- top-level sections --------------------------------------------------------
 
-ClientConnection parse_client_connection(const YAML::Node& node, const std::string& path) {
-  ClientConnection c;
-  expect_map(node, path);
-  reject_unknown_fields(node, path, {"kubeconfig", "acceptContentTypes", "contentType", "qps", "burst"});
-  read_optional(node, path, "kubeconfig", c.kubeconfig);
-  read_optional(node, path, "acceptContentTypes", c.accept_content_types);
-  read_optional(node, path, "contentType", c.content_type);
-  read_optional(node, path, "qps", c.qps);
-  read_optional(node, path, "burst", c.burst);
-  if (!std::isfinite(c.qps)) throw FieldError(child_path(path, "qps"), "must be a finite number");
-  if (c.qps < 0) throw FieldError(child_path(path, "qps"), "must not be negative");
-  if (c.burst < 0) throw FieldError(child_path(path, "burst"), "must not be negative");
-  // As kube-scheduler's defaults: 0 means unset (the rate limiter would read qps 0 as no limit).
-  if (c.qps == 0) c.qps = 50;
-  if (c.burst == 0) c.burst = 100;
-  return c;
-}
-
 LeaderElection parse_leader_election(const YAML::Node& node, const std::string& path) {
   LeaderElection le;
   expect_map(node, path);
@@ -404,8 +386,7 @@ SchedulerConfiguration parse_root(const YAML::Node& root, const PluginCatalog& c
   parse_type_meta(root);
   SchedulerConfiguration config;
   parse_scalars(root, config);
-  if (!is_absent(root["clientConnection"]))
-    config.client_connection = parse_client_connection(root["clientConnection"], "clientConnection");
+  config.client_connection = parse_client_connection(root["clientConnection"], "clientConnection");
   if (!is_absent(root["leaderElection"]))
     config.leader_election = parse_leader_election(root["leaderElection"], "leaderElection");
   validate_leader_election(config.leader_election, "leaderElection");

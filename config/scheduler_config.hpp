@@ -16,6 +16,7 @@
 #include <chrono>
 
 #include "model/go_duration.hpp"
+#include "config/client_connection.hpp"
 #include "config/extension_point.hpp"
 #include "config/plugin_catalog.hpp"
 #include "model/result.hpp"
@@ -73,14 +74,6 @@ struct Profile {
   std::vector<std::string> plugin_names() const;
   /// The args for a plugin, or a Null node.
   YAML::Node args_for(const std::string& plugin) const;
-};
-
-struct ClientConnection {
-  std::string kubeconfig;
-  std::string accept_content_types;
-  std::string content_type = "application/vnd.kubernetes.protobuf";
-  double qps = 50;
-  int32_t burst = 100;
 };
 
 struct LeaderElection {

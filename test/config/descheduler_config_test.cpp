@@ -124,6 +124,7 @@ TEST_CASE("descheduler config: errors name the field", "[descheduler-config]") {
       {"leaderElection: {other: 1}", "leaderElection"},
       {"clientConnection: {qps: -1}", "clientConnection.qps: must not be negative"},
       {"clientConnection: {burst: -1}", "clientConnection.burst"},
+      {"clientConnection: {qps: nan}", "clientConnection.qps: must be a finite number"},
       {"profiles: {}", "profiles: must be a list"},
       {"profiles: [{name: a}, {name: a}]", "profiles[1].name: duplicate profile name"},
       {"profiles: [{name: a}, {}]", "profiles[1].name: must not be empty"},
