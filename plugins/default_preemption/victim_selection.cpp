@@ -51,6 +51,13 @@ VictimSelection select_victims_on_node(const PodInfo& preemptor, NodeInfo& node,
     if (out.status = reprieve(pod, true); !out.status.ok()) return out;
   for (const auto& pod : split.non_violating)
     if (out.status = reprieve(pod, false); !out.status.ok()) return out;
+  // Violating victims were taken first: sort again so that pods.front() is
+  // the most important victim, as the candidate order reads it (upstream
+  // SelectVictimsOnNode does the same).
+  if (out.victims.num_pdb_violations > 0 &&
+      out.victims.num_pdb_violations < static_cast<int64_t>(out.victims.pods.size()))
+    std::stable_sort(out.victims.pods.begin(), out.victims.pods.end(),
+                     [&](const auto& a, const auto& b) { return more_important_pod(*a, *b, options.now); });
   return out;
 }
 

@@ -105,6 +105,8 @@ TEST_CASE("victims on a node: remove lower priority, reprieve the most important
        {pdb("app=x", 0)}, Code::success, {"b"}, 0},
       {"a violating victim is counted", {pod("a", 1, "3", {{"app", "x"}}), pod("b", 2, "1", {{"app", "x"}})},
        {pdb("app=x", 0)}, Code::success, {"a"}, 1},
+      {"violating and not: the victims sorted by priority again",
+       {pod("v", 1, "3", {{"app", "x"}}), pod("w", 5, "3")}, {pdb("app=x", 0)}, Code::success, {"w", "v"}, 1},
       {"equal priority: the later started goes",
        {pod("old", 1, "2", {}, "2026-01-01T00:00:00Z"), pod("new", 1, "2", {}, "2026-05-01T00:00:00Z")}, {},
        Code::success, {"new"}, 0},
