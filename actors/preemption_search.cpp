@@ -33,6 +33,19 @@ void consider(const plugins::NodeInfo& info, plugins::Code code, const Preemptio
   in.statuses.emplace_back(info.name(), plugins::PluginStatus(code));
 }
 
+/// The partition's nodes, and those the filters did not call unresolvable:
+/// the copies with a resolvable code and the nodes ruled out for want of a
+/// victim (upstream's potential nodes count them too).
+pre::PartitionSize size_of(const NodePartition& partition, const SearchInput& in) {
+  pre::PartitionSize size;
+  size.nodes = static_cast<int64_t>(partition.node_count());
+  for (const auto& [name, status] : in.statuses)
+    if (status.code != plugins::Code::unschedulable_and_unresolvable) ++size.potential;
+  if (auto it = in.ruled_out.find(std::string(pre::kNoVictimsFound)); it != in.ruled_out.end())
+    size.potential += it->second;
+  return size;
+}
+
 }  // namespace
 
 plugins::preemption::PartitionPreemption evaluate_preemption(const NodePartition& partition, uint64_t round_cycle,
@@ -59,7 +72,7 @@ plugins::preemption::PartitionPreemption evaluate_preemption(const NodePartition
   std::sort(in.copies.begin(), in.copies.end(), [](const auto& a, const auto& b) { return a.name() < b.name(); });
   pre::FrameworkDryRun dry_run(*cycle.framework, *cycle.state);
   auto answer = pre::search_partition(*cycle.pod, std::move(in.copies), in.statuses, dry_run, *request.pdbs,
-                                      request.search);
+                                      request.search, size_of(partition, in));
   answer.ruled_out = std::move(in.ruled_out);
   return answer;
 }

@@ -47,7 +47,8 @@ bool victims_remain(const NodeInfo& node, const std::set<std::string>& victims) 
 
 PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeInfo> nodes,
                                      const NodeStatuses& statuses, DryRun& dry_run,
-                                     const std::vector<PodDisruptionBudget>& pdbs, const PartitionSearch& search) {
+                                     const std::vector<PodDisruptionBudget>& pdbs, const PartitionSearch& search,
+                                     const PartitionSize& size) {
   PartitionPreemption out;
   if (auto reason = ineligibility_reason(preemptor, nodes, statuses, search.options.reserve_pods_preempt)) {
     out.ineligible = std::move(reason);
@@ -62,9 +63,13 @@ PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeI
     drop_lower_priority_nominations(node, preemptor.priority, search.nominated);
   }
   if (nodes.empty()) return out;
+  const auto copies = static_cast<int64_t>(nodes.size());
+  const int64_t partition_nodes = size.nodes > 0 ? size.nodes : copies;
+  const int64_t potential = size.nodes > 0 ? size.potential : copies;
   PreemptionOptions options = search.options;
-  options.min_candidate_nodes_absolute = absolute_share(options.min_candidate_nodes_absolute,
-                                                        static_cast<int64_t>(nodes.size()), search.total_nodes);
+  options.candidates_wanted =
+      std::max<int64_t>({1, potential * options.min_candidate_nodes_percentage / 100,
+                         absolute_share(options.min_candidate_nodes_absolute, partition_nodes, search.total_nodes)});
   PreemptionResult result = preempt(preemptor, std::move(nodes), statuses, dry_run, pdbs, options);
   out.best = std::move(result.chosen);
   out.node_statuses = std::move(result.node_statuses);

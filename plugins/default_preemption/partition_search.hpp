@@ -51,6 +51,15 @@ struct PartitionSearch {
   std::set<std::string> pending_victims;
 };
 
+/// The size of a partition, for its share of the candidates to find.
+/// Upstream counts candidates against every node the filters did not call
+/// unresolvable ("potential nodes"), whether it holds a victim or not; a
+/// partition copies only the nodes with one. 0: the nodes given.
+struct PartitionSize {
+  int64_t nodes = 0;      // every node of the partition
+  int64_t potential = 0;  // of those, the ones not unschedulable-and-unresolvable
+};
+
 /// This partition's share of minCandidateNodesAbsolute: proportional to its
 /// size, rounded up (so the shares add up to at least the whole).
 int32_t absolute_share(int32_t absolute, int64_t partition_nodes, int64_t total_nodes);
@@ -74,7 +83,8 @@ bool victims_remain(const NodeInfo& node, const std::set<std::string>& victims);
 /// `statuses` the Filter statuses of those nodes.
 PartitionPreemption search_partition(const PodInfo& preemptor, std::vector<NodeInfo> nodes,
                                      const NodeStatuses& statuses, DryRun& dry_run,
-                                     const std::vector<PodDisruptionBudget>& pdbs, const PartitionSearch& search);
+                                     const std::vector<PodDisruptionBudget>& pdbs, const PartitionSearch& search,
+                                     const PartitionSize& size = {});
 
 /// The merged verdict of every partition.
 struct MergedPreemption {

@@ -85,7 +85,8 @@ PreemptionResult preempt(const PodInfo& preemptor, std::vector<NodeInfo> nodes, 
   }
   if (potential.empty()) return failure(total_nodes, std::move(node_statuses));
 
-  const int64_t wanted = num_candidates(static_cast<int64_t>(potential.size()), options);
+  const int64_t wanted = options.candidates_wanted > 0 ? options.candidates_wanted
+                                                      : num_candidates(static_cast<int64_t>(potential.size()), options);
   std::vector<Candidate> non_violating, violating;
   for (size_t i = 0; i < potential.size(); ++i) {
     NodeInfo& node = *potential[(options.offset + i) % potential.size()];

@@ -50,6 +50,9 @@ struct PreemptionOptions {
   /// Return every candidate found, not only the chosen one: extenders with a
   /// preemptVerb narrow the whole list before the choice (callExtenders).
   bool keep_candidates = false;
+  /// How many candidates to find before choosing; 0: computed from the nodes
+  /// given (num_candidates). A partition sets its share of the cluster's.
+  int64_t candidates_wanted = 0;
 };
 
 struct PreemptionResult {

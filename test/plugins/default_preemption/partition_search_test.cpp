@@ -82,6 +82,42 @@ TEST_CASE("a partition's share of minCandidateNodesAbsolute", "[preemption]") {
   }
 }
 
+TEST_CASE("a partition searches for its share of the cluster's candidates, not of its copies", "[preemption]") {
+  // 200 full nodes, 20 of them with victims: n00..n09 a priority-500 pod,
+  // n10..n19 a priority-10 one. Upstream wants max(10% of 200, 100) = 100
+  // candidates: it searches all 20 and evicts a priority-10 pod.
+  auto preemptor = pod("p", 1000, "2");
+  std::vector<NodeInfo> copies;
+  for (int i = 0; i < 20; ++i) {
+    const std::string name = (i < 10 ? "n0" : "n1") + std::to_string(i % 10);
+    copies.push_back(node4(name, {pod("v-" + name, i < 10 ? 500 : 10, "4")}));
+  }
+  PartitionSearch search = search_of(200);
+  struct Case {
+    const char* what;
+    PartitionSize size;
+    int32_t victim_priority;
+  };
+  const std::vector<Case> cases = {
+      {"the whole cluster in one partition", {200, 200}, 10},
+      {"half the cluster: 50 candidates wanted", {100, 100}, 10},
+      {"a tenth: 10 wanted, found in n00..n09", {20, 20}, 500},
+      {"sizes unknown: the copies' share (10)", {}, 500},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    auto answer = search_partition(*preemptor, copies, insufficient(copies), cpu_fits, {}, search, c.size);
+    REQUIRE(answer.best);
+    CHECK(answer.best->victims.pods.front()->priority == c.victim_priority);
+  }
+  // minCandidateNodesPercentage counts the potential nodes, victims or not:
+  // 10% of 2000 is 200, above the absolute 100 shared out as 10.
+  search = search_of(2000);
+  auto wide = search_partition(*preemptor, copies, insufficient(copies), cpu_fits, {}, search, {200, 2000});
+  REQUIRE(wide.best);
+  CHECK(wide.best->victims.pods.front()->priority == 10);
+}
+
 TEST_CASE("merging partition answers picks what one partition would pick", "[preemption]") {
   auto preemptor = pod("p", 10, "2");
   const auto all = cluster();
