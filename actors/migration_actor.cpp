@@ -129,10 +129,7 @@ const char* eviction_result(const watch::ApiResult& r) {
 
 /// DELETE `path` (an object of `job`'s); false when it is still there.
 bool delete_for_job(watch::ApiClient& api, const std::string& path, const char* what, const PodMigrationJob& job) {
-  watch::HttpRequest request;
-  request.method = "DELETE";
-  request.target = path;
-  auto r = api.call(request);
+  auto r = watch::delete_object(api, path);
   if (!r.ok && r.code != 404) spdlog::warn("migration: could not delete {} of job {}: {}", what, job.meta.name, r.message);
   return r.ok || r.code == 404;
 }

@@ -3,7 +3,6 @@
 #include "model/json.hpp"
 #include "plugins/reservation/reservation_lifecycle.hpp"
 #include "plugins/reservation/reservation_names.hpp"
-#include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
 
 namespace troupe::actors {
@@ -110,12 +109,9 @@ watch::ApiResult fail_undecodable_reservation(watch::ApiClient& api, const Undec
 }
 
 watch::ApiResult delete_reservation(watch::ApiClient& api, const std::string& name, const std::string& uid) {
-  watch::HttpRequest request;
-  request.method = "DELETE";
-  request.target = reservation_path(name);
-  request.content_type = "application/json";
-  request.body = R"({"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"uid":)" + watch::json_quote(uid) + "}}";
-  return api.call(request);
+  watch::DeletePreconditions preconditions;
+  preconditions.uid = uid;
+  return watch::delete_object(api, reservation_path(name), preconditions);
 }
 
 }  // namespace troupe::actors

@@ -73,6 +73,20 @@ ApiResult create_object(ApiClient& api, const std::string& collection_path, cons
   return api.call(make_request("POST", collection_path, body, "application/json"), RetryPolicy{}, cancel);
 }
 
+ApiResult delete_object(ApiClient& api, const std::string& path, const DeletePreconditions& preconditions,
+                        std::optional<std::int64_t> grace_period_seconds, const CancelToken* cancel) {
+  JsonBody body;
+  body.begin_object().string("apiVersion", "v1").string("kind", "DeleteOptions");
+  if (!preconditions.uid.empty() || !preconditions.resource_version.empty()) {
+    body.begin_object("preconditions");
+    body.string_if("uid", preconditions.uid).string_if("resourceVersion", preconditions.resource_version);
+    body.end_object();
+  }
+  if (grace_period_seconds) body.integer("gracePeriodSeconds", *grace_period_seconds);
+  body.end_object();
+  return api.call(make_request("DELETE", path, body.str(), "application/json"), RetryPolicy{}, cancel);
+}
+
 ApiResult patch_object(ApiClient& api, const std::string& path, const std::string& body, PatchType type,
                        const CancelToken* cancel, bool resend_on_conflict) {
   RetryPolicy policy;

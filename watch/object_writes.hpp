@@ -6,6 +6,7 @@
 //
 // All functions are thread-safe and blocking; see ApiClient.
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -25,6 +26,19 @@ ApiResult get_object(ApiClient& api, const std::string& path, const CancelToken*
 
 /// POST `body` to a collection path.
 ApiResult create_object(ApiClient& api, const std::string& collection_path, const std::string& body,
+                        const CancelToken* cancel = nullptr);
+
+/// Preconditions make a DELETE fail with 409 if the object was replaced
+/// (uid) or changed (resourceVersion) since it was read.
+struct DeletePreconditions {
+  std::string uid;
+  std::string resource_version;
+};
+
+/// DELETE `path` with DeleteOptions (preconditions, grace period when set).
+/// A 404 comes back as it is: callers decide whether "already gone" is done.
+ApiResult delete_object(ApiClient& api, const std::string& path, const DeletePreconditions& preconditions = {},
+                        std::optional<std::int64_t> grace_period_seconds = std::nullopt,
                         const CancelToken* cancel = nullptr);
 
 /// PATCH `path` (an object or a subresource such as ".../status"). A patch
