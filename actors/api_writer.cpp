@@ -285,10 +285,12 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
             watch::PodCondition condition;
             condition.reason = report->reason;
             condition.message = report->message;
-            auto patched = watch::patch_pod_status(*api, report->ns, report->name, condition, std::nullopt);
-            if (!patched.ok && patched.code != 404)
+            if (report->transition_time) condition.last_transition_time = *report->transition_time;
+            auto patched = watch::report_unschedulable(
+                *api, {report->ns, report->name, report->uid, report->resource_version}, condition);
+            if (!patched.result.ok && patched.result.code != 404)
               spdlog::warn("api-writer could not set PodScheduled=False on {}/{}: {}", report->ns, report->name,
-                           patched.message);
+                           patched.result.message);
           }
           lane->record(events, {pod_reference(report->ns, report->name, report->uid), "Warning", "FailedScheduling",
                                 "Scheduling", report->message});

@@ -140,9 +140,9 @@ void fail(Self self, const AttemptPtr& a, const std::string& message, std::vecto
   report->reason = error ? "SchedulerError" : "Unschedulable";
   report->message = message;
   if (plugins::reservation::is_reserve_pod(meta)) report->reservation = plugins::reservation::reservation_name_of(meta);
-  for (const auto& c : a->pod().pod->status.conditions)
-    if (c.type == "PodScheduled" && c.status == "False" && c.reason == report->reason && c.message == message)
-      report->patch_condition = false;
+  const auto decision = self->state.reported_conditions.report(*a->pod().pod, report->reason, message, timestamp_now());
+  report->patch_condition = decision.write;
+  report->transition_time = decision.since;
   self->send(self->state.deps.writer, atom::report_v, FailureReportPtr(std::move(report)));
   self->send(self->state.deps.queue, atom::failed_v, a->pod().key, meta.uid, std::move(rejectors), error);
   spdlog::debug("scheduling-cycle could not place {}: {}", a->pod().key, message);
@@ -1144,6 +1144,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_gone, const std::string& uid) {
         MessageTimer timer(self->state.actor_metrics, self);
         forget_nomination(self, uid);
+        self->state.reported_conditions.forget(uid);
         on_gang_member_gone(self, uid, /*still_pending=*/false);
         self->state.cluster_pods.remove_pod(uid);
         if (self->state.quotas) self->state.quotas->pod_gone(uid);
@@ -1151,6 +1152,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_bound, const PodInfoPtr& pod, const std::string& node) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.add_pod(pod, node);
+        self->state.reported_conditions.forget(pod->meta().uid);
         if (self->state.quotas) self->state.quotas->pod_placed(pod);
       },
       [=](atom::upsert_reservation, const ReservationPtr& reservation) {
@@ -1165,6 +1167,7 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         MessageTimer timer(self->state.actor_metrics, self);
         // A preemption may hold room for it (the reserve pod's uid is the reservation's).
         forget_nomination(self, uid);
+        self->state.reported_conditions.forget(uid);
         self->state.cluster_pods.forget_assumed(uid);
       },
       [=](atom::upsert_node, const NodePtr& node) {

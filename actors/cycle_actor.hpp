@@ -40,6 +40,7 @@
 #include "actors/node_actor.hpp"
 #include "actors/queue_actor.hpp"
 #include "actors/quota_accounting.hpp"
+#include "actors/reported_conditions.hpp"
 #include "actors/task_learning.hpp"
 #include "actors/volume_store.hpp"
 #include "plugins/coscheduling/gang_book.hpp"
@@ -208,6 +209,8 @@ struct cycle_actor_state {
   std::shared_ptr<const plugins::affinity::NamespaceLabels> namespaces =
       std::make_shared<const plugins::affinity::NamespaceLabels>();
   uint64_t namespaces_generation = 0;
+  /// The PodScheduled=False conditions reported, so that an unchanged one is not written again.
+  ReportedConditions reported_conditions;
   /// ElasticQuota's book of quotas and what their pods use (null when no profile runs it).
   std::unique_ptr<QuotaAccounting> quotas;
 

@@ -14,6 +14,7 @@
 
 #include "model/pod.hpp"
 #include "model/result.hpp"
+#include "model/timestamp.hpp"
 #include "plugins/framework/claim_binding.hpp"
 #include "watch/event_writer.hpp"
 #include "watch/object_store.hpp"
@@ -72,6 +73,9 @@ struct FailureReport {
   /// False when the pod already carries this exact condition: kube-scheduler
   /// skips the patch then (and so keeps lastTransitionTime).
   bool patch_condition = true;
+  /// Set when the pod was already PodScheduled=False (another reason or
+  /// message): the condition keeps the time it became False.
+  std::optional<Timestamp> transition_time;
   /// Set for a Reservation's reserve pod: the Reservation's name (its
   /// Scheduled condition is written instead of the pod's).
   std::string reservation;

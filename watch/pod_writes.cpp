@@ -109,6 +109,72 @@ ApiResult patch_pod_status(ApiClient& api, const std::string& ns, const std::str
   return patch_object(api, pod_path(ns, name) + "/status", body.str(), PatchType::strategic_merge, cancel);
 }
 
+namespace {
+
+std::string condition_patch(const PodCondition& condition, const std::string& uid, const std::string& resource_version) {
+  JsonBody body;
+  body.begin_object().begin_object("metadata").string_if("uid", uid).string_if("resourceVersion", resource_version);
+  body.end_object().begin_object("status").begin_array("conditions").begin_object();
+  body.string("type", condition.type).string("status", condition.status);
+  body.string_if("reason", condition.reason).string_if("message", condition.message);
+  body.null("lastProbeTime").string("lastTransitionTime", format_time(condition.last_transition_time));
+  body.end_object().end_array().end_object().end_object();
+  return body.str();
+}
+
+/// Whether a freshly read pod still wants `condition`: the same pod, unbound,
+/// not being deleted, and not carrying it already.
+bool still_wants(const rapidjson::Value& pod, const std::string& uid, const PodCondition& condition) {
+  if (string_at(pod, {"metadata", "uid"}) != uid || !string_at(pod, {"spec", "nodeName"}).empty()) return false;
+  const rapidjson::Value* stamp = find_path(pod, {"metadata", "deletionTimestamp"});
+  if (stamp && !stamp->IsNull()) return false;
+  const rapidjson::Value* conditions = find_path(pod, {"status", "conditions"});
+  if (!conditions || !conditions->IsArray()) return true;
+  for (const auto& c : conditions->GetArray())
+    if (string_at(c, {"type"}) == condition.type)
+      return string_at(c, {"status"}) != condition.status || string_at(c, {"reason"}) != condition.reason ||
+             string_at(c, {"message"}) != condition.message;
+  return true;
+}
+
+}  // namespace
+
+ConditionReport report_unschedulable(ApiClient& api, const UnschedulablePod& pod, const PodCondition& condition,
+                                     const CancelToken* cancel) {
+  const std::string path = pod_path(pod.ns, pod.name);
+  std::string version = pod.resource_version;
+  constexpr int kMaxConflicts = 3;
+  ConditionReport out;
+  for (int conflicts = 0;; ++conflicts) {
+    out.result = patch_object(api, path + "/status", condition_patch(condition, pod.uid, version),
+                              PatchType::strategic_merge, cancel, /*resend_on_conflict=*/false);
+    if (out.result.code != 409 || conflicts >= kMaxConflicts) {
+      out.written = out.result.ok;
+      return out;
+    }
+    // Changed since the attempt read it (often by this scheduler's own last
+    // report, which the queue's copy never sees): look again.
+    ApiResult read = get_object(api, path, cancel);
+    if (!read.ok) {
+      out.result = read;
+      if (read.code == 404) out.result.ok = true;  // gone: nothing to report
+      return out;
+    }
+    auto fresh = parse_document(read.body);
+    if (!fresh) {
+      out.result = read;
+      out.result.ok = false;
+      out.result.message = "GET " + path + ": " + fresh.message();
+      return out;
+    }
+    if (!still_wants(**fresh, pod.uid, condition)) {
+      out.result = read;
+      return out;
+    }
+    version = string_at(**fresh, {"metadata", "resourceVersion"});
+  }
+}
+
 ApiResult evict_pod(ApiClient& api, const std::string& ns, const std::string& name,
                     std::optional<std::int64_t> grace_period_seconds, const CancelToken* cancel) {
   JsonBody body;
@@ -124,16 +190,7 @@ ApiResult evict_pod(ApiClient& api, const std::string& ns, const std::string& na
 ApiResult delete_pod(ApiClient& api, const std::string& ns, const std::string& name,
                      const DeletePreconditions& preconditions, std::optional<std::int64_t> grace_period_seconds,
                      const CancelToken* cancel) {
-  JsonBody body;
-  body.begin_object().string("apiVersion", "v1").string("kind", "DeleteOptions");
-  if (!preconditions.uid.empty() || !preconditions.resource_version.empty()) {
-    body.begin_object("preconditions");
-    body.string_if("uid", preconditions.uid).string_if("resourceVersion", preconditions.resource_version);
-    body.end_object();
-  }
-  if (grace_period_seconds) body.integer("gracePeriodSeconds", *grace_period_seconds);
-  body.end_object();
-  return api.call(json_request("DELETE", pod_path(ns, name), body.str()), RetryPolicy{}, cancel);
+  return delete_object(api, pod_path(ns, name), preconditions, grace_period_seconds, cancel);
 }
 
 }  // namespace troupe::watch

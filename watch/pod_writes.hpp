@@ -13,6 +13,7 @@
 #include <string>
 
 #include "watch/api_client.hpp"
+#include "watch/object_writes.hpp"
 
 namespace troupe::watch {
 
@@ -60,19 +61,37 @@ ApiResult patch_pod_status(ApiClient& api, const std::string& ns, const std::str
                            const std::optional<PodCondition>& condition,
                            const std::optional<std::string>& nominated_node_name, const CancelToken* cancel = nullptr);
 
+/// The pod a failed attempt read: its condition is written only to that pod,
+/// while it is still unbound.
+struct UnschedulablePod {
+  std::string ns;
+  std::string name;
+  std::string uid;
+  std::string resource_version;  // the version the attempt read
+};
+
+/// Sets the PodScheduled=False condition of a pod a scheduling attempt could
+/// not place. The reports go out on I/O threads while the pod is tried again,
+/// so one could land after a later attempt's Binding and mark a running pod
+/// unschedulable for good: the patch carries the version the attempt read
+/// (409 when the pod changed), and on a conflict the pod is read again and
+/// written only while it is unbound, not being deleted and not already
+/// carrying the condition. A pod bound, replaced or gone answers ok with
+/// nothing written (`written` false).
+struct ConditionReport {
+  ApiResult result;
+  bool written = false;
+};
+ConditionReport report_unschedulable(ApiClient& api, const UnschedulablePod& pod, const PodCondition& condition,
+                                     const CancelToken* cancel = nullptr);
+
 /// POST pods/{name}/eviction (policy/v1). A 429 without Retry-After means a
 /// PodDisruptionBudget blocks it: returned at once, not retried.
 ApiResult evict_pod(ApiClient& api, const std::string& ns, const std::string& name,
                     std::optional<std::int64_t> grace_period_seconds = std::nullopt, const CancelToken* cancel = nullptr);
 
-/// Preconditions make the delete fail with 409 if the pod was replaced
-/// (uid) or changed (resourceVersion) since it was chosen.
-struct DeletePreconditions {
-  std::string uid;
-  std::string resource_version;
-};
-
-/// DELETE pods/{name} with DeleteOptions.
+/// DELETE pods/{name} with DeleteOptions (delete_object). The preconditions
+/// make it fail with 409 if the pod was replaced or changed since it was chosen.
 ApiResult delete_pod(ApiClient& api, const std::string& ns, const std::string& name,
                      const DeletePreconditions& preconditions = {},
                      std::optional<std::int64_t> grace_period_seconds = std::nullopt,

@@ -284,3 +284,54 @@ TEST_CASE("integration: a watch resumed past the server's history re-lists and d
                                        "default/old-2"};
   CHECK(view.keys() == expected);
 }
+
+TEST_CASE("integration: an unschedulable report never lands on a pod bound since the attempt", "[integration]") {
+  ApiServer server;
+  auto api = client_from(*load_kubeconfig(server.kubeconfig));
+  REQUIRE(create_object(*api, "/api/v1/nodes",
+                        R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"node-1"},"status":{"allocatable":{"cpu":"4"}}})")
+              .ok);
+  auto read = [&](const std::string& name) { return *parse_document(get_object(*api, "/api/v1/namespaces/default/pods/" + name).body); };
+  auto version_of = [&](const std::string& name) { return string_at(*read(name), {"metadata", "resourceVersion"}); };
+  auto condition = [](const char* message) {
+    PodCondition c;
+    c.message = message;
+    return c;
+  };
+
+  // First report at the version the attempt read: written.
+  const std::string uid = create_pod(*api, "web-1");
+  const UnschedulablePod attempt{"default", "web-1", uid, version_of("web-1")};
+  auto first = report_unschedulable(*api, attempt, condition("0/1 nodes are available: 1 Insufficient cpu."));
+  CHECK(first.result.ok);
+  CHECK(first.written);
+  // A later report at that stale version (the pod changed by the first one):
+  // read again, still unbound, so written.
+  auto second = report_unschedulable(*api, attempt, condition("0/1 nodes are available: 1 Too many pods."));
+  CHECK(second.written);
+  const rapidjson::Value* conditions = find_path(*read("web-1"), {"status", "conditions"});
+  REQUIRE(conditions != nullptr);
+  REQUIRE(conditions->IsArray());
+  REQUIRE(conditions->Size() == 1);
+  CHECK(string_at((*conditions)[0], {"message"}) == "0/1 nodes are available: 1 Too many pods.");
+  // The same report again: the pod already carries it, nothing written.
+  CHECK_FALSE(report_unschedulable(*api, attempt, condition("0/1 nodes are available: 1 Too many pods.")).written);
+
+  // Bound since the attempt: the stale report is dropped, the pod stays as bound.
+  REQUIRE(bind_pod(*api, {"default", "web-1", uid, "node-1", {}}).ok);
+  auto late = report_unschedulable(*api, attempt, condition("0/1 nodes are available: 1 Insufficient cpu."));
+  CHECK(late.result.ok);
+  CHECK_FALSE(late.written);
+  CHECK(string_at(*read("web-1"), {"spec", "nodeName"}) == "node-1");
+  CHECK(has_condition(read("web-1"), "PodScheduled", "True", ""));  // as the Binding set it
+
+  // Replaced under its name: the new pod is not the one the attempt read.
+  REQUIRE(delete_pod(*api, "default", "web-1", {}, 0).ok);
+  create_pod(*api, "web-1");
+  CHECK_FALSE(report_unschedulable(*api, attempt, condition("x")).written);
+  CHECK(find_path(*read("web-1"), {"status", "conditions"}) == nullptr);
+  // Gone: nothing to report, and not an error.
+  REQUIRE(delete_pod(*api, "default", "web-1", {}, 0).ok);
+  auto gone = report_unschedulable(*api, attempt, condition("x"));
+  CHECK_FALSE(gone.written);
+}
