@@ -56,8 +56,8 @@ NodeSelector read_required(const YAML::Node& node, const std::string& path) {
   NodeSelector selector;
   const std::string terms_path = config::child_path(path, "nodeSelectorTerms");
   const YAML::Node terms = node["nodeSelectorTerms"];
-  if (config::is_absent(terms) || terms.size() == 0)
-    throw FieldError(terms_path, "Required value: must have at least one node selector term");
+  // No term is accepted, as kube-scheduler's NewNodeSelector does: then no node matches.
+  if (config::is_absent(terms)) return selector;
   config::expect_sequence(terms, terms_path);
   for (size_t i = 0; i < terms.size(); ++i)
     selector.terms.push_back(read_node_selector_term(terms[i], config::index_path(terms_path, i)));
@@ -72,10 +72,10 @@ std::vector<PreferredSchedulingTerm> read_preferred(const YAML::Node& list, cons
     config::expect_map(list[i], entry);
     config::reject_unknown_fields(list[i], entry, {"weight", "preference"});
     PreferredSchedulingTerm term;
+    // The weight is not range-checked, as kube-scheduler's
+    // NewPreferredSchedulingTerms (the API server checks 1-100 on pods, not
+    // here); a term of weight 0 adds nothing.
     config::read_optional(list[i], entry, "weight", term.weight);
-    if (term.weight < 1 || term.weight > 100)
-      throw FieldError(config::child_path(entry, "weight"),
-                       "Invalid value: " + std::to_string(term.weight) + ": must be in the range 1-100");
     const YAML::Node preference = list[i]["preference"];
     if (config::is_absent(preference)) throw FieldError(config::child_path(entry, "preference"), "Required value");
     term.preference = read_node_selector_term(preference, config::child_path(entry, "preference"));

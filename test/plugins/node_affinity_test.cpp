@@ -161,6 +161,23 @@ TEST_CASE("NodeAffinity scores preferred terms and normalizes to 100", "[node_af
         Code::skip);
 }
 
+TEST_CASE("NodeAffinity args kube-scheduler loads are loaded: no term, weights out of 1-100", "[node_affinity]") {
+  // No nodeSelectorTerms: NewNodeSelector accepts it, and no node matches.
+  auto none = make_affinity("{addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}");
+  CHECK(none->filter(CycleState(), *PodBuilder("p").info(), NodeBuilder("a").info()).reasons ==
+        std::vector<std::string>{"node(s) didn't match scheduler-enforced node affinity"});
+  // Weights are not range-checked: 0 adds nothing, 150 counts as 150.
+  auto weighted = make_affinity(
+      "{addedAffinity: {preferredDuringSchedulingIgnoredDuringExecution: ["
+      "{weight: 0, preference: {matchExpressions: [{key: zone, operator: Exists}]}},"
+      "{weight: 150, preference: {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}}]}}");
+  CycleState state;
+  auto pod = PodBuilder("p").info();
+  REQUIRE(weighted->pre_score(state, *pod).ok());
+  CHECK(weighted->score(state, *pod, NodeBuilder("a").label("zone", "a").info()).score == 0);
+  CHECK(weighted->score(state, *pod, NodeBuilder("b").label("zone", "a").label("disk", "ssd").info()).score == 150);
+}
+
 TEST_CASE("NodeAffinity args are validated with field paths", "[node_affinity]") {
   struct Case {
     const char* args;
@@ -168,9 +185,6 @@ TEST_CASE("NodeAffinity args are validated with field paths", "[node_affinity]")
   };
   const std::string req = "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
   const std::vector<Case> cases = {
-      {"{addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}",
-       "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: must have at "
-       "least one node selector term"},
       {"{addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: "
        "[{key: a, operator: Near, values: [x]}]}]}}}",
        "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]."
@@ -192,9 +206,6 @@ TEST_CASE("NodeAffinity args are validated with field paths", "[node_affinity]")
        "metadata.uid, operator: In, values: [x]}]}]}}}",
        "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].key: Invalid "
        "value: \"metadata.uid\": not a valid field selector key"},
-      {"{addedAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 0, preference: {}}]}}",
-       "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range "
-       "1-100"},
       {"{addedAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 3}]}}",
        "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference: Required value"},
       {"{addedAfinity: {}}", "addedAfinity: unknown field"},
