@@ -228,6 +228,23 @@ void stop_claim_wait(Self self, const std::string& pod_key) {
   }
 }
 
+/// checkBindings reads the chosen node first: a node deleted while its pods
+/// wait for their claims fails their bindings now (the pods are tried again).
+void stop_claim_waits_on(Self self, const std::string& node) {
+  auto& runs = self->state.claim_runs;
+  for (auto it = runs.begin(); it != runs.end();) {
+    const BindJobPtr job = it->second->job;
+    if (job->node != node) {
+      ++it;
+      continue;
+    }
+    const uint64_t id = it->first;
+    it = runs.erase(it);
+    const std::string why = "failed to get node \"" + node + "\": node \"" + node + "\" not found";
+    deliver_binding(self, id, volume_binding_failed(0, "binding volumes: " + why));
+  }
+}
+
 /// Binds the pod, after its claims when it has claims to bind.
 caf::result<WriteOutcome> start_binding(Self self, const BindJobPtr& job, BindCall bind) {
   const uint64_t id = await_binding(self);
@@ -329,6 +346,10 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
       [=](atom::pod_gone, const std::string& key) {
         MessageTimer timer(self->state.actor_metrics, self);
         stop_claim_wait(self, key);
+      },
+      [=](atom::delete_node, const std::string& name) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        stop_claim_waits_on(self, name);
       },
   };
 }

@@ -63,7 +63,9 @@ using api_writer_actor = caf::typed_actor<
     // INTERNAL: time to look whether those claims are bound.
     caf::reacts_to<atom::check_claims, uint64_t>,
     // The pending pod "namespace/name" was deleted (INFORMER): a wait for its claims ends.
-    caf::reacts_to<atom::pod_gone, std::string>>;
+    caf::reacts_to<atom::pod_gone, std::string>,
+    // The node was deleted (INFORMER): the waits of the pods bound for it end.
+    caf::reacts_to<atom::delete_node, std::string>>;
 
 /// What the writer needs from the process: the client, the I/O threads, the
 /// metrics, and who this replica is (for events' reportingInstance).

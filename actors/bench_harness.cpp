@@ -192,6 +192,7 @@ api_writer_actor::behavior_type bench_binder(BenchBinder self, std::shared_ptr<O
       [=](atom::claims_written, uint64_t, WriteOutcome) {},
       [=](atom::check_claims, uint64_t) {},
       [=](atom::pod_gone, const std::string&) {},
+      [=](atom::delete_node, const std::string&) {},
   };
 }
 

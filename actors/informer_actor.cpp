@@ -129,6 +129,7 @@ void on_node(Self self, watch::EventType type, const watch::ObjectPtr& object) {
     if (known.erase(name) > 0) count_nodes(self);
     self->send(owner(self, name), atom::delete_node_v, name);
     self->send(self->state.deps.cycle, atom::delete_node_v, name);
+    self->send(self->state.deps.writer, atom::delete_node_v, name);
     cluster_event(self, plugins::EventResource::node, ActionType::kDelete);
     return;
   }

@@ -393,6 +393,22 @@ class VolumeBindingTest(SchedulingTest):
                                       'more: pod "waiting" not found')
         self.assertEqual(self.scheduler.metric("troupe_bindings_total", result="error"), 1)
 
+    def test_deleting_the_chosen_node_ends_the_wait_for_its_claims(self):
+        self.start([zoned_node("n-a1", "a"), storage_class("unserved", "WaitForFirstConsumer"),
+                    claim("scratch", storage_class="unserved")])
+        self.client.create(pod_with_claims("waiting", "scratch"))
+        self.cluster.wait(lambda: SELECTED_NODE in self.claim_of("scratch")["metadata"].get("annotations", {}), 30,
+                          "scratch annotated for its node")
+        self.client.ok("DELETE", "/api/v1/nodes/n-a1")
+        # As checkBindings, which reads the node first: the binding fails and the pod goes back to the queue.
+        def failed():
+            return [m for m in (e.get("note") or e.get("message") or "" for e in self.client.events_about("waiting"))
+                    if "binding volumes" in m]
+        messages = self.cluster.wait(failed, 15, "the waiting binding failed")
+        self.assertEqual(messages[0], 'running PreBind plugin "VolumeBinding": binding volumes: failed to get node '
+                                      '"n-a1": node "n-a1" not found')
+        self.assertFalse(self.client.pod("waiting")["spec"].get("nodeName"))
+
 
 if __name__ == "__main__":
     unittest.main()
