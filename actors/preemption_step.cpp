@@ -85,7 +85,8 @@ std::shared_ptr<PreemptionRequest> make_request(CycleSelf self, const CycleReque
   request->search.nominated = self->state.nominations.priorities();
   if (const auto& released = self->state.released) {
     request->search.nominated_node = released->second.node;
-    request->search.pending_victims = released->second.victims;
+    request->search.pending_victims =
+        pre::terminating_victims(self->state.cluster_pods, released->second.node, released->second.victims);
   }
   return request;
 }

@@ -38,6 +38,19 @@ bool may_have_victims(const NodeInfo& node, const PodInfo& preemptor, const std:
   return false;
 }
 
+std::set<std::string> terminating_victims(const ClusterPods& pods, const std::string& node,
+                                          const std::set<std::string>& victims) {
+  std::set<std::string> out;
+  if (victims.empty()) return out;
+  auto entry = pods.nodes().find(node);
+  if (entry == pods.nodes().end()) return out;
+  for (const auto& pod : entry->second.pods) {
+    const std::string uid(pod_identity(*pod));
+    if (victims.count(uid) > 0 && pod->meta().is_terminating()) out.insert(uid);
+  }
+  return out;
+}
+
 bool victims_remain(const NodeInfo& node, const std::set<std::string>& victims) {
   if (victims.empty()) return false;
   for (const auto& pod : node.pods())

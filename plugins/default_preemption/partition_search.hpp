@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "plugins/default_preemption/preemption.hpp"
+#include "plugins/framework/cluster_pods.hpp"
 
 namespace troupe::plugins::preemption {
 
@@ -75,6 +76,13 @@ size_t drop_lower_priority_nominations(NodeInfo& node, int32_t priority,
 /// kNoVictimsFound.
 bool may_have_victims(const NodeInfo& node, const PodInfo& preemptor, const std::map<std::string, int32_t>& nominated,
                       const VictimOptions& options);
+
+/// Of `victims` (uids) a preemption chose on `node`, those the cluster view
+/// shows terminating. Upstream's podTerminatingByPreemption needs a
+/// deletionTimestamp: a victim whose deletion failed (RBAC, a webhook, the
+/// server) does not hold its preemptor back for good.
+std::set<std::string> terminating_victims(const ClusterPods& pods, const std::string& node,
+                                          const std::set<std::string>& victims);
 
 /// Whether any of `victims` (uids) is still accounted on `node`.
 bool victims_remain(const NodeInfo& node, const std::set<std::string>& victims);

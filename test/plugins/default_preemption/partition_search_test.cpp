@@ -464,3 +464,32 @@ TEST_CASE("DefaultPreemptionArgs: defaults, values and field-naming errors", "[p
     CHECK(args.min_candidate_nodes_absolute == c.absolute);
   }
 }
+
+TEST_CASE("only victims already terminating hold their nominated preemptor back", "[preemption]") {
+  ClusterPods cluster;
+  cluster.upsert_node(std::make_shared<const Node>(NodeBuilder("n").node()));
+  Pod deleted = PodBuilder("deleted").priority(1).container({{"cpu", "1"}}).pod();
+  deleted.meta.deletion_timestamp = kNow;
+  auto terminating = PodInfo::make(deleted);
+  auto refused = pod("refused", 1, "1");  // its DELETE failed: still running
+  cluster.add_pod(terminating, "n");
+  cluster.add_pod(refused, "n");
+  const std::string a(pod_identity(*terminating)), b(pod_identity(*refused));
+  const std::set<std::string> victims = {a, b, "already-gone"};
+  struct Case {
+    const char* what;
+    std::string node;
+    std::set<std::string> victims;
+    std::set<std::string> expected;
+  };
+  const std::vector<Case> cases = {
+      {"the terminating one only", "n", victims, {a}},
+      {"a victim that failed to go alone: none", "n", {b}, {}},
+      {"another node: none", "m", victims, {}},
+      {"no victims", "n", {}, {}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK(terminating_victims(cluster, c.node, c.victims) == c.expected);
+  }
+}
