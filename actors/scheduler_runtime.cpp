@@ -83,6 +83,7 @@ class ApiLeaseBackend : public LeaseBackend {
     auto r = watch::get_lease(*api_, ns_, name_);
     if (r.api.code == 404) return std::optional<LeaseRecord>{};
     if (!r.api.ok || !r.lease) return Error{r.api.message};
+    last_read_ = *r.lease;
     return std::optional<LeaseRecord>{from_watch(*r.lease)};
   }
   Result<LeaseRecord> create(const LeaseRecord& record) override { return done(watch::create_lease(*api_, to_watch(record))); }
@@ -91,14 +92,18 @@ class ApiLeaseBackend : public LeaseBackend {
  private:
   Result<LeaseRecord> done(const watch::LeaseResult& r) {
     if (!r.api.ok || !r.lease) return Error{r.api.message};
+    last_read_ = *r.lease;
     return from_watch(*r.lease);
   }
   static LeaseRecord from_watch(const watch::LeaseRecord& l) {
     return {l.holder_identity, l.lease_duration_seconds, l.acquire_time, l.renew_time, l.lease_transitions,
             l.resource_version};
   }
+  /// The record to write: the lease as last read (its labels, annotations,
+  /// preferred holder and strategy kept, as client-go's LeaseLock) with the
+  /// election's fields.
   watch::LeaseRecord to_watch(const LeaseRecord& r) const {
-    watch::LeaseRecord l;
+    watch::LeaseRecord l = last_read_;
     l.ns = ns_;
     l.name = name_;
     l.holder_identity = r.holder_identity;
@@ -111,6 +116,7 @@ class ApiLeaseBackend : public LeaseBackend {
   }
   std::shared_ptr<watch::ApiClient> api_;
   std::string ns_, name_;
+  watch::LeaseRecord last_read_;
 };
 
 template <class D>

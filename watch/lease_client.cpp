@@ -8,6 +8,15 @@ namespace troupe::watch {
 
 namespace {
 
+std::map<std::string, std::string> string_map_at(const rapidjson::Value& doc, std::initializer_list<const char*> path) {
+  std::map<std::string, std::string> out;
+  const rapidjson::Value* map = find_path(doc, path);
+  if (map == nullptr || !map->IsObject()) return out;
+  for (const auto& m : map->GetObject())
+    if (m.value.IsString()) out.emplace(m.name.GetString(), m.value.GetString());
+  return out;
+}
+
 LeaseResult decode(ApiResult result) {
   LeaseResult out;
   if (result.ok) {
@@ -27,6 +36,10 @@ LeaseResult decode(ApiResult result) {
       lease.acquire_time = string_at(doc, {"spec", "acquireTime"});
       lease.renew_time = string_at(doc, {"spec", "renewTime"});
       lease.lease_transitions = static_cast<int>(int_at(doc, {"spec", "leaseTransitions"}).value_or(0));
+      lease.labels = string_map_at(doc, {"metadata", "labels"});
+      lease.annotations = string_map_at(doc, {"metadata", "annotations"});
+      lease.preferred_holder = string_at(doc, {"spec", "preferredHolder"});
+      lease.strategy = string_at(doc, {"spec", "strategy"});
       out.lease = std::move(lease);
     }
   }
@@ -55,12 +68,16 @@ std::string lease_body(const LeaseRecord& lease) {
   JsonBody body;
   body.begin_object().string("apiVersion", "coordination.k8s.io/v1").string("kind", "Lease");
   body.begin_object("metadata").string("name", lease.name).string("namespace", lease.ns);
-  body.string_if("resourceVersion", lease.resource_version).end_object();
+  body.string_if("resourceVersion", lease.resource_version);
+  if (!lease.labels.empty()) body.string_map("labels", lease.labels);
+  if (!lease.annotations.empty()) body.string_map("annotations", lease.annotations);
+  body.end_object();
   body.begin_object("spec");
   body.string("holderIdentity", lease.holder_identity);
   body.integer("leaseDurationSeconds", lease.lease_duration_seconds);
   body.string_if("acquireTime", lease.acquire_time).string_if("renewTime", lease.renew_time);
   body.integer("leaseTransitions", lease.lease_transitions);
+  body.string_if("preferredHolder", lease.preferred_holder).string_if("strategy", lease.strategy);
   body.end_object().end_object();
   return body.str();
 }

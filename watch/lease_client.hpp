@@ -9,6 +9,7 @@
 // timeout: the election loop retries every retryPeriod anyway.
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,12 @@ struct LeaseRecord {
   std::string renew_time;             // MicroTime
   int lease_transitions = 0;
   std::string resource_version;       // as read; update_lease sends it as the precondition
+  /// Kept as read and written back, as client-go's LeaseLock updates the
+  /// object it read: a renewal must not drop what others put on the lease.
+  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> annotations;
+  std::string preferred_holder;       // spec.preferredHolder (coordinated leader election)
+  std::string strategy;               // spec.strategy
 };
 
 struct LeaseResult {

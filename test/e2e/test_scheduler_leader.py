@@ -126,6 +126,21 @@ class LeaderElectionTest(unittest.TestCase):
         self.cluster.wait(lambda: all_bound(self.client, names), 30,
                           lambda: "bound by the new leader; " + describe_pending(self.client))
 
+    def test_renewals_keep_what_others_put_on_the_lease(self):
+        config = scheduler_config(leader_elect=True, lease=("2s", "1500ms", "500ms"))
+        scheduler = self.cluster.start_scheduler(config)
+        self.cluster.wait(lambda: leader_identity(scheduler), 30, "the scheduler leads")
+        self.client.ok("PATCH", LEASE_PATH, {"metadata": {"labels": {"team": "infra"},
+                                                          "annotations": {"note": "kept"}}},
+                       "application/merge-patch+json")
+        renewed = self.client.ok("GET", LEASE_PATH)["spec"]["renewTime"]
+        # A renewal is a PUT of the whole lease: it must carry them back.
+        self.cluster.wait(lambda: self.client.ok("GET", LEASE_PATH)["spec"]["renewTime"] != renewed, 10,
+                          "the lease renewed")
+        lease = self.client.ok("GET", LEASE_PATH)
+        self.assertEqual(lease["metadata"].get("labels"), {"team": "infra"})
+        self.assertEqual(lease["metadata"].get("annotations"), {"note": "kept"})
+
 
 if __name__ == "__main__":
     unittest.main()
