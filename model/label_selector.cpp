@@ -241,9 +241,18 @@ LabelSelector with_label_values(const std::optional<LabelSelector>& selector, co
   if (!selector || selector->matches_nothing()) return LabelSelector::nothing();
   if (in_keys.empty() && not_in_keys.empty()) return *selector;
   auto requirements = selector->requirements();
+  // An API server that knows matchLabelKeys merged `key In (value)` into the
+  // stored selector when the pod was created; merging the pod's current
+  // value again would AND two values after a relabel and match nothing.
+  auto merged_already = [&](const std::string& key, LabelRequirement::Op op) {
+    for (const auto& r : selector->requirements())
+      if (r.key == key && r.op == op && r.values.size() == 1) return true;
+    return false;
+  };
   auto add = [&](const std::vector<std::string>& keys, LabelRequirement::Op op) {
     for (const auto& key : keys)
-      if (auto it = labels.find(key); it != labels.end()) requirements.push_back(LabelRequirement{key, op, {it->second}});
+      if (auto it = labels.find(key); it != labels.end() && !merged_already(key, op))
+        requirements.push_back(LabelRequirement{key, op, {it->second}});
   };
   add(in_keys, LabelRequirement::Op::in);
   add(not_in_keys, LabelRequirement::Op::not_in);

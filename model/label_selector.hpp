@@ -63,7 +63,9 @@ class LabelSelector {
 /// `labels` has for some keys: `key In (value)` for each of `in_keys` and
 /// `key NotIn (value)` for each of `not_in_keys` that `labels` holds; a nil
 /// selector stays nil. (matchLabelKeys / mismatchLabelKeys of pod affinity
-/// terms and topology spread constraints.)
+/// terms and topology spread constraints.) A key the selector already has a
+/// single-value requirement of that operator on is left alone: the API
+/// server merged it at creation, with the labels the pod had then.
 LabelSelector with_label_values(const std::optional<LabelSelector>& selector, const Labels& labels,
                                 const std::vector<std::string>& in_keys,
                                 const std::vector<std::string>& not_in_keys = {});

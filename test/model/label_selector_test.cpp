@@ -191,6 +191,13 @@ TEST_CASE("with_label_values narrows a selector by the values of some keys", "[l
       {"both, in keys first", app, {"hash"}, {"tenant"}, "app=web,hash in (abc),tenant notin (t1)"},
       {"a key the labels lack adds nothing", app, {"missing"}, {"gone"}, "app=web"},
       {"the empty selector narrowed", LabelSelector(), {"hash"}, {}, "hash in (abc)"},
+      {"merged by the API server at creation: not again after a relabel",
+       LabelSelector({{"app", Op::equals, {"web"}}, {"hash", Op::in, {"old"}}}), {"hash"}, {}, "app=web,hash in (old)"},
+      {"a not-in merged already", LabelSelector({{"tenant", Op::not_in, {"t0"}}}), {}, {"tenant"}, "tenant notin (t0)"},
+      {"the user's own multi-value requirement is narrowed", LabelSelector({{"hash", Op::in, {"abc", "def"}}}), {"hash"},
+       {}, "hash in (abc,def),hash in (abc)"},
+      {"an in requirement does not stop a not-in key", LabelSelector({{"tenant", Op::in, {"t0"}}}), {}, {"tenant"},
+       "tenant in (t0),tenant notin (t1)"},
       {"nil stays nil", std::nullopt, {"hash"}, {}, "<nil>"},
       {"nothing() stays nothing()", LabelSelector::nothing(), {"hash"}, {"tenant"}, "<nil>"},
   };
