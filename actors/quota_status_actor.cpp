@@ -53,7 +53,12 @@ struct QuotaStatusState {
 
 using Self = caf::stateful_actor<QuotaStatusState>*;
 
-bool may_write(const QuotaStatusState& st) { return st.synced && (!st.deps.leading || st.deps.leading->load()); }
+/// The figures are whole: the quotas listed and the scheduler's view synced.
+bool figures_whole(const QuotaStatusState& st) { return st.synced && (!st.deps.ready || st.deps.ready->load()); }
+
+bool may_write(const QuotaStatusState& st) {
+  return figures_whole(st) && (!st.deps.leading || st.deps.leading->load());
+}
 
 void on_quota(Self self, watch::EventType type, const watch::ObjectPtr& object) {
   auto& quotas = self->state.quotas;
@@ -192,7 +197,7 @@ caf::behavior quota_status_actor_fn(Self self, QuotaStatusDeps deps) {
         auto& st = self->state;
         self->delayed_send(self, st.deps.period, atom::tick_v);
         create_missing_builtins(self);
-        if (!st.synced) return;
+        if (!figures_whole(st)) return;
         self->request(st.deps.cycle, std::chrono::seconds(10), atom::quota_figures_v)
             .then([=](const QuotaFiguresPtr& figures) { write_changes(self, *figures); },
                   [](const caf::error&) {});  // a busy cycle: the next tick asks again

@@ -43,6 +43,10 @@ struct QuotaStatusDeps {
   std::shared_ptr<watch::TaskPool> io;
   /// The scheduler leads (leader election): writes only then.
   std::shared_ptr<std::atomic<bool>> leading;
+  /// The scheduler's informers have synced nodes and pods: before that the
+  /// cycle's figures are partial (runtime near 0, used too low), so nothing is
+  /// written or revoked (Koordinator syncs them before its controllers start).
+  std::shared_ptr<std::atomic<bool>> ready;
   cycle_actor cycle;
   std::shared_ptr<MetricsRegistry> metrics;  // may be null
   /// Where the actor subscribes to elasticquotas (started by the caller once

@@ -394,6 +394,7 @@ Status SchedulerRuntime::Impl::start() {
     quota_deps.api = api;
     quota_deps.io = io;
     quota_deps.leading = may_schedule;
+    quota_deps.ready = ready;
     quota_deps.cycle = cycle;
     quota_deps.metrics = metrics;
     quota_deps.reflectors = shared_reflectors.get();
