@@ -65,19 +65,21 @@ ResourceAmounts with_pod(const ResourceAmounts& used, const ResourceAmounts& req
   return out;
 }
 
-std::optional<std::string> parents_rejection(const QuotaView& view) {
+std::optional<std::string> parents_rejection(const QuotaView& view, bool runtime_limits) {
   const QuotaUsage& quota = *view.quota;
   std::vector<std::string> topo{view.quota_name};
-  // The quota itself first, then each ancestor below the root (checkQuotaRecursive).
-  std::vector<QuotaUsage::Parent> levels{{view.quota_name, quota.used, quota.runtime}};
+  // The quota itself first, then each ancestor below the root
+  // (checkQuotaRecursive): each against its runtime, or its max with
+  // enableRuntimeQuota off (getQuotaInfoUsedLimit), counting only the
+  // resources the pod asks for (quotav1.Mask).
+  std::vector<QuotaUsage::Parent> levels{{view.quota_name, quota.used, quota.runtime, quota.max}};
   levels.insert(levels.end(), quota.parents.begin(), quota.parents.end());
   for (size_t i = 0; i < levels.size(); ++i) {
     if (i > 0) topo.insert(topo.begin(), levels[i].name);
-    ResourceAmounts used = levels[i].used;
-    add_to(used, view.request);
-    auto over = exceeded(used, levels[i].runtime);
+    const ResourceAmounts& limit = runtime_limits ? levels[i].runtime : levels[i].max;
+    auto over = exceeded(with_pod(levels[i].used, view.request), limit);
     if (over.empty()) continue;
-    return "Insufficient quotas, quotaNameTopo: " + go_list(topo) + ", runtime: " + print_amounts(levels[i].runtime) +
+    return "Insufficient quotas, quotaNameTopo: " + go_list(topo) + ", runtime: " + print_amounts(limit) +
            ", used: " + print_amounts(levels[i].used) + ", pod's request: " + print_amounts(view.request) +
            ", exceedDimensions: " + go_list(over);
   }
@@ -144,7 +146,7 @@ std::optional<std::string> quota_rejection(const QuotaView& view, const ElasticQ
              ", nonPreemptibleUsed: " + print_amounts(quota.non_preemptible_used) +
              ", pod's request: " + print_amounts(view.request) + ", exceedDimensions: " + go_list(over_min);
   }
-  if (args.enable_check_parent_quota) return parents_rejection(view);
+  if (args.enable_check_parent_quota) return parents_rejection(view, args.enable_runtime_quota);
   return std::nullopt;
 }
 

@@ -175,7 +175,7 @@ std::optional<QuotaUsage> QuotaBook::usage(const std::string& quota) {
   for (std::string at = spec->parent; at != kRootQuotaName;) {
     const QuotaSpec* parent = spec_of(at);
     const Figures& f = figures_[at];
-    out.parents.push_back({at, subtree_sum(at, &Sums::used), masked(f.runtime, parent->max)});
+    out.parents.push_back({at, subtree_sum(at, &Sums::used), masked(f.runtime, parent->max), parent->max});
     at = parent->parent;
   }
   return out;

@@ -50,6 +50,7 @@ struct QuotaUsage {
     std::string name;
     ResourceAmounts used;
     ResourceAmounts runtime;
+    ResourceAmounts max;
   };
   /// Its ancestors below the root, nearest first.
   std::vector<Parent> parents;

@@ -88,6 +88,7 @@ ResourceList to_resource_list(const ResourceAmounts& amounts) {
 }
 
 std::string print_amounts(const ResourceAmounts& amounts) {
+  if (amounts.empty()) return "<empty>";
   std::string out;
   for (const auto& [name, quantity] : to_resource_list(amounts)) {
     if (!out.empty()) out += ',';

@@ -39,7 +39,7 @@ ResourceAmounts amounts_of(const ResourceVector& requests);
 /// Back to quantities, as Koordinator's createQuantity writes them: cpu in
 /// decimal milli-units, memory binary, the rest decimal.
 ResourceList to_resource_list(const ResourceAmounts& amounts);
-/// "cpu:2,memory:4Gi", sorted by name (Koordinator's printResourceList).
+/// "cpu:2,memory:4Gi", sorted by name; "<empty>" for none (Koordinator's printResourceList).
 std::string print_amounts(const ResourceAmounts& amounts);
 
 void add_to(ResourceAmounts& into, const ResourceAmounts& delta);

@@ -154,7 +154,7 @@ class ElasticQuotaTest(SchedulingTest):
         pod = quota_pod("steady", "a", cpu="2")
         pod["metadata"]["labels"]["quota.scheduling.koordinator.sh/preemptible"] = "false"
         message = self.create_unschedulable(pod)
-        self.assertIn("Insufficient non-preemptible quotas, quotaName: a, min: cpu:1, nonPreemptibleUsed: , "
+        self.assertIn("Insufficient non-preemptible quotas, quotaName: a, min: cpu:1, nonPreemptibleUsed: <empty>, "
                       "pod's request: cpu:2,memory:256Mi, exceedDimensions: [cpu]", message)
         self.place_one(quota_pod("elastic", "a", cpu="2"))
 

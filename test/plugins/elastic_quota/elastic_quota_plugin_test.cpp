@@ -49,6 +49,9 @@ TEST_CASE("PreFilter lets a pod in while its quota has room, in Koordinator's wo
                {{"cpu", 500}, {"memory", 512LL << 20}}),
        "Insufficient quotas, quotaName: team-a, runtime: cpu:4,memory:1Gi, used: cpu:4,memory:1Gi, "
        "pod's request: cpu:500m,memory:512Mi, exceedDimensions: [cpu memory]"},
+      {"nothing used yet: <empty>", view_of({}, {{"cpu", 500}}, {{"cpu", 1'000}}),
+       "Insufficient quotas, quotaName: team-a, runtime: cpu:500m, used: <empty>, pod's request: cpu:1, "
+       "exceedDimensions: [cpu]"},
       {"a resource the runtime does not name is not limited",
        view_of({{"cpu", 1'000}}, {{"cpu", 4'000}}, {{"cpu", 1'000}, {"nvidia.com/gpu", 8}}), nullptr},
       {"over in a resource the pod does not ask for does not count",
@@ -102,6 +105,44 @@ TEST_CASE("enableCheckParentQuota checks every ancestor below the root", "[elast
         "exceedDimensions: [cpu]");
   view.quota->parents[0].runtime = {{"cpu", 9'000}};
   CHECK_FALSE(quota_rejection(view, args_from("{enableCheckParentQuota: true}")));
+}
+
+TEST_CASE("enableCheckParentQuota: each level's max with enableRuntimeQuota off; only the pod's resources",
+          "[elastic_quota]") {
+  // team-a: runtime 4, max 10 (view_of); org: used 7.5, runtime 8, max 12 cpu, memory over its runtime.
+  auto view = view_of({{"cpu", 3'000}}, {{"cpu", 4'000}}, {{"cpu", 3'000}});
+  view.quota->parents = {QuotaUsage::Parent{"org", {{"cpu", 7'500}, {"memory", 4LL << 30}},
+                                            {{"cpu", 8'000}, {"memory", 2LL << 30}},
+                                            {{"cpu", 12'000}, {"memory", 8LL << 30}}}};
+  struct Case {
+    const char* what;
+    const char* args;
+    ResourceAmounts request;
+    const char* rejection;  // nullptr: admitted
+  };
+  const std::vector<Case> cases = {
+      {"runtime limits: team-a itself is over", "{enableCheckParentQuota: true}", {{"cpu", 3'000}},
+       "Insufficient quotas, quotaName: team-a, runtime: cpu:4, used: cpu:3, pod's request: cpu:3, "
+       "exceedDimensions: [cpu]"},
+      {"max limits: team-a (10) and org (12) have room", "{enableCheckParentQuota: true, enableRuntimeQuota: false}",
+       {{"cpu", 3'000}}, nullptr},
+      {"max limits: org's max reached", "{enableCheckParentQuota: true, enableRuntimeQuota: false}", {{"cpu", 5'000}},
+       "Insufficient quotas, quotaNameTopo: [org team-a], runtime: cpu:12,memory:8Gi, used: cpu:7500m,memory:4Gi, "
+       "pod's request: cpu:5, exceedDimensions: [cpu]"},
+      {"org over its runtime in memory: a cpu-only pod still fits", "{enableCheckParentQuota: true}", {{"cpu", 500}},
+       nullptr},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    view.request = c.request;
+    auto rejection = quota_rejection(view, args_from(c.args));
+    if (c.rejection == nullptr) {
+      CHECK_FALSE(rejection);
+    } else {
+      REQUIRE(rejection);
+      CHECK(*rejection == c.rejection);
+    }
+  }
 }
 
 TEST_CASE("a quota outside the tree turns its pods away, saying why", "[elastic_quota]") {
