@@ -58,7 +58,13 @@ DomainCounts count_domains_by_walk(const Pod& pod, const std::vector<SpreadConst
     for (size_t i = 0; i < constraints.size(); ++i) {
       const auto& c = constraints[i];
       auto value = labels.find(c.topology_key);
-      if (value == labels.end()) continue;
+      if (value == labels.end()) {
+        // Without every key required (the system defaults), upstream's
+        // initPreScoreState reads a missing key as the value "": one more
+        // domain in the normalizing weight, though no pod is counted there.
+        if (is_admitted && !request.require_all_keys) admitted[i].insert(std::string_view());
+        continue;
+      }
       if (is_admitted) admitted[i].insert(value->second);
       if (!node_included(c, pod, *entry.node)) continue;
       const int64_t count = count_matching(entry.pods, c.selector, pod.meta.namespace_name,
@@ -94,7 +100,13 @@ std::optional<DomainCounts> count_domains_by_index(const Pod& pod, const std::ve
   for (size_t i = 0; i < constraints.size(); ++i) {
     const auto& c = constraints[i];
     if (request.empty == EmptyDomains::count) out.domains.push_back((*domains)[i]->size());
-    if (request.count_admitted) out.admitted_domains.push_back((*domains)[i]->size());
+    if (request.count_admitted) {
+      // As in the walk: nodes without the key make the domain "" (no node
+      // selection here, so every known node is admitted).
+      const bool keyless = !request.require_all_keys && cluster.domains().nodes_with(c.topology_key) < cluster.known_nodes();
+      const bool empty_value_known = (*domains)[i]->count(std::string()) > 0;
+      out.admitted_domains.push_back((*domains)[i]->size() + (keyless && !empty_value_known ? 1 : 0));
+    }
     for (const auto* pods : postings[i]) {
       for (const auto& [info, entry] : *pods) {
         if (!entry->node || !counts_for(info->meta(), c.selector, ns)) continue;
