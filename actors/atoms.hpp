@@ -83,4 +83,6 @@ CAF_BEGIN_TYPE_ID_BLOCK(troupe_atoms, caf::first_custom_type_id)
   // Quota status actor -> cycle: the pods the overuse revoke evicts now; -> itself: time to ask.
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, quota_revoke, "quotarevok")
   CAF_ADD_ATOM(troupe_atoms, troupe::atom, revoke_round, "revokernd")
+  // Informer -> cycle: a pending pod carries status.nominatedNodeName.
+  CAF_ADD_ATOM(troupe_atoms, troupe::atom, nominated, "nominated")
 CAF_END_TYPE_ID_BLOCK(troupe_atoms)

@@ -1170,6 +1170,10 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
         self->state.reported_conditions.forget(uid);
         self->state.cluster_pods.forget_assumed(uid);
       },
+      [=](atom::nominated, const PodInfoPtr& pod) {
+        MessageTimer timer(self->state.actor_metrics, self);
+        adopt_nomination(self, pod);
+      },
       [=](atom::upsert_node, const NodePtr& node) {
         MessageTimer timer(self->state.actor_metrics, self);
         self->state.cluster_pods.upsert_node(node);

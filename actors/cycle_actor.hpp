@@ -98,6 +98,9 @@ using cycle_actor = caf::typed_actor<
     // A reservation with this uid left the queue (RESERVATION CONTROLLER):
     // drop its nomination and its reserve pod if only assumed.
     caf::reacts_to<atom::dequeue, std::string>,
+    // A pending pod of ours names a nominated node in its status (INFORMER):
+    // after a restart or a change of leader, its room is held there again.
+    caf::reacts_to<atom::nominated, PodInfoPtr>,
     // The cluster's node count (INFORMER), for fit errors before any Filter round.
     caf::reacts_to<atom::node_count, int64_t>,
     // A pod of a gang exists (INFORMER): pending, or bound when the flag says so.

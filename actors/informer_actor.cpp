@@ -574,6 +574,7 @@ void on_pod(Self self, const ObjectEvent& event) {
       auto info = plugins::PodInfo::make(*pod);
       report_gang_member(self, id, info, false);  // before the queue can hand the pod to the cycle
       if (self->state.follows_quotas) self->send(self->state.deps.cycle, atom::quota_pod_v, PodInfoPtr(info));
+      if (!info->pod->status.nominated_node_name.empty()) self->send(self->state.deps.cycle, atom::nominated_v, PodInfoPtr(info));
       auto queued = make_queued_pod(info, frameworks.at(id.scheduler_name));
       auto group = plugins::coscheduling::gang_group_key(info->meta(), self->state.pod_group_groups);
       if (!group.empty() && plugins::coscheduling::Coscheduling::of(*queued->framework) != nullptr)

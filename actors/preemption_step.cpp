@@ -222,6 +222,16 @@ void restore_set_aside(CycleSelf self) {
   state.set_aside.clear();
 }
 
+void adopt_nomination(CycleSelf self, const PodInfoPtr& pod) {
+  auto& state = self->state;
+  const std::string& node = pod->pod->status.nominated_node_name;
+  const std::string uid(plugins::pod_identity(*pod));
+  if (node.empty() || state.nominations.find(uid) != nullptr) return;
+  if (state.released && state.released->first == uid) return;
+  state.nominations.nominate(*pod, node, {});
+  hold(self, *state.nominations.find(uid));
+}
+
 void forget_nomination(CycleSelf self, const std::string& uid) {
   auto& state = self->state;
   // The pod under attempt: its placeholder left its node when the attempt began.

@@ -52,6 +52,14 @@ void set_aside_lower_nominations(CycleSelf self, const plugins::PodInfo& pod);
 /// its next attempt whether it still fits.
 void restore_set_aside(CycleSelf self);
 
+/// A pending pod that already carries status.nominatedNodeName (the
+/// scheduler restarted, or another replica led when it preempted) is held on
+/// that node as upstream's nominator holds it (no victims to wait for): pods
+/// of lower priority do not take the room its victims freed, and its attempt
+/// tries that node first. Nothing changes for a pod already nominated here or
+/// under attempt.
+void adopt_nomination(CycleSelf self, const PodInfoPtr& pod);
+
 /// The pod is gone (deleted, or finished unassigned): its placeholder leaves its node.
 void forget_nomination(CycleSelf self, const std::string& uid);
 

@@ -137,6 +137,25 @@ class PreemptionTest(SchedulingTest):
         self.wait_gone("low")
         self.assertEqual(self.wait_bound_after_create(preemptor("next", 5, "4")), "n1")
 
+    def test_a_nomination_read_from_the_pod_holds_its_room(self):
+        # As after a restart or a change of leader: the pending pod names its
+        # nominated node in its status only. n1 has 4 CPUs, 2 taken; held
+        # (priority 10, 3 CPUs) does not fit yet and, with preemptionPolicy
+        # Never, keeps its nomination.
+        self.client.create_all([make_node("n1", cpu="4"), running("busy", "n1", 20, "2")])
+        self.client.create(preemptor("held", 10, "3", policy="Never"))
+        self.client.ok("PATCH", "/api/v1/namespaces/default/pods/held/status", {"status": {"nominatedNodeName": "n1"}},
+                       MERGE)
+        self.start([])
+        # A lower-priority pod that fits the free 2 CPUs sees held's 3 there.
+        message = self.create_unschedulable(preemptor("late", 5, "2"))
+        self.assertTrue(message.startswith("0/1 nodes are available: 1 Insufficient cpu."), message)
+        self.assertIsNone(self.node_of("late"))
+        # held gone, the room is free again.
+        self.client.delete_pod("held")
+        self.wait_gone("held")
+        self.assertEqual(self.wait_bound_after_create(preemptor("next", 5, "2")), "n1")
+
     def wait_bound_after_create(self, pod):
         self.client.create(pod)
         return self.wait_bound(pod["metadata"]["name"])
