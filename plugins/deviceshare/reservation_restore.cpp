@@ -1,7 +1,10 @@
 #include "plugins/deviceshare/reservation_restore.hpp"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
+#include "plugins/reservation/node_reservations.hpp"
 #include "plugins/reservation/reservation_restore.hpp"
 
 namespace troupe::plugins::deviceshare {
@@ -40,7 +43,78 @@ NodeDevices without_own(const NodeDevices& devices, const PodInfo& pod) {
   return out;
 }
 
+/// The held reservations whose hold is kept in a view (not in `restored`).
+std::vector<const reservation::ReservationEntry*> kept_holds(const NodeInfo& node, const NodeDevices& devices,
+                                                              const std::vector<std::string>& restored) {
+  std::vector<const reservation::ReservationEntry*> out;
+  const auto* held = node.extension<reservation::NodeReservations>(NodeExtensionSlot::kReservations);
+  if (held == nullptr) return out;
+  for (const auto& [uid, entry] : held->entries())
+    if (!entry.owners.empty() && devices.has_pod(uid) &&
+        std::find(restored.begin(), restored.end(), uid) == restored.end())
+      out.push_back(&entry);
+  return out;
+}
+
+/// What the owners of `entry` use of each device its hold names, by type and minor.
+std::array<std::map<int32_t, AccountedDevice>, kDeviceTypeCount> owners_inside(const NodeDevices& devices,
+                                                                                const reservation::ReservationEntry& entry,
+                                                                                const PodDevices& hold) {
+  std::array<std::map<int32_t, AccountedDevice>, kDeviceTypeCount> inside;
+  for (size_t t = 0; t < kDeviceTypeCount; ++t)
+    for (const auto& d : hold.by_type[t]) inside[t][d.minor].minor = d.minor;
+  for (const auto& [owner, requests] : entry.owners) {
+    (void)requests;
+    auto accounted = devices.pods().find(owner);
+    if (accounted == devices.pods().end()) continue;
+    for (size_t t = 0; t < kDeviceTypeCount; ++t)
+      for (const auto& d : accounted->second.devices.by_type[t]) {
+        auto it = inside[t].find(d.minor);
+        if (it == inside[t].end()) continue;  // a device outside the hold: the owner's own use
+        it->second.amounts += d.amounts;
+        it->second.vf_bus_ids.insert(it->second.vf_bus_ids.end(), d.vf_bus_ids.begin(), d.vf_bus_ids.end());
+      }
+  }
+  return inside;
+}
+
+/// The hold less what its owners use inside it (Koordinator's `remained`).
+PodDevices remained_of(const PodDevices& hold,
+                       const std::array<std::map<int32_t, AccountedDevice>, kDeviceTypeCount>& inside) {
+  PodDevices remained;
+  for (size_t t = 0; t < kDeviceTypeCount; ++t)
+    for (const auto& d : hold.by_type[t]) {
+      const AccountedDevice& used = inside[t].at(d.minor);
+      AccountedDevice left{d.minor, d.amounts.subtract_non_negative(used.amounts), {}};
+      for (const auto& vf : d.vf_bus_ids)
+        if (std::find(used.vf_bus_ids.begin(), used.vf_bus_ids.end(), vf) == used.vf_bus_ids.end())
+          left.vf_bus_ids.push_back(vf);
+      if (!left.amounts.is_zero() || !left.vf_bus_ids.empty()) remained.by_type[t].push_back(std::move(left));
+    }
+  return remained;
+}
+
 }  // namespace
+
+bool owners_use_kept_holds(const NodeDevices& devices, const NodeInfo& node, const std::vector<std::string>& restored) {
+  for (const auto* entry : kept_holds(node, devices, restored))
+    for (const auto& [owner, requests] : entry->owners) {
+      (void)requests;
+      if (devices.has_pod(owner)) return true;
+    }
+  return false;
+}
+
+NodeDevices owners_counted_once(NodeDevices devices, const NodeInfo& node, const std::vector<std::string>& restored) {
+  for (const auto* entry : kept_holds(node, devices, restored)) {
+    const auto held = devices.pods().find(entry->uid());
+    const NodeDevices::AccountedPod hold = held->second;  // a copy: the entry goes below
+    const PodDevices remained = remained_of(hold.devices, owners_inside(devices, *entry, hold.devices));
+    devices.remove_pod(entry->uid());
+    if (!remained.empty()) devices.add_pod(entry->uid(), remained, hold.name);
+  }
+  return devices;
+}
 
 NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::string>& reservation_uids,
                              bool only_reserved) {
@@ -74,17 +148,27 @@ std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeIn
   if (devices == nullptr || !devices->known()) return std::nullopt;
   const auto usable = reservation::usable_reservations(pod, node);
   const auto uids = with_devices(*devices, usable);
-  if (uids.empty()) return std::nullopt;
+  const bool once = owners_use_kept_holds(*devices, node, uids);
+  if (uids.empty() && !once) return std::nullopt;
+  NodeDevices base = without_own(*devices, pod);
+  if (once) base = owners_counted_once(std::move(base), node, uids);
+  if (uids.empty()) return base;
   // Filter asks whether some allocation exists; the preference only matters at Reserve.
-  return restored_devices(without_own(*devices, pod), uids, any_restricted(usable, *devices));
+  return restored_devices(base, uids, any_restricted(usable, *devices));
 }
 
 std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved) {
   const NodeDevices* devices = devices_of(node);
   if (devices == nullptr || !devices->known()) return std::nullopt;
   const auto* entry = reservation::allocated_reservation(pod, node);
-  if (entry == nullptr || !devices->has_pod(entry->uid())) return std::nullopt;
-  return restored_devices(without_own(*devices, pod), {entry->uid()}, only_reserved);
+  std::vector<std::string> restored;
+  if (entry != nullptr && devices->has_pod(entry->uid())) restored.push_back(entry->uid());
+  const bool once = owners_use_kept_holds(*devices, node, restored);
+  if (restored.empty() && !once) return std::nullopt;
+  NodeDevices base = without_own(*devices, pod);
+  if (once) base = owners_counted_once(std::move(base), node, restored);
+  if (restored.empty()) return base;
+  return restored_devices(base, restored, only_reserved);
 }
 
 void account_on_node(const DeviceShare& plugin, const CycleState& state, const PodInfo& pod, NodeInfo& node) {
@@ -112,7 +196,9 @@ std::optional<PluginStatus> reserve_on_reserved_views(const DeviceShare& plugin,
   if (!view) return std::nullopt;
   NodeDevices narrowed = narrow(std::move(*view));
   PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &narrowed, numa_affinity);
-  if (!status.ok() && !reservation::allocated_reservation_restricted(pod, node)) {
+  const auto* allocated = reservation::allocated_reservation(pod, node);
+  const bool holds = allocated != nullptr && devices_of(node)->has_pod(allocated->uid());
+  if (!status.ok() && holds && !reservation::allocated_reservation_restricted(pod, node)) {
     narrowed = narrow(*reserved_reserve_view(pod, node, false));
     status = plugin.reserve_devices(state, pod, node.node(), &narrowed, numa_affinity);
   }

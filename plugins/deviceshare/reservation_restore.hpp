@@ -10,6 +10,10 @@
 //
 // The plugin calls these first in Filter and Reserve; nullopt means no
 // reservation with devices applies and the plugin goes on as usual.
+//
+// Owners' allocations are accounted on the node beside the hold they came
+// from; every view counts them once (owners_counted_once). Score reads the
+// node as accounted (both), as before.
 
 #include <functional>
 #include <optional>
@@ -29,14 +33,27 @@ std::optional<PluginStatus> reserve_reserved_devices(const DeviceShare& plugin, 
 NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::string>& reservation_uids,
                              bool only_reserved);
 
+/// Owners allocate inside their reservation's hold, and both are accounted
+/// on the node: for a pod that does not get a hold given back, each such
+/// reservation holds only what its owners left (Koordinator gives their use
+/// back: mergedUnmatchedUsed, mergedMatchedAllocated), so the devices count
+/// once. Whether any reservation not `restored` has an owner using devices.
+bool owners_use_kept_holds(const NodeDevices& devices, const NodeInfo& node, const std::vector<std::string>& restored);
+
+/// `devices` with every reservation not `restored` holding only what its
+/// owners left of its hold.
+NodeDevices owners_counted_once(NodeDevices devices, const NodeInfo& node, const std::vector<std::string>& restored);
+
 /// What Filter lets the pod allocate from when reservations it may use hold
 /// devices on the node (their devices given back; only theirs if one is
-/// Restricted); nullopt when none does.
+/// Restricted), or when other reservations' owners use their holds
+/// (owners_counted_once); nullopt when neither applies.
 std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeInfo& node);
 
 /// The devices of the reservation the pod allocated on the node, given back
-/// (`only_reserved`: nothing else usable); nullopt when it allocated none
-/// holding devices there.
+/// (`only_reserved`: nothing else usable), the other reservations' owners
+/// counted once; without such a reservation, the node with the owners
+/// counted once. nullopt when neither applies.
 std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved);
 
 /// How a caller narrows each view before Reserve runs on it (a designation).
@@ -45,7 +62,8 @@ using NarrowDevices = std::function<NodeDevices(NodeDevices)>;
 /// Reserve on the views of the reservation the pod allocated: its devices
 /// first, then (unless it is Restricted) the whole node with them given back,
 /// each view passed through `narrow`; the result is accounted on the node
-/// itself. nullopt when the pod allocated no reservation holding devices here.
+/// itself. Without such a reservation, on the node with other reservations'
+/// owners counted once. nullopt when neither applies (reserved_reserve_view).
 std::optional<PluginStatus> reserve_on_reserved_views(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
                                                       NodeInfo& node, std::optional<uint64_t> numa_affinity,
                                                       const NarrowDevices& narrow);

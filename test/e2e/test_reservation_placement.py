@@ -21,7 +21,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import time
 
-from device_builders import DEVICE_ALLOCATED, allocation  # noqa: E402
+from device_builders import DEVICE_ALLOCATED, allocation, gpu_pod, make_device, make_gpu_node  # noqa: E402
 from numa_builders import (QOS, RESOURCE_STATUS, make_cpu_node, make_gpu_numa_node, make_topology,  # noqa: E402
                            numa_pod, parse_cpuset, resource_status)
 from reservation_builders import (DEBUG, EXACT_MATCH, MERGE, RESERVATION_AFFINITY, RESERVATION_IGNORED,  # noqa: E402
@@ -133,6 +133,26 @@ class ReservationPlacementTest(SchedulingTest):
         self.assertEqual((status, json.loads(body)), (200, {}))  # Go's omitempty drops an empty items
         # The reservation's remaining card is its owners': the stranger still waits.
         self.assertIsNone(self.client.pod("other-3")["spec"].get("nodeName"))
+
+    def test_an_owner_inside_a_shared_card_reservation_counts_once_for_strangers(self):
+        # One card: train-r holds half of it; its owner takes 40% of that half.
+        # Koordinator gives the owner's use back to other pods (it is inside
+        # the hold): the card has 50% free for a stranger, not 10%.
+        self.start([make_gpu_node("g-1", gpus=1, nics=1),
+                    make_device("g-1", numa_nodes=1, switches_per_numa=1, gpus_per_switch=1)])
+        half = {"koordinator.sh/gpu-core": "50", "koordinator.sh/gpu-memory-ratio": "50", "cpu": "1", "memory": "1Gi"}
+        r = self.reserve("g-1", "train-r", half, {"app": "train"}, template_labels={"app": "reserved"},
+                         fallback={DEVICE_ALLOCATED: {"gpu": [{"minor": 0, "resources": {
+                             "koordinator.sh/gpu-core": "50", "koordinator.sh/gpu-memory-ratio": "50",
+                             "koordinator.sh/gpu-memory": "40Gi"}}]}})
+        self.assertEqual(gpus_of(r), {0}, r)
+        owner = self.place_one(owned(gpu_pod("train-0", core=40, ratio=40), {"app": "train"}))
+        self.assertEqual(allocated_reservation(owner)["name"], "train-r")
+        stranger = self.place_one(gpu_pod("stranger", core=50, ratio=50))
+        self.assertEqual(gpus_of(stranger), {0})
+        # The card is full now: 50 held (40 of it the owner's) and the stranger's 50.
+        message = self.create_unschedulable(gpu_pod("one-more", core=10, ratio=10))
+        self.assertIn("Insufficient", message)
 
     def test_a_designated_owner_takes_the_named_card_from_its_reservation(self):
         # A SchedulingHint's DeviceShare extension designates the pod's device-allocated

@@ -8,6 +8,7 @@
 #include "../node_numa_resource/numa_test_support.hpp"
 #include "plugins/deviceshare/reservation_restore.hpp"
 #include "plugins/node_numa_resource/reservation_restore.hpp"
+#include "reservation_test_support.hpp"
 
 using namespace troupe;
 using namespace troupe::plugins;
@@ -135,4 +136,89 @@ TEST_CASE("restored_devices: an owner's whole GPU comes from the reservation's f
     const deviceshare::NodeDevices view = deviceshare::restored_devices(node, c.uids, c.only_reserved);
     CHECK(deviceshare::testing::allocate_text(view, pod) == c.allocated);
   }
+}
+
+namespace {
+
+deviceshare::PodDevices gpu_share(int32_t minor, const char* core) {
+  deviceshare::PodDevices out;
+  out.by_type[0].push_back(deviceshare::AccountedDevice{
+      minor,
+      deviceshare::DeviceAmounts::from_list(deviceshare::testing::list(
+          {{"koordinator.sh/gpu-core", core}, {"koordinator.sh/gpu-memory-ratio", core}})),
+      {}});
+  return out;
+}
+
+int64_t free_core(const deviceshare::NodeDevices& devices, int32_t minor) {
+  for (const auto& slot : devices.devices(deviceshare::DeviceType::gpu).slots)
+    if (slot.minor == minor) return slot.free().milli(deviceshare::DeviceResource::gpu_core) / 1000;
+  return -1;
+}
+
+/// Node n: reservation "train" (only pods labelled job=train may use it)
+/// holds half of card 2 and 60% of card 3; its owner uses 30% of card 2 and
+/// 70% of card 3 (more than the hold there); a stranger uses 10% of card 2.
+NodeInfo node_with_shared_reservation() {
+  using reservation::testing::ReservationBuilder;
+  ReservationOwner only_train;
+  only_train.label_selector = *parse_label_selector("job=train");
+  NodeInfo node = plugins::testing::NodeBuilder("n").info();
+  node.set_extension(NodeExtensionSlot::kReservations, std::make_unique<reservation::NodeReservations>());
+  auto* held = node.mutable_extension<reservation::NodeReservations>(NodeExtensionSlot::kReservations);
+  REQUIRE(held->apply_reservation(ReservationBuilder("train").owners({only_train}).allocate_once(false).ptr()));
+  REQUIRE(held->assume_pod(kReservation, "owner", {}));
+  deviceshare::NodeDevices devices = deviceshare::testing::canonical_node();
+  deviceshare::PodDevices hold = gpu_share(2, "50");
+  hold.by_type[0].push_back(gpu_share(3, "60").by_type[0][0]);
+  deviceshare::PodDevices owner = gpu_share(2, "30");
+  owner.by_type[0].push_back(gpu_share(3, "70").by_type[0][0]);
+  REQUIRE(devices.add_pod(kReservation, hold, "reserve pod"));
+  REQUIRE(devices.add_pod("owner", owner, "default/owner"));
+  REQUIRE(devices.add_pod("stranger", gpu_share(2, "10"), "default/stranger"));
+  node.set_extension(NodeExtensionSlot::kDevices, std::make_unique<deviceshare::NodeDevices>(devices));
+  return node;
+}
+
+}  // namespace
+
+TEST_CASE("owners_counted_once: an owner's use inside a shared hold counts once for other pods",
+          "[reservation][restore]") {
+  const NodeInfo node = node_with_shared_reservation();
+  const auto& devices = *node.extension<deviceshare::NodeDevices>(NodeExtensionSlot::kDevices);
+  // As accounted: card 2 = 50 held + 30 owner + 10 stranger; card 3 = 60 held + 70 owner (over 100).
+  CHECK(free_core(devices, 2) == 10);
+  CHECK(free_core(devices, 3) == 0);
+  CHECK(deviceshare::owners_use_kept_holds(devices, node, {}));
+  CHECK_FALSE(deviceshare::owners_use_kept_holds(devices, node, {kReservation}));  // its hold given back whole
+
+  // Counted once: the hold keeps what its owner left (20 of card 2, none of card 3).
+  const deviceshare::NodeDevices once = deviceshare::owners_counted_once(devices, node, {});
+  CHECK(free_core(once, 2) == 40);
+  CHECK(free_core(once, 3) == 30);
+  CHECK(free_core(once, 5) == 100);
+  CHECK(once.has_pod("owner"));
+  CHECK(once.has_pod("stranger"));
+
+  // A pod that may not use the reservation filters on that view; one that may
+  // gets the hold back whole (its owner's use still taken).
+  const Pod stranger = plugins::testing::PodBuilder("other").pod();
+  auto stranger_view = deviceshare::reserved_filter_view(*PodInfo::make(stranger), node);
+  REQUIRE(stranger_view);
+  CHECK(free_core(*stranger_view, 2) == 40);
+  Pod trainee = plugins::testing::PodBuilder("trainee").pod();
+  trainee.meta.labels["job"] = "train";
+  auto trainee_view = deviceshare::reserved_filter_view(*PodInfo::make(trainee), node);
+  REQUIRE(trainee_view);
+  CHECK(free_core(*trainee_view, 2) == 60);
+  CHECK(free_core(*trainee_view, 3) == 30);
+}
+
+TEST_CASE("owners_counted_once: nothing to change without owners using a hold", "[reservation][restore]") {
+  NodeInfo node = node_with_shared_reservation();
+  auto* devices = node.mutable_extension<deviceshare::NodeDevices>(NodeExtensionSlot::kDevices);
+  REQUIRE(devices->remove_pod("owner"));
+  CHECK_FALSE(deviceshare::owners_use_kept_holds(*devices, node, {}));
+  const Pod stranger = plugins::testing::PodBuilder("other").pod();
+  CHECK_FALSE(deviceshare::reserved_filter_view(*PodInfo::make(stranger), node));
 }
