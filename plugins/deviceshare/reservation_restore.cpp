@@ -14,6 +14,8 @@ namespace {
 /// The key the blocking allocation is accounted under in a restricted view:
 /// never a pod identity (a uid, or namespace/name of DNS labels: no '#').
 constexpr const char* kBlockerKey = "#reservation-restore/other-devices";
+/// The key of what a Restricted reservation's devices have free beyond its hold.
+constexpr const char* kHoldCapKey = "#reservation-restore/beyond-the-hold";
 
 const NodeDevices* devices_of(const NodeInfo& node) {
   return node.extension<NodeDevices>(NodeExtensionSlot::kDevices);
@@ -94,7 +96,61 @@ PodDevices remained_of(const PodDevices& hold,
   return remained;
 }
 
+/// What each device of the reservations' holds has left after their owners,
+/// summed over `uids`, by type and minor.
+std::array<std::map<int32_t, DeviceAmounts>, kDeviceTypeCount> holds_left(const NodeDevices& devices,
+                                                                          const NodeInfo& node,
+                                                                          const std::vector<std::string>& uids) {
+  std::array<std::map<int32_t, DeviceAmounts>, kDeviceTypeCount> left;
+  const auto* held = node.extension<reservation::NodeReservations>(NodeExtensionSlot::kReservations);
+  if (held == nullptr) return left;
+  for (const auto& uid : uids) {
+    const auto* entry = held->find(uid);
+    auto hold = devices.pods().find(uid);
+    if (entry == nullptr || hold == devices.pods().end()) continue;
+    const auto inside = owners_inside(devices, *entry, hold->second.devices);
+    for (size_t t = 0; t < kDeviceTypeCount; ++t)
+      for (const auto& d : hold->second.devices.by_type[t])
+        left[t][d.minor] += d.amounts.subtract_non_negative(inside[t].at(d.minor).amounts);
+  }
+  return left;
+}
+
+/// Blocks, in `view`, what the reserved devices have free beyond what the
+/// holds have left (`left`), for the resources the holds name.
+void cap_at(NodeDevices& view, const std::array<std::map<int32_t, DeviceAmounts>, kDeviceTypeCount>& left) {
+  PodDevices blocker;
+  for (size_t t = 0; t < kDeviceTypeCount; ++t) {
+    for (const auto& slot : view.devices(kAllDeviceTypes[t]).slots) {
+      auto it = left[t].find(slot.minor);
+      if (it == left[t].end()) continue;
+      DeviceAmounts beyond;
+      for (DeviceResource r : kAllDeviceResources)
+        if (it->second.has(r) && slot.free().milli(r) > it->second.milli(r))
+          beyond.set_milli(r, slot.free().milli(r) - it->second.milli(r));
+      if (!beyond.empty()) blocker.by_type[t].push_back(AccountedDevice{slot.minor, beyond, {}});
+    }
+  }
+  if (!blocker.empty()) view.add_pod(kHoldCapKey, blocker);
+}
+
+/// Restricted reservations among `entries` that hold devices here.
+std::vector<std::string> restricted_uids(const std::vector<const reservation::ReservationEntry*>& entries,
+                                         const NodeDevices& devices) {
+  std::vector<std::string> out;
+  for (const auto* e : entries)
+    if (devices.has_pod(e->uid()) && reservation::restricted(*e)) out.push_back(e->uid());
+  return out;
+}
+
 }  // namespace
+
+NodeDevices capped_at_restricted_holds(NodeDevices view, const NodeDevices& accounted, const NodeInfo& node,
+                                       const std::vector<std::string>& restricted) {
+  if (restricted.empty()) return view;
+  cap_at(view, holds_left(accounted, node, restricted));
+  return view;
+}
 
 bool owners_use_kept_holds(const NodeDevices& devices, const NodeInfo& node, const std::vector<std::string>& restored) {
   for (const auto* entry : kept_holds(node, devices, restored))
@@ -154,7 +210,10 @@ std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeIn
   if (once) base = owners_counted_once(std::move(base), node, uids);
   if (uids.empty()) return base;
   // Filter asks whether some allocation exists; the preference only matters at Reserve.
-  return restored_devices(base, uids, any_restricted(usable, *devices));
+  const bool only_reserved = any_restricted(usable, *devices);
+  NodeDevices view = restored_devices(base, uids, only_reserved);
+  if (!only_reserved) return view;
+  return capped_at_restricted_holds(std::move(view), base, node, restricted_uids(usable, *devices));
 }
 
 std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved) {
@@ -168,7 +227,9 @@ std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeI
   NodeDevices base = without_own(*devices, pod);
   if (once) base = owners_counted_once(std::move(base), node, restored);
   if (restored.empty()) return base;
-  return restored_devices(base, restored, only_reserved);
+  NodeDevices view = restored_devices(base, restored, only_reserved);
+  if (!only_reserved || !reservation::restricted(*entry)) return view;
+  return capped_at_restricted_holds(std::move(view), base, node, restored);
 }
 
 void account_on_node(const DeviceShare& plugin, const CycleState& state, const PodInfo& pod, NodeInfo& node) {

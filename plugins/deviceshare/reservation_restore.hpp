@@ -44,6 +44,14 @@ bool owners_use_kept_holds(const NodeDevices& devices, const NodeInfo& node, con
 /// owners left of its hold.
 NodeDevices owners_counted_once(NodeDevices devices, const NodeInfo& node, const std::vector<std::string>& restored);
 
+/// Restricted: on the devices the `restricted` reservations hold, an owner
+/// gets at most what their holds have left after their other owners
+/// (Koordinator's requiredDeviceResources, the reservation's `remained`):
+/// `view`'s free capacity beyond that is blocked. `accounted`: the node as
+/// accounted (holds and owners), without the pod's own allocation.
+NodeDevices capped_at_restricted_holds(NodeDevices view, const NodeDevices& accounted, const NodeInfo& node,
+                                       const std::vector<std::string>& restricted);
+
 /// What Filter lets the pod allocate from when reservations it may use hold
 /// devices on the node (their devices given back; only theirs if one is
 /// Restricted), or when other reservations' owners use their holds

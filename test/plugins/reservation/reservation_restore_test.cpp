@@ -159,14 +159,15 @@ int64_t free_core(const deviceshare::NodeDevices& devices, int32_t minor) {
 /// Node n: reservation "train" (only pods labelled job=train may use it)
 /// holds half of card 2 and 60% of card 3; its owner uses 30% of card 2 and
 /// 70% of card 3 (more than the hold there); a stranger uses 10% of card 2.
-NodeInfo node_with_shared_reservation() {
+NodeInfo node_with_shared_reservation(const std::string& policy = "") {
   using reservation::testing::ReservationBuilder;
   ReservationOwner only_train;
   only_train.label_selector = *parse_label_selector("job=train");
   NodeInfo node = plugins::testing::NodeBuilder("n").info();
   node.set_extension(NodeExtensionSlot::kReservations, std::make_unique<reservation::NodeReservations>());
   auto* held = node.mutable_extension<reservation::NodeReservations>(NodeExtensionSlot::kReservations);
-  REQUIRE(held->apply_reservation(ReservationBuilder("train").owners({only_train}).allocate_once(false).ptr()));
+  REQUIRE(held->apply_reservation(
+      ReservationBuilder("train").owners({only_train}).allocate_once(false).policy(policy).ptr()));
   REQUIRE(held->assume_pod(kReservation, "owner", {}));
   deviceshare::NodeDevices devices = deviceshare::testing::canonical_node();
   deviceshare::PodDevices hold = gpu_share(2, "50");
@@ -221,4 +222,24 @@ TEST_CASE("owners_counted_once: nothing to change without owners using a hold", 
   CHECK_FALSE(deviceshare::owners_use_kept_holds(*devices, node, {}));
   const Pod stranger = plugins::testing::PodBuilder("other").pod();
   CHECK_FALSE(deviceshare::reserved_filter_view(*PodInfo::make(stranger), node));
+}
+
+TEST_CASE("a Restricted reservation gives an owner no more of a card than its hold has left",
+          "[reservation][restore]") {
+  const NodeInfo node = node_with_shared_reservation("Restricted");
+  Pod trainee = plugins::testing::PodBuilder("trainee").pod();
+  trainee.meta.labels["job"] = "train";
+  // Card 2: 60 free once the hold is back, but the hold has 50 - 30 = 20 left;
+  // card 3: 30 free, nothing left of the hold (its owner took more than it).
+  // The other cards are not the reservation's: blocked.
+  auto view = deviceshare::reserved_filter_view(*PodInfo::make(trainee), node);
+  REQUIRE(view);
+  CHECK(free_core(*view, 2) == 20);
+  CHECK(free_core(*view, 3) == 0);
+  CHECK(free_core(*view, 5) == 0);
+  // Aligned: the whole free part of the card.
+  auto aligned = deviceshare::reserved_filter_view(*PodInfo::make(trainee), node_with_shared_reservation("Aligned"));
+  REQUIRE(aligned);
+  CHECK(free_core(*aligned, 2) == 60);
+  CHECK(free_core(*aligned, 5) == 100);
 }
