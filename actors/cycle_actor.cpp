@@ -66,6 +66,7 @@ struct Attempt {
   /// `feasible` holds the nodes the pod prefers (actors/preferred_nodes.hpp),
   /// not the round's: when none is left, every node is searched.
   bool preferred_pass = false;
+  bool node_chosen = false;  // Reserve began: a failure from here on clears a nomination
   int64_t total_nodes = 0;
   double score_seconds = 0;  // the partitions' longest scoring part of the round
   NodeJsonPtr node_json;  // fetched once, when an extender wants whole Node objects
@@ -130,6 +131,7 @@ void record_attempt(Self self, const Attempt& a, const char* result) {
 void fail(Self self, const AttemptPtr& a, const std::string& message, std::vector<std::string> rejectors,
           bool error) {
   record_attempt(self, *a, error ? "error" : "unschedulable");
+  settle_nomination_after_failure(self, *a->request, error || a->node_chosen);
   const auto& meta = a->pod().meta();
   auto report = std::make_shared<FailureReport>();
   report->ns = meta.namespace_name;
@@ -642,6 +644,7 @@ void reserve_failed(Self self, const AttemptPtr& a) {
 /// Reserve fails (the node changed since the round), the next pod saw the
 /// node without this one, which is what the node then holds.
 void reserve(Self self, const AttemptPtr& a, const std::string& node) {
+  a->node_chosen = true;
   if (!assume_volumes(self, a, node)) return;
   // Assumed on the node from now on, for the next pods' domain counts.
   self->state.cluster_pods.assume_pod(a->request->pod, node);

@@ -294,6 +294,21 @@ plugins::PostFilterResult post_filter_after_pre_filter(CycleSelf self, const Cyc
   return framework.run_post_filter(*request.state, *request.pod, {});
 }
 
+void settle_nomination_after_failure(CycleSelf self, const CycleRequest& request, bool clears) {
+  auto& state = self->state;
+  const std::string uid(plugins::pod_identity(*request.pod));
+  const bool released_here = state.released && state.released->first == uid;
+  if (clears) {
+    if (released_here) state.released.reset();
+    void_nomination(self, request, released_here);
+    return;
+  }
+  if (!released_here) return;
+  hold(self, state.released->second);
+  state.nominations.restore(uid, std::move(state.released->second));
+  state.released.reset();
+}
+
 void clear_nomination(CycleSelf self, const CycleRequest& request) {
   const bool was_held = self->state.released.has_value();
   self->state.released.reset();

@@ -60,6 +60,13 @@ void restore_set_aside(CycleSelf self);
 /// under attempt.
 void adopt_nomination(CycleSelf self, const PodInfoPtr& pod);
 
+/// An attempt failed without a preemption search deciding on its nomination
+/// (handleSchedulingFailure's nominatingInfo): one that ended in an error or
+/// after a node was chosen (Reserve, Permit, PreBind, Bind) clears it, in
+/// memory and in status.nominatedNodeName (clearNominatedNode); an
+/// Unschedulable verdict without a search keeps it (ModeNoop).
+void settle_nomination_after_failure(CycleSelf self, const CycleRequest& request, bool clears);
+
 /// The pod is gone (deleted, or finished unassigned): its placeholder leaves its node.
 void forget_nomination(CycleSelf self, const std::string& uid);
 

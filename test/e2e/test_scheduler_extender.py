@@ -216,6 +216,18 @@ class ExtenderTest(unittest.TestCase):
         self.assertEqual((c["status"], c["reason"]), ("False", "SchedulerError"), c)
         self.assertIn("failed filter with extender at URL %s/filter, code 500" % broken.url, c["message"])
 
+    def test_an_attempt_that_ends_in_an_error_clears_the_nomination(self):
+        # As handleSchedulingFailure's clearNominatedNode: the pod's nominatedNodeName goes.
+        broken = self.start_extender(broken=True)
+        self.client.create(make_pod("p", cpu="100m"))
+        self.client.ok("PATCH", "/api/v1/namespaces/default/pods/p/status", {"status": {"nominatedNodeName": "n1"}},
+                       "application/merge-patch+json")
+        self.start([extender_config(broken, filterVerb="filter")])
+        c = self.cluster.wait(lambda: condition(self.client.pod("p") or {}), 30, "p gets a condition")
+        self.assertEqual(c["reason"], "SchedulerError", c)
+        self.cluster.wait(lambda: not self.client.pod("p")["status"].get("nominatedNodeName"), 10,
+                          "p's nominatedNodeName cleared")
+
     def test_managed_resources_limit_which_pods_reach_the_extender(self):
         # The nodes have the widgets before the scheduler reads them: a pod tried while only some
         # updates had arrived would reach the extender with fewer nodes.
