@@ -13,9 +13,9 @@
 #include "actors/shared_reflectors.hpp"
 #include "model/json.hpp"
 #include "sim/api_server.hpp"
+#include "embedded_api.hpp"
 #include "test_actor_system.hpp"
 #include "watch/api_client.hpp"
-#include "watch/http_client.hpp"
 #include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
 #include "watch/pod_writes.hpp"
@@ -25,19 +25,12 @@ using namespace troupe;
 using namespace troupe::actors;
 using namespace std::chrono_literals;
 
+using troupe::actors::testing::eventually;
+
 namespace {
 
 constexpr const char* kGroups = "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/default/podgroups";
 constexpr const char* kPods = "/api/v1/namespaces/default/pods";
-
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return condition();
-}
 
 std::string pod_group_json(const std::string& name, int min_member) {
   return R"({"apiVersion":"scheduling.sigs.k8s.io/v1alpha1","kind":"PodGroup","metadata":{"name":")" + name +
@@ -59,11 +52,7 @@ TEST_CASE("pod group actor: writes while leading, follows members, leaves other 
           "[pod_group_actor]") {
   sim::ApiServer server;
   REQUIRE(server.start());
-  watch::ClusterConfig cluster;
-  cluster.server = server.url();
-  auto http = watch::HttpClient::create(cluster);
-  REQUIRE(http);
-  auto api = std::make_shared<watch::ApiClient>(*http);
+  auto api = actors::testing::client_of(server.url());
   auto status_of = [&](const std::string& name, const char* field) {
     auto got = watch::get_object(*api, std::string(kGroups) + "/" + name);
     if (!got.ok) return std::string("<") + std::to_string(got.code) + ">";

@@ -14,9 +14,9 @@
 #include "actors/shared_reflectors.hpp"
 #include "model/json.hpp"
 #include "sim/api_server.hpp"
+#include "embedded_api.hpp"
 #include "test_actor_system.hpp"
 #include "watch/api_client.hpp"
-#include "watch/http_client.hpp"
 #include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
 #include "watch/task_pool.hpp"
@@ -25,18 +25,11 @@ using namespace troupe;
 using namespace troupe::actors;
 using namespace std::chrono_literals;
 
+using troupe::actors::testing::eventually;
+
 namespace {
 
 constexpr const char* kQuotas = "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/default/elasticquotas";
-
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return condition();
-}
 
 /// A stand-in for the cycle: answers every request for figures with `figures`.
 caf::behavior figures_answer(caf::event_based_actor*, QuotaFiguresPtr figures) {
@@ -49,11 +42,7 @@ TEST_CASE("quota status controller: writes only once the scheduler's view has sy
           "[quota_status]") {
   sim::ApiServer server;
   REQUIRE(server.start());
-  watch::ClusterConfig cluster;
-  cluster.server = server.url();
-  auto http = watch::HttpClient::create(cluster);
-  REQUIRE(http);
-  auto api = std::make_shared<watch::ApiClient>(*http);
+  auto api = actors::testing::client_of(server.url());
   REQUIRE(watch::create_object(*api, kQuotas,
                                R"({"apiVersion":"scheduling.sigs.k8s.io/v1alpha1","kind":"ElasticQuota",)"
                                R"("metadata":{"name":"team","namespace":"default"},)"

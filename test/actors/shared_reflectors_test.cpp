@@ -19,16 +19,17 @@
 #include "model/json.hpp"
 #include "sim/api_server.hpp"
 #include "watch/api_client.hpp"
-#include "watch/http_client.hpp"
 #include "watch/json_util.hpp"
 #include "watch/object_writes.hpp"
 #include "test/watch/fake_apiserver.hpp"
+#include "embedded_api.hpp"
 #include "test_actor_system.hpp"
 
 using namespace troupe;
 using namespace troupe::actors;
 using namespace std::chrono_literals;
 using troupe::actors::testing::TestSystemConfig;
+using troupe::actors::testing::eventually;
 
 namespace {
 
@@ -64,15 +65,6 @@ caf::behavior collector(caf::event_based_actor*, std::shared_ptr<Seen> seen) {
   };
 }
 
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return condition();
-}
-
 std::string pod_json(const std::string& name, const std::string& node = "") {
   std::string spec = R"("containers":[{"name":"c","image":"x","resources":{"requests":{"cpu":"100m"}}}])";
   if (!node.empty()) spec += R"(,"nodeName":")" + node + "\"";
@@ -88,11 +80,7 @@ TEST_CASE("shared reflectors: one list and watch, the same event and Pod for eve
           "[shared_reflectors]") {
   sim::ApiServer server;
   REQUIRE(server.start());
-  watch::ClusterConfig cluster;
-  cluster.server = server.url();
-  auto http = watch::HttpClient::create(cluster);
-  REQUIRE(http);
-  auto api = std::make_shared<watch::ApiClient>(*http);
+  auto api = actors::testing::client_of(server.url());
   for (const char* name : {"a", "b"})
     REQUIRE(watch::create_object(*api, "/api/v1/namespaces/default/pods", pod_json(name)).ok);
   REQUIRE(watch::create_object(*api, "/api/v1/nodes",
@@ -187,11 +175,7 @@ TEST_CASE("shared reflectors: a collection with a label selector gets the labell
           "[shared_reflectors]") {
   sim::ApiServer server;
   REQUIRE(server.start());
-  watch::ClusterConfig cluster;
-  cluster.server = server.url();
-  auto http = watch::HttpClient::create(cluster);
-  REQUIRE(http);
-  auto api = std::make_shared<watch::ApiClient>(*http);
+  auto api = actors::testing::client_of(server.url());
   auto labelled = [](const std::string& name) {
     std::string json = pod_json(name);
     return json.replace(json.find(R"("namespace")"), 0, R"("labels":{"pod-group.scheduling.sigs.k8s.io":"g"},)");
@@ -229,11 +213,7 @@ TEST_CASE("shared reflectors: an optional collection the API server refuses (404
       return out.respond_status(403, "Forbidden", "configmaps is forbidden");
     out.respond_status(500, "InternalError", "broken");
   });
-  watch::ClusterConfig cluster;
-  cluster.server = server.url();
-  auto http = watch::HttpClient::create(cluster);
-  REQUIRE(http);
-  auto api = std::make_shared<watch::ApiClient>(*http);
+  auto api = actors::testing::client_of(server.url());
 
   TestSystemConfig config;
   caf::actor_system system{config};
