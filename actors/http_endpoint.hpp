@@ -1,6 +1,7 @@
 #pragma once
 // A small plain-HTTP server for the scheduler's own endpoints: /metrics,
-// /healthz, /readyz, /debug/* and the scheduler-extender verbs. It runs on its
+// /healthz, /livez, /readyz, the plugins' debug answers (/apis/v1/...) and the
+// scheduler-extender verbs. It runs on its
 // own I/O thread; handlers are called there and must be quick (they read
 // thread-safe state or ask an actor with a short timeout).
 
