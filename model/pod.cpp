@@ -109,6 +109,12 @@ void read_volume_summary(JsonReader& io, PodSpec& spec) {
   }
 }
 
+/// spec.resourceClaims names at least one claim (dynamic resource allocation).
+bool names_resource_claims(JsonReader& io) {
+  auto claims = io.current().FindMember("resourceClaims");
+  return claims != io.current().MemberEnd() && claims->value.IsArray() && !claims->value.Empty();
+}
+
 template <class Io, class T>
 void pod_spec_fields(Io& io, T& x) {
   io.field("schedulerName", x.scheduler_name);
@@ -125,7 +131,10 @@ void pod_spec_fields(Io& io, T& x) {
   io.array("tolerations", x.tolerations);
   io.array("topologySpreadConstraints", x.topology_spread_constraints);
   io.array("schedulingGates", x.scheduling_gates);
-  if constexpr (Io::reading) read_volume_summary(io, x);
+  if constexpr (Io::reading) {
+    read_volume_summary(io, x);
+    x.has_resource_claims = names_resource_claims(io);
+  }
 }
 
 template <class Io, class T>

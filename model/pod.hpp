@@ -103,6 +103,9 @@ struct PodSpec {
   std::vector<PodVolumeClaim> volume_claims;
   /// Its gcePersistentDisk, awsElasticBlockStore, iscsi and rbd volumes.
   std::vector<PodInlineDisk> inline_disks;
+  /// spec.resourceClaims names a claim (read only): dynamic resource
+  /// allocation, which troupe does not implement, so such a pod is refused.
+  bool has_resource_claims = false;
 };
 
 struct PodStatus {

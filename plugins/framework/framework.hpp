@@ -36,6 +36,12 @@ namespace troupe::plugins {
 /// keeps their raw scores inline so scoring never allocates).
 inline constexpr size_t kMaxNormalizingScorePlugins = 8;
 
+/// PreFilter's answer to a pod with spec.resourceClaims: troupe has no
+/// DynamicResources plugin, and a pod placed with its claims unallocated
+/// could not start.
+inline constexpr const char* kResourceClaimsNotSupported =
+    "pod has resourceClaims: dynamic resource allocation is not implemented by this scheduler";
+
 struct NodeScore {
   std::string node_name;
   /// Σ weight × score over the score plugins without NormalizeScore.

@@ -268,6 +268,27 @@ TEST_CASE("PreFilter and Filter: skips, node restriction, first failure wins", "
     CHECK(*state->node_names == std::set<std::string>{"good"});
     CHECK(Framework::excluded_by_pre_filter_reason(*state) == "node(s) didn't satisfy plugin(s) [FakeFilter]");
   }
+  SECTION("a pod with resourceClaims is refused before any plugin: no dynamic resource allocation") {
+    struct Case {
+      const char* claims;
+      bool refused;
+    };
+    for (const Case& c : {Case{R"("resourceClaims":[{"name":"gpu","resourceClaimName":"c"}],)", true},
+                          Case{R"("resourceClaims":[],)", false}, Case{R"("resourceClaims":null,)", false},
+                          Case{"", false}}) {
+      INFO(c.claims);
+      auto pod = troupe::decode_pod_json(std::string(R"({"metadata":{"name":"p","namespace":"default","uid":"u"},)") +
+                                         R"("spec":{)" + c.claims + R"("containers":[{"name":"c"}]}})");
+      REQUIRE(pod.ok());
+      auto state = fw.new_cycle_state();
+      PluginStatus s = fw.run_pre_filter(*state, *PodInfo::make(*pod));
+      CHECK(s.ok() != c.refused);
+      if (c.refused) {
+        CHECK(s.code == Code::unschedulable_and_unresolvable);
+        CHECK(s.message() == kResourceClaimsNotSupported);
+      }
+    }
+  }
   SECTION("a PreFilter rejection carries the plugin; an error is wrapped") {
     auto state = fw.new_cycle_state();
     PluginStatus r = fw.run_pre_filter(*state, *pod_with_labels({{"reject", ""}}));
