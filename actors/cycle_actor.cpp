@@ -1147,13 +1147,14 @@ cycle_actor::behavior_type cycle_actor_fn(Self self, CycleDeps deps) {
       [=](atom::pod_gone, const std::string& uid) {
         MessageTimer timer(self->state.actor_metrics, self);
         forget_nomination(self, uid);
-        self->state.reported_conditions.forget(uid);
+        self->state.reported_conditions.gone(uid);
         on_gang_member_gone(self, uid, /*still_pending=*/false);
         self->state.cluster_pods.remove_pod(uid);
         if (self->state.quotas) self->state.quotas->pod_gone(uid);
       },
       [=](atom::pod_bound, const PodInfoPtr& pod, const std::string& node) {
         MessageTimer timer(self->state.actor_metrics, self);
+        nominated_pod_bound(self, std::string(plugins::pod_identity(*pod)), node);
         self->state.cluster_pods.add_pod(pod, node);
         self->state.reported_conditions.forget(pod->meta().uid);
         if (self->state.quotas) self->state.quotas->pod_placed(pod);

@@ -36,8 +36,9 @@ Condition scheduled(const char* status, const char* reason, const char* message,
 
 TEST_CASE("reported conditions: written once per change, the time it became False kept", "[reported-conditions]") {
   const char* t0 = "2026-12-07T10:00:00Z";
-  const char* t1 = "2026-12-07T10:05:00Z";
-  const char* t2 = "2026-12-07T10:09:00Z";
+  const char* t1 = "2026-12-07T10:01:00Z";
+  const char* t2 = "2026-12-07T10:02:00Z";
+  const char* t3 = "2026-12-07T10:07:00Z";  // 5 minutes after the error was written
   struct Step {
     const char* what;
     Pod pod;
@@ -53,6 +54,9 @@ TEST_CASE("reported conditions: written once per change, the time it became Fals
       {"a new message: written, still False since the first", pod("a"), "Unschedulable", "0/4 nodes", t1, true, t0},
       {"an error: written, same time", pod("a"), "SchedulerError", "boom", t2, true, t0},
       {"the error again: nothing", pod("a"), "SchedulerError", "boom", t2, false, t0},
+      {"the error again 5 minutes on: written again (a lost write heals), same time", pod("a"), "SchedulerError",
+       "boom", t3, true, t0},
+      {"and not again right after", pod("a"), "SchedulerError", "boom", t3, false, t0},
       {"another pod is its own", pod("b"), "SchedulerError", "boom", t2, true, nullptr},
       {"unseen, carrying the same condition (a restart): nothing", pod("c", {scheduled("False", "Unschedulable", "0/3 nodes", t0)}),
        "Unschedulable", "0/3 nodes", t2, false, t0},
@@ -79,5 +83,20 @@ TEST_CASE("reported conditions: a forgotten pod is judged by its object again", 
   CHECK_FALSE(reported.report(pod("a"), "Unschedulable", "m", now).write);
   reported.forget("a");
   CHECK(reported.size() == 0);
+  CHECK(reported.report(pod("a"), "Unschedulable", "m", now).write);
+}
+
+TEST_CASE("reported conditions: a deleted pod's late failures write and keep nothing", "[reported-conditions]") {
+  ReportedConditions reported;
+  const Timestamp now = at("2026-12-07T10:00:00Z");
+  CHECK(reported.report(pod("a"), "Unschedulable", "m", now).write);
+  reported.gone("a");
+  CHECK(reported.size() == 0);
+  // Its Binding (or the wait for its claims) fails after the deletion was seen.
+  auto late = reported.report(pod("a"), "SchedulerError", "pod does not exist any more", now);
+  CHECK_FALSE(late.write);
+  CHECK(reported.size() == 0);
+  // Only the last kGoneRemembered deletions are remembered.
+  for (int i = 0; i < 1024; ++i) reported.gone("other-" + std::to_string(i));
   CHECK(reported.report(pod("a"), "Unschedulable", "m", now).write);
 }
