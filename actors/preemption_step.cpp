@@ -228,8 +228,22 @@ void adopt_nomination(CycleSelf self, const PodInfoPtr& pod) {
   const std::string uid(plugins::pod_identity(*pod));
   if (node.empty() || state.nominations.find(uid) != nullptr) return;
   if (state.released && state.released->first == uid) return;
+  // Reserved, waiting at Permit, binding or bound: past its nomination (its
+  // status keeps the name until then; a placeholder would stand for it twice).
+  if (state.cluster_pods.has_pod(uid) || state.waiting.count(uid) > 0) return;
   state.nominations.nominate(*pod, node, {});
   hold(self, *state.nominations.find(uid));
+}
+
+void nominated_pod_bound(CycleSelf self, const std::string& uid, const std::string& node) {
+  auto& state = self->state;
+  if (state.nominations.empty()) return;
+  auto nomination = state.nominations.take(uid);
+  if (!nomination) return;
+  // The placeholder shares the pod's uid: in the bound node's partition the
+  // bound pod has taken its place already; elsewhere it is taken out.
+  if (partition_of(nomination->node, state.deps.nodes.size()) != partition_of(node, state.deps.nodes.size()))
+    self->send(owner(self, nomination->node), atom::pod_gone_v, uid);
 }
 
 void forget_nomination(CycleSelf self, const std::string& uid) {

@@ -67,6 +67,11 @@ void adopt_nomination(CycleSelf self, const PodInfoPtr& pod);
 /// Unschedulable verdict without a search keeps it (ModeNoop).
 void settle_nomination_after_failure(CycleSelf self, const CycleRequest& request, bool clears);
 
+/// The pod was bound to `node` (by this scheduler or another replica) while
+/// nominated: the nomination ends, its placeholder left where the bound pod
+/// has not replaced it.
+void nominated_pod_bound(CycleSelf self, const std::string& uid, const std::string& node);
+
 /// The pod is gone (deleted, or finished unassigned): its placeholder leaves its node.
 void forget_nomination(CycleSelf self, const std::string& uid);
 

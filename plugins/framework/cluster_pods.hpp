@@ -84,6 +84,8 @@ class ClusterPods {
   void track_topology_key(const std::string& key);
   /// Whether the pod with this uid is counted on `node` (bound or assumed there).
   bool has_pod_on(std::string_view uid, const std::string& node) const;
+  /// The pod is placed, assumed or held as a nomination placeholder somewhere.
+  bool has_pod(std::string_view uid) const { return placed_.count(std::string(uid)) > 0; }
   size_t pod_count() const { return placed_.size(); }
   /// How many placed pods use the claim "<namespace>/<name>" through a
   /// persistentVolumeClaim volume (upstream's PVCRefCounts, cluster-wide;
