@@ -114,7 +114,7 @@ std::optional<PluginStatus> reserve_designated_devices(const DeviceShare& plugin
   auto narrow = [&](NodeDevices base) { return designated_view_for(std::move(base), pod, *designated); };
   // As reserve_reserved_devices, narrowed by the designation.
   if (auto reserved = reserve_on_reserved_views(plugin, state, pod, node, numa_affinity, narrow)) return reserved;
-  NodeDevices view = narrow(*devices);
+  NodeDevices view = narrow(owners_counted_once_view(pod, node).value_or(*devices));
   PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &view, numa_affinity);
   if (status.ok()) account_on_node(plugin, state, pod, node);
   return status;

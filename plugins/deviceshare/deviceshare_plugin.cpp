@@ -149,19 +149,26 @@ PluginStatus DeviceShare::reserve(CycleState& state, const PodInfo& pod, NodeInf
   if (auto designated = reserve_designated_devices(*this, state, pod, node, affinity)) return *designated;
   // A pod that allocated a reservation holding devices takes them first (RestoreReservation).
   if (auto restored = reserve_reserved_devices(*this, state, pod, node, affinity)) return *restored;
-  NodeDevices* devices = node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
+  // Reservations' owners count once (as Filter saw the node): then the
+  // allocation is made on that view and accounted on the node after.
+  std::optional<NodeDevices> once = owners_counted_once_view(pod, node);
+  NodeDevices* devices = once ? &*once : node.mutable_extension<NodeDevices>(NodeExtensionSlot::kDevices);
+  auto accounted = [&](PluginStatus status) {
+    if (status.ok() && once) account_on_node(*this, state, pod, node);
+    return status;
+  };
   if (args_.strategy == ScoringStrategy::fragmentation) {
-    auto chosen = fragmentation_card_mask(node, devices_of(node), pod, read_state(state)->request.get(),
-                                          args_.fragmentation, fragmentation_tasks(state), /*pod_assumed=*/true);
+    auto chosen = fragmentation_card_mask(node, devices, pod, read_state(state)->request.get(), args_.fragmentation,
+                                          fragmentation_tasks(state), /*pod_assumed=*/true);
     if (chosen) {
       PluginStatus on_chosen = reserve_devices(state, pod, node.node(), devices, affinity, *chosen);
-      if (on_chosen.ok()) return on_chosen;
+      if (on_chosen.ok()) return accounted(on_chosen);
       // The measure reads gpu-core alone: the card it chose may lack what else
       // the pod asks (gpu-memory, NUMA, topology). Filter found a fit, so let
       // the allocator choose rather than fail the pod.
     }
   }
-  return reserve_devices(state, pod, node.node(), devices, affinity);
+  return accounted(reserve_devices(state, pod, node.node(), devices, affinity));
 }
 
 void DeviceShare::unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {

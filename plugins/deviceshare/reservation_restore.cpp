@@ -216,17 +216,20 @@ std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeIn
   return capped_at_restricted_holds(std::move(view), base, node, restricted_uids(usable, *devices));
 }
 
+std::optional<NodeDevices> owners_counted_once_view(const PodInfo& pod, const NodeInfo& node) {
+  const NodeDevices* devices = devices_of(node);
+  if (devices == nullptr || !devices->known() || !owners_use_kept_holds(*devices, node, {})) return std::nullopt;
+  return owners_counted_once(without_own(*devices, pod), node, {});
+}
+
 std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved) {
   const NodeDevices* devices = devices_of(node);
   if (devices == nullptr || !devices->known()) return std::nullopt;
   const auto* entry = reservation::allocated_reservation(pod, node);
-  std::vector<std::string> restored;
-  if (entry != nullptr && devices->has_pod(entry->uid())) restored.push_back(entry->uid());
-  const bool once = owners_use_kept_holds(*devices, node, restored);
-  if (restored.empty() && !once) return std::nullopt;
+  if (entry == nullptr || !devices->has_pod(entry->uid())) return std::nullopt;
+  const std::vector<std::string> restored{entry->uid()};
   NodeDevices base = without_own(*devices, pod);
-  if (once) base = owners_counted_once(std::move(base), node, restored);
-  if (restored.empty()) return base;
+  if (owners_use_kept_holds(base, node, restored)) base = owners_counted_once(std::move(base), node, restored);
   NodeDevices view = restored_devices(base, restored, only_reserved);
   if (!only_reserved || !reservation::restricted(*entry)) return view;
   return capped_at_restricted_holds(std::move(view), base, node, restored);
@@ -257,9 +260,7 @@ std::optional<PluginStatus> reserve_on_reserved_views(const DeviceShare& plugin,
   if (!view) return std::nullopt;
   NodeDevices narrowed = narrow(std::move(*view));
   PluginStatus status = plugin.reserve_devices(state, pod, node.node(), &narrowed, numa_affinity);
-  const auto* allocated = reservation::allocated_reservation(pod, node);
-  const bool holds = allocated != nullptr && devices_of(node)->has_pod(allocated->uid());
-  if (!status.ok() && holds && !reservation::allocated_reservation_restricted(pod, node)) {
+  if (!status.ok() && !reservation::allocated_reservation_restricted(pod, node)) {
     narrowed = narrow(*reserved_reserve_view(pod, node, false));
     status = plugin.reserve_devices(state, pod, node.node(), &narrowed, numa_affinity);
   }

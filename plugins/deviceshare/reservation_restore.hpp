@@ -58,10 +58,14 @@ NodeDevices capped_at_restricted_holds(NodeDevices view, const NodeDevices& acco
 /// (owners_counted_once); nullopt when neither applies.
 std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeInfo& node);
 
+/// The node for a pod that allocated no reservation holding devices here:
+/// the reservations' owners counted once; nullopt when no owner uses a hold
+/// (the node's devices as they are).
+std::optional<NodeDevices> owners_counted_once_view(const PodInfo& pod, const NodeInfo& node);
+
 /// The devices of the reservation the pod allocated on the node, given back
 /// (`only_reserved`: nothing else usable), the other reservations' owners
-/// counted once; without such a reservation, the node with the owners
-/// counted once. nullopt when neither applies.
+/// counted once; nullopt when it allocated none holding devices there.
 std::optional<NodeDevices> reserved_reserve_view(const PodInfo& pod, const NodeInfo& node, bool only_reserved);
 
 /// How a caller narrows each view before Reserve runs on it (a designation).
@@ -70,8 +74,7 @@ using NarrowDevices = std::function<NodeDevices(NodeDevices)>;
 /// Reserve on the views of the reservation the pod allocated: its devices
 /// first, then (unless it is Restricted) the whole node with them given back,
 /// each view passed through `narrow`; the result is accounted on the node
-/// itself. Without such a reservation, on the node with other reservations'
-/// owners counted once. nullopt when neither applies (reserved_reserve_view).
+/// itself. nullopt when the pod allocated no reservation holding devices here.
 std::optional<PluginStatus> reserve_on_reserved_views(const DeviceShare& plugin, CycleState& state, const PodInfo& pod,
                                                       NodeInfo& node, std::optional<uint64_t> numa_affinity,
                                                       const NarrowDevices& narrow);
