@@ -2,8 +2,9 @@
 // gpushare-scheduler-extender's GPU health ConfigMaps, as the INFORMER reads
 // them: kube-system/unhealthy-gpu-<node>, whose key `gpus` lists the GPU
 // indices ("0,2") no pod may be placed on (pkg/cache/nodeinfo.go). Entries
-// that are not integers are skipped, as upstream does; a ConfigMap deleted,
-// or without `gpus`, leaves every GPU of the node usable.
+// that are not integers are skipped (upstream's strconv.Atoi error leaves 0,
+// marking GPU 0 unhealthy for any bad entry; troupe does not copy that); a
+// ConfigMap deleted, or without `gpus`, leaves every GPU of the node usable.
 
 #include <optional>
 #include <string>

@@ -81,7 +81,10 @@ class ApiLeaseBackend : public LeaseBackend {
 
   Result<std::optional<LeaseRecord>> get() override {
     auto r = watch::get_lease(*api_, ns_, name_);
-    if (r.api.code == 404) return std::optional<LeaseRecord>{};
+    if (r.api.code == 404) {
+      last_read_ = {};  // a lease made again starts bare
+      return std::optional<LeaseRecord>{};
+    }
     if (!r.api.ok || !r.lease) return Error{r.api.message};
     last_read_ = *r.lease;
     return std::optional<LeaseRecord>{from_watch(*r.lease)};

@@ -63,7 +63,7 @@ void GpuShareNode::on_pod_added(const Pod& pod) {
   auto index_it = pod.meta.annotations.find(std::string(kGpuShareIndex));
   if (index_it == pod.meta.annotations.end()) return;
   auto index = atoi(index_it->second);
-  if (!index || *index < 0 || *index >= gpu_count_) return;
+  if (!index || *index < 0 || *index > 1'000'000) return;
   Accounted a;
   a.index = static_cast<int>(*index);
   auto mem_it = pod.meta.annotations.find(std::string(kGpuSharePodMemory));
@@ -83,7 +83,7 @@ std::optional<int> GpuShareNode::accounted_device(const Pod& pod) const {
   return it->second.index;
 }
 
-std::vector<GpuShareDevice> GpuShareNode::devices() const {
+std::vector<GpuShareDevice> GpuShareNode::devices(std::string_view without) const {
   std::vector<GpuShareDevice> out;
   if (gpu_count_ <= 0) return out;
   const int64_t per_device = total_memory_ / gpu_count_;
@@ -95,7 +95,8 @@ std::vector<GpuShareDevice> GpuShareNode::devices() const {
     out.push_back(d);
   }
   for (const auto& [key, a] : pods_)
-    if (!a.completed && a.index >= 0 && static_cast<size_t>(a.index) < out.size()) out[a.index].used += a.memory;
+    if (!a.completed && a.index >= 0 && static_cast<size_t>(a.index) < out.size() && (without.empty() || key != without))
+      out[a.index].used += a.memory;
   return out;
 }
 
@@ -106,11 +107,11 @@ Status GpuShareNode::filter(int64_t request) const {
   return Error{"Insufficient GPU Memory in one device"};
 }
 
-std::optional<int> GpuShareNode::choose_device(int64_t request) const {
+std::optional<int> GpuShareNode::choose_device(int64_t request, std::string_view without) const {
   if (request <= 0) return std::nullopt;
   std::optional<int> best;
   int64_t best_free = 0;
-  for (const auto& d : devices()) {
+  for (const auto& d : devices(without)) {
     if (!d.healthy || d.free() < request) continue;
     if (!best || d.free() < best_free) {
       best = d.index;
@@ -122,7 +123,7 @@ std::optional<int> GpuShareNode::choose_device(int64_t request) const {
 
 Result<std::map<std::string, std::string>> GpuShareNode::bind(const Pod& pod, int64_t now_unix_nanos) const {
   const int64_t request = gpushare_pod_request(pod.spec);
-  auto device = choose_device(request);
+  auto device = choose_device(request, pod_key(pod));
   if (!device)
     return Error{"The node " + name_ + " can't place the pod " + pod.meta.name + " in ns " + pod.meta.namespace_name};
   std::map<std::string, std::string> annotations;

@@ -65,7 +65,8 @@ class GpuShareNode {
   static std::set<int> parse_unhealthy(std::string_view gpus);
 
   /// Accounts the pod on the GPU its annotations name (pods without a valid
-  /// index, or naming a GPU the node does not have, are not accounted).
+  /// index are not accounted). One naming a GPU the node does not list (yet:
+  /// a pod can arrive before its Node) is kept and counts once it does.
   void on_pod_added(const Pod& pod);
   void on_pod_removed(const Pod& pod);
 
@@ -77,15 +78,18 @@ class GpuShareNode {
   bool is_gpushare_node() const { return total_memory_ > 0; }
   int64_t total_memory() const { return total_memory_; }
   int64_t gpu_count() const { return gpu_count_; }
-  /// Per-GPU state, usage recomputed from the accounted pods.
-  std::vector<GpuShareDevice> devices() const;
+  /// Per-GPU state, usage recomputed from the accounted pods (but the pod
+  /// accounted under `without`, when given).
+  std::vector<GpuShareDevice> devices(std::string_view without = {}) const;
 
   /// The extender's filter for a pod demanding `request`.
   Status filter(int64_t request) const;
   /// The binpack choice; nullopt when nothing fits (or the request is 0).
-  std::optional<int> choose_device(int64_t request) const;
+  std::optional<int> choose_device(int64_t request, std::string_view without = {}) const;
   /// The bind: the chosen GPU and the annotations to write, or
-  /// "The node <n> can't place the pod <name> in ns <namespace>".
+  /// "The node <n> can't place the pod <name> in ns <namespace>". Leftover
+  /// annotations on the pod itself (an earlier Binding that failed, a pod
+  /// re-created from its YAML) do not count against it.
   Result<std::map<std::string, std::string>> bind(const Pod& pod, int64_t now_unix_nanos) const;
 
  private:

@@ -11,8 +11,9 @@
 //   PreBind    ALIYUN_COM_GPU_MEM_IDX / _DEV / _POD / _ASSIGNED=false /
 //              _ASSUME_TIME ride on the Binding.
 //
-// Not supported: the kube-system/unhealthy-gpu-<node> ConfigMap (every GPU is
-// healthy here) and the env-var variant of the annotations.
+// The kube-system/unhealthy-gpu-<node> ConfigMaps mark GPUs no pod may take
+// (actors/gpu_health.hpp). Not supported: the env-var variant of the
+// annotations.
 
 #include <cstdint>
 #include <functional>

@@ -59,7 +59,7 @@ TEST_CASE("gpushare: filter and binpack choice", "[deviceshare][gpushare]") {
   CHECK(n.choose_device(16000) == 2);
   n.on_pod_removed(bound("b", 1, 8138));
   CHECK(n.devices()[1].used == 0);
-  // Pods naming a GPU the node does not have, or no valid index, are not accounted.
+  // Pods naming a GPU the node does not list, or no valid index, count on no GPU.
   Pod stray = bound("stray", 9, 100);
   n.on_pod_added(stray);
   Pod garbage = bound("garbage", 0, 100);
@@ -88,4 +88,32 @@ TEST_CASE("gpushare: bind annotations", "[deviceshare][gpushare]") {
   n.on_pod_added(bound("huge", 0, 20000));
   CHECK(n.devices()[0].free() == 0);
   CHECK(n.choose_device(1) == 1);
+}
+
+TEST_CASE("gpushare: a pod seen before its node counts once the node's GPUs are known", "[deviceshare][gpushare]") {
+  // The pods list can arrive before the nodes list (a restart): the node is
+  // made with no GPU capacity yet.
+  GpuShareNode n(gpushare_node("0", "0"));
+  n.on_pod_added(bound("early", 1, 8000));
+  CHECK(n.devices().empty());
+  n.set_node(gpushare_node("32552", "2"));
+  REQUIRE(n.devices().size() == 2);
+  CHECK(n.devices()[1].used == 8000);
+  CHECK(n.choose_device(9000) == 0);
+}
+
+TEST_CASE("gpushare: a pod's own leftover annotations do not count against it at bind", "[deviceshare][gpushare]") {
+  // One GPU of 16276; the pod carries IDX/POD from an earlier Binding that failed.
+  GpuShareNode n(gpushare_node("16276", "1"));
+  Pod pod = asking(10000);
+  pod.meta.annotations["ALIYUN_COM_GPU_MEM_IDX"] = "0";
+  pod.meta.annotations["ALIYUN_COM_GPU_MEM_POD"] = "10000";
+  n.on_pod_added(pod);  // as the assumed pod is added to its node before Reserve
+  CHECK(n.devices()[0].used == 10000);
+  auto annotations = n.bind(pod, 1);
+  REQUIRE(annotations);
+  CHECK(annotations->at("ALIYUN_COM_GPU_MEM_IDX") == "0");
+  // Another pod's use still counts.
+  n.on_pod_added(bound("other", 0, 8000));
+  CHECK_FALSE(n.bind(pod, 1));
 }
