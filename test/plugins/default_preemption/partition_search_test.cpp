@@ -111,9 +111,10 @@ TEST_CASE("a partition searches for its share of the cluster's candidates, not o
     CHECK(answer.best->victims.pods.front()->priority == c.victim_priority);
   }
   // minCandidateNodesPercentage counts the potential nodes, victims or not:
-  // 10% of 2000 is 200, above the absolute 100 shared out as 10.
-  search = search_of(2000);
-  auto wide = search_partition(*preemptor, copies, insufficient(copies), cpu_fits, {}, search, {200, 2000});
+  // a partition of 2000 of the cluster's 20000 nodes, 10% of which is 200,
+  // above the absolute 100 shared out as 10.
+  search = search_of(20000);
+  auto wide = search_partition(*preemptor, copies, insufficient(copies), cpu_fits, {}, search, {2000, 2000});
   REQUIRE(wide.best);
   CHECK(wide.best->victims.pods.front()->priority == 10);
 }
