@@ -1,5 +1,9 @@
 #include "plugins/volumes/volume_binding.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <set>
+
 #include "config/yaml_fields.hpp"
 #include "plugins/node_affinity/node_selector.hpp"
 #include "plugins/framework/framework.hpp"
@@ -30,7 +34,52 @@ const VolumeBinding* VolumeBinding::of(const Framework& framework) {
   return framework.find_plugin<VolumeBinding>();
 }
 
-PluginStatus VolumeBinding::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) const {
+std::set<std::string> local_volume_node_names(const NodeSelector& affinity) {
+  std::set<std::string> result;
+  for (const auto& term : affinity.terms) {
+    std::optional<std::set<std::string>> nodes;
+    for (const auto& r : term.match_expressions) {
+      if (r.key != kLabelHostname || r.op != LabelRequirement::Op::in) continue;
+      std::set<std::string> values(r.values.begin(), r.values.end());
+      if (!nodes) {
+        nodes = std::move(values);
+        continue;
+      }
+      std::set<std::string> both;
+      std::set_intersection(nodes->begin(), nodes->end(), values.begin(), values.end(),
+                            std::inserter(both, both.begin()));
+      nodes = std::move(both);
+    }
+    if (nodes) result.insert(nodes->begin(), nodes->end());
+  }
+  return result;
+}
+
+namespace {
+
+/// binder.go GetEligibleNodes: the nodes every bound local volume pins
+/// (intersected); nullopt when none pins any.
+std::optional<std::set<std::string>> eligible_nodes(const std::vector<std::shared_ptr<const PersistentVolume>>& bound) {
+  std::optional<std::set<std::string>> eligible;
+  for (const auto& volume : bound) {
+    if (volume == nullptr || !volume->node_affinity) continue;
+    std::set<std::string> names = local_volume_node_names(*volume->node_affinity);
+    if (names.empty()) continue;
+    if (!eligible) {
+      eligible = std::move(names);
+      continue;
+    }
+    std::set<std::string> both;
+    std::set_intersection(eligible->begin(), eligible->end(), names.begin(), names.end(),
+                          std::inserter(both, both.begin()));
+    eligible = std::move(both);
+  }
+  return eligible;
+}
+
+}  // namespace
+
+PluginStatus VolumeBinding::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) const {
   if (pod.spec().volume_claims.empty()) return PluginStatus(Code::skip);
   const VolumeCatalog& catalog = catalog_of(state);
   PodClaims claims = resolve_pod_claims(*pod.pod, catalog);
@@ -51,6 +100,10 @@ PluginStatus VolumeBinding::pre_filter(CycleState& state, const PodInfo& pod, Pr
     volumes.volumes.push_back(std::move(volume));
   }
   if (!reads_node) return PluginStatus(Code::skip);
+  // Upstream narrows the nodes to those its bound local volumes pin (the
+  // framework answers "node(s) didn't satisfy plugin VolumeBinding" when the
+  // pins have no node in common, and names the plugin in the fit error).
+  result.node_names = eligible_nodes(volumes.volumes);
   state.write(state_slot(), std::move(volumes));
   return {};
 }

@@ -16,6 +16,8 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -31,6 +33,14 @@ class Framework;
 }
 
 namespace troupe::plugins::volumes {
+
+inline constexpr const char* kLabelHostname = "kubernetes.io/hostname";
+
+/// util.GetLocalPersistentVolumeNodeNames: the node names a volume's required
+/// node affinity pins by `kubernetes.io/hostname In` (per term the values of
+/// every such expression intersected, the terms joined; upstream reads the
+/// label's values as node names). Empty when it pins none.
+std::set<std::string> local_volume_node_names(const NodeSelector& affinity);
 
 class VolumeBinding final : public PreFilterPlugin,
                             public FilterPlugin,

@@ -200,11 +200,11 @@ class VolumeSchedulingTest(SchedulingTest):
         placed = self.place([pod_with_claims("in-zone-b", "data-b"), pod_with_claims("on-a2", "data-a2")])
         self.assertEqual(placed["in-zone-b"]["spec"]["nodeName"], "n-b1")
         self.assertEqual(placed["on-a2"]["spec"]["nodeName"], "n-a2")
-        # Both volumes at once: no node is in zone b and is n-a2.
+        # Both volumes at once: no node is in zone b and is n-a2. As upstream's
+        # GetEligibleNodes, PreFilter keeps only n-a2, which VolumeZone turns down.
         message = self.create_unschedulable(pod_with_claims("both", "data-b", "data-a2"))
-        self.assertTrue(message.startswith("0/3 nodes are available: "), message)
-        self.assertIn("node(s) had no available volume zone", message)
-        self.assertIn("node(s) had volume node affinity conflict", message)
+        self.assertTrue(message.startswith("0/3 nodes are available: 1 node(s) had no available volume zone, "
+                                           "2 node(s) didn't satisfy plugin(s) [VolumeBinding]."), message)
 
     def test_a_pod_waits_for_its_claim_then_is_placed(self):
         self.start([zoned_node("n-a1", "a"), zoned_node("n-b1", "b")])

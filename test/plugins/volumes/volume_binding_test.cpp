@@ -88,6 +88,73 @@ TEST_CASE("VolumeBinding PreFilter: skip, reject or go on to the nodes", "[volum
   }
 }
 
+TEST_CASE("local_volume_node_names: the hostnames a volume pins, as GetLocalPersistentVolumeNodeNames",
+          "[volumes]") {
+  using Op = LabelRequirement::Op;
+  auto req = [](std::string key, Op op, std::vector<std::string> values) {
+    LabelRequirement r;
+    r.key = std::move(key);
+    r.op = op;
+    r.values = std::move(values);
+    return r;
+  };
+  const std::string host = kLabelHostname;
+  struct Case {
+    const char* what;
+    std::vector<std::vector<LabelRequirement>> terms;
+    std::set<std::string> names;
+  };
+  const std::vector<Case> cases = {
+      {"one hostname", {{req(host, Op::in, {"n-1"})}}, {"n-1"}},
+      {"two expressions intersect", {{req(host, Op::in, {"n-1", "n-2"}), req(host, Op::in, {"n-2", "n-3"})}}, {"n-2"}},
+      {"terms join", {{req(host, Op::in, {"n-1"})}, {req(host, Op::in, {"n-2"})}}, {"n-1", "n-2"}},
+      {"a term without a hostname adds nothing", {{req(host, Op::in, {"n-1"})}, {req("zone", Op::in, {"a"})}}, {"n-1"}},
+      {"NotIn pins nothing", {{req(host, Op::not_in, {"n-1"})}}, {}},
+      {"another key pins nothing", {{req("zone", Op::in, {"a"})}}, {}},
+      {"no terms", {}, {}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    NodeSelector selector;
+    for (const auto& expressions : c.terms) selector.terms.push_back(NodeSelectorTerm{expressions, {}});
+    CHECK(local_volume_node_names(selector) == c.names);
+  }
+}
+
+TEST_CASE("VolumeBinding PreFilter narrows the nodes to those its bound local volumes pin", "[volumes]") {
+  const auto catalog = CatalogBuilder()
+                           .add(claim("on-1", "pv-1"))
+                           .add(claim("on-1-or-2", "pv-12"))
+                           .add(claim("on-2", "pv-2"))
+                           .add(claim("zone-a", "pv-a"))
+                           .add(volume("pv-1", {}, node_in("kubernetes.io/hostname", {"n-1"})))
+                           .add(volume("pv-12", {}, node_in("kubernetes.io/hostname", {"n-1", "n-2"})))
+                           .add(volume("pv-2", {}, node_in("kubernetes.io/hostname", {"n-2"})))
+                           .add(volume("pv-a", {}, node_in("zone", {"a"})))
+                           .build();
+  struct Case {
+    const char* what;
+    std::vector<std::string> claims;
+    std::optional<std::set<std::string>> nodes;
+  };
+  const std::vector<Case> cases = {
+      {"one local volume", {"on-1"}, std::set<std::string>{"n-1"}},
+      {"two intersect", {"on-1-or-2", "on-2"}, std::set<std::string>{"n-2"}},
+      {"nothing in common: no node", {"on-1", "on-2"}, std::set<std::string>{}},
+      {"a zonal volume pins no node", {"zone-a"}, std::nullopt},
+      {"with a local one", {"zone-a", "on-1"}, std::set<std::string>{"n-1"}},
+  };
+  const VolumeBinding plugin{std::chrono::seconds(600)};
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CycleState state(4);
+    state.share_input(catalog, 1);
+    PreFilterResult result;
+    REQUIRE(plugin.pre_filter(state, *PodInfo::make(pod_with_claims(c.claims)), result).ok());
+    CHECK(result.node_names == c.nodes);
+  }
+}
+
 TEST_CASE("VolumeBinding Filter: bound volumes must exist and reach the node", "[volumes]") {
   const auto catalog = CatalogBuilder()
                            .add(claim("zone-a", "pv-a"))
