@@ -255,7 +255,8 @@ PluginStatus Framework::run_pre_filter_plugins(CycleState& state, const PodInfo&
   state.node_names.reset();
   state.node_names_plugins.clear();
   // Placing such a pod with its claims ignored would leave it unable to start.
-  if (pod.spec().has_resource_claims) return PluginStatus::unresolvable(kResourceClaimsNotSupported);
+  if (pod.pod != nullptr && pod.pod->spec.has_resource_claims)
+    return PluginStatus::unresolvable(kResourceClaimsNotSupported);
   std::vector<std::string> restricting;
   for (size_t index = 0; index < pre_filter_.size(); ++index) {
     const PreFilterPlugin* p = pre_filter_[index];
