@@ -247,6 +247,7 @@ void stop_claim_waits_on(Self self, const std::string& node) {
 
 /// Binds the pod, after its claims when it has claims to bind.
 caf::result<WriteOutcome> start_binding(Self self, const BindJobPtr& job, BindCall bind) {
+  self->state.supersede_report(job->ns + "/" + job->name, false);  // an older failure must not land after it
   const uint64_t id = await_binding(self);
   auto promise = self->state.pending.at(id);
   if (!job->claim_bindings.claims.empty()) {
@@ -263,6 +264,18 @@ std::shared_ptr<watch::EventWriter> api_writer_state::events_for(const std::stri
   auto& writer = event_writers[profile];
   if (!writer) writer = std::make_shared<watch::EventWriter>(deps.api, profile, profile + "-" + deps.instance);
   return writer;
+}
+
+std::shared_ptr<watch::CancelToken> api_writer_state::supersede_report(const std::string& pod_key, bool replace) {
+  auto it = reports_in_flight.find(pod_key);
+  if (it != reports_in_flight.end()) {
+    it->second->cancel();
+    if (!replace) reports_in_flight.erase(it);
+  }
+  if (!replace) return nullptr;
+  auto token = std::make_shared<watch::CancelToken>();
+  reports_in_flight[pod_key] = token;
+  return token;
 }
 
 api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<api_writer_state> self,
@@ -288,6 +301,9 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
         auto api = self->state.deps.api;
         auto events = self->state.events_for(report->profile);
         auto lane = self->state.events;
+        std::shared_ptr<watch::CancelToken> superseded;
+        if (report->reservation.empty() && report->patch_condition)
+          superseded = self->state.supersede_report(report->ns + "/" + report->name, true);
         self->state.deps.io->post([=] {
           if (!report->reservation.empty()) {
             auto written = report_reservation_unschedulable(*api, *report);
@@ -304,8 +320,8 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
             condition.message = report->message;
             if (report->transition_time) condition.last_transition_time = *report->transition_time;
             auto patched = watch::report_unschedulable(
-                *api, {report->ns, report->name, report->uid, report->resource_version}, condition);
-            if (!patched.result.ok && patched.result.code != 404)
+                *api, {report->ns, report->name, report->uid, report->resource_version}, condition, superseded.get());
+            if (!patched.result.ok && patched.result.code != 404 && !superseded->cancelled())
               spdlog::warn("api-writer could not set PodScheduled=False on {}/{}: {}", report->ns, report->name,
                            patched.result.message);
           }
@@ -345,6 +361,7 @@ api_writer_actor::behavior_type api_writer(api_writer_actor::stateful_pointer<ap
       },
       [=](atom::pod_gone, const std::string& key) {
         MessageTimer timer(self->state.actor_metrics, self);
+        self->state.supersede_report(key, false);
         stop_claim_wait(self, key);
       },
       [=](atom::delete_node, const std::string& name) {

@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <caf/all.hpp>
@@ -40,6 +41,7 @@
 #include "actors/preemption_messages.hpp"
 #include "actors/volume_store.hpp"
 #include "watch/api_client.hpp"
+#include "watch/cancel_token.hpp"
 #include "watch/event_writer.hpp"
 #include "watch/task_pool.hpp"
 
@@ -115,9 +117,15 @@ struct api_writer_state {
   std::map<uint64_t, caf::typed_response_promise<WriteOutcome>> pending;
   std::map<uint64_t, std::shared_ptr<ClaimBindingRun>> claim_runs;  // by the Binding's id
   std::map<std::string, std::shared_ptr<watch::EventWriter>> event_writers;  // by profile
+  /// The PodScheduled=False report in flight per pod ("namespace/name"): a
+  /// newer report, the pod's Binding or its deletion cancels it, so an older
+  /// message never lands after a newer one or after the Binding.
+  std::unordered_map<std::string, std::shared_ptr<watch::CancelToken>> reports_in_flight;
   ActorMetricsHandle actor_metrics;
 
   std::shared_ptr<watch::EventWriter> events_for(const std::string& profile);
+  /// Cancels the pod's report in flight, if any; a token for a new one when `replace`.
+  std::shared_ptr<watch::CancelToken> supersede_report(const std::string& pod_key, bool replace);
 
   static inline const char* name = "api-writer";
 };
