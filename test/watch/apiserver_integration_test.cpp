@@ -309,7 +309,8 @@ TEST_CASE("integration: an unschedulable report never lands on a pod bound since
   // read again, still unbound, so written.
   auto second = report_unschedulable(*api, attempt, condition("0/1 nodes are available: 1 Too many pods."));
   CHECK(second.written);
-  const rapidjson::Value* conditions = find_path(*read("web-1"), {"status", "conditions"});
+  const auto written = read("web-1");  // kept: the conditions point into it
+  const rapidjson::Value* conditions = find_path(*written, {"status", "conditions"});
   REQUIRE(conditions != nullptr);
   REQUIRE(conditions->IsArray());
   REQUIRE(conditions->Size() == 1);
