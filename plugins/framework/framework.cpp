@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "plugins/framework/node_name_set.hpp"
+
 namespace troupe::plugins {
 
 using config::ExtensionPoint;
@@ -276,14 +278,7 @@ PluginStatus Framework::run_pre_filter_plugins(CycleState& state, const PodInfo&
     }
     if (!result.node_names) continue;
     restricting.emplace_back(p->name());
-    if (!state.node_names) {
-      state.node_names = std::move(result.node_names);
-    } else {
-      std::set<std::string> both;
-      std::set_intersection(state.node_names->begin(), state.node_names->end(), result.node_names->begin(),
-                            result.node_names->end(), std::inserter(both, both.begin()));
-      state.node_names = std::move(both);
-    }
+    narrow_node_names(state.node_names, std::move(*result.node_names));
     if (state.node_names->empty()) {
       std::string message;
       if (restricting.size() == 1) {

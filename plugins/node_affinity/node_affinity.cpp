@@ -4,6 +4,7 @@
 
 #include "config/yaml_fields.hpp"
 #include "plugins/common/args.hpp"
+#include "plugins/framework/node_name_set.hpp"
 #include "plugins/framework/normalize_score.hpp"
 #include "plugins/node_affinity/node_selector.hpp"
 
@@ -34,19 +35,10 @@ int64_t preferred_score(const std::vector<PreferredSchedulingTerm>& terms, const
 /// Node names a term pins with metadata.name In (ANDed within the term);
 /// nullopt when the term does not pin names.
 std::optional<std::set<std::string>> pinned_names(const NodeSelectorTerm& term) {
-  std::optional<std::set<std::string>> names;
-  for (const auto& r : term.match_fields) {
-    if (r.key != kNodeNameField || r.op != LabelRequirement::Op::in) continue;
-    std::set<std::string> these(r.values.begin(), r.values.end());
-    if (!names) {
-      names = std::move(these);
-    } else {
-      std::set<std::string> both;
-      std::set_intersection(names->begin(), names->end(), these.begin(), these.end(),
-                            std::inserter(both, both.begin()));
-      names = std::move(both);
-    }
-  }
+  NodeNameSet names;
+  for (const auto& r : term.match_fields)
+    if (r.key == kNodeNameField && r.op == LabelRequirement::Op::in)
+      narrow_node_names(names, std::set<std::string>(r.values.begin(), r.values.end()));
   return names;
 }
 

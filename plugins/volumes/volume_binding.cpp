@@ -1,12 +1,11 @@
 #include "plugins/volumes/volume_binding.hpp"
 
-#include <algorithm>
-#include <iterator>
 #include <set>
 
 #include "config/yaml_fields.hpp"
-#include "plugins/node_affinity/node_selector.hpp"
 #include "plugins/framework/framework.hpp"
+#include "plugins/framework/node_name_set.hpp"
+#include "plugins/node_affinity/node_selector.hpp"
 #include "plugins/volumes/pod_claims.hpp"
 
 namespace troupe::plugins::volumes {
@@ -37,19 +36,10 @@ const VolumeBinding* VolumeBinding::of(const Framework& framework) {
 std::set<std::string> local_volume_node_names(const NodeSelector& affinity) {
   std::set<std::string> result;
   for (const auto& term : affinity.terms) {
-    std::optional<std::set<std::string>> nodes;
-    for (const auto& r : term.match_expressions) {
-      if (r.key != kLabelHostname || r.op != LabelRequirement::Op::in) continue;
-      std::set<std::string> values(r.values.begin(), r.values.end());
-      if (!nodes) {
-        nodes = std::move(values);
-        continue;
-      }
-      std::set<std::string> both;
-      std::set_intersection(nodes->begin(), nodes->end(), values.begin(), values.end(),
-                            std::inserter(both, both.begin()));
-      nodes = std::move(both);
-    }
+    NodeNameSet nodes;
+    for (const auto& r : term.match_expressions)
+      if (r.key == kLabelHostname && r.op == LabelRequirement::Op::in)
+        narrow_node_names(nodes, std::set<std::string>(r.values.begin(), r.values.end()));
     if (nodes) result.insert(nodes->begin(), nodes->end());
   }
   return result;
@@ -59,20 +49,12 @@ namespace {
 
 /// binder.go GetEligibleNodes: the nodes every bound local volume pins
 /// (intersected); nullopt when none pins any.
-std::optional<std::set<std::string>> eligible_nodes(const std::vector<std::shared_ptr<const PersistentVolume>>& bound) {
-  std::optional<std::set<std::string>> eligible;
+NodeNameSet eligible_nodes(const std::vector<std::shared_ptr<const PersistentVolume>>& bound) {
+  NodeNameSet eligible;
   for (const auto& volume : bound) {
     if (volume == nullptr || !volume->node_affinity) continue;
     std::set<std::string> names = local_volume_node_names(*volume->node_affinity);
-    if (names.empty()) continue;
-    if (!eligible) {
-      eligible = std::move(names);
-      continue;
-    }
-    std::set<std::string> both;
-    std::set_intersection(eligible->begin(), eligible->end(), names.begin(), names.end(),
-                          std::inserter(both, both.begin()));
-    eligible = std::move(both);
+    if (!names.empty()) narrow_node_names(eligible, std::move(names));
   }
   return eligible;
 }
