@@ -82,6 +82,55 @@ uint64_t placement_fingerprint(const JsonValue& pod, bool terminating) {
   return std::hash<std::string>{}(text);
 }
 
+void append_member(std::string& text, const JsonValue& object, const char* key) {
+  text += '|';
+  if (!object.IsObject()) return;
+  auto member = object.FindMember(key);
+  if (member != object.MemberEnd()) text += to_json(member->value);
+}
+
+/// `key` of each object in the array `object[array]`.
+void append_each(std::string& text, const JsonValue& object, const char* array, const char* key) {
+  if (!object.IsObject()) return;
+  auto items = object.FindMember(array);
+  if (items == object.MemberEnd() || !items->value.IsArray()) return;
+  for (const auto& item : items->value.GetArray()) append_member(text, item, key);
+}
+
+/// What a bound pod's requests are computed from that may change while it
+/// is bound (in-place resize, model/pod_requests.hpp): the containers'
+/// resources in spec and status, and the PodResizePending condition.
+uint64_t resources_fingerprint(const JsonValue& pod) {
+  std::string text;
+  if (auto spec = pod.FindMember("spec"); spec != pod.MemberEnd()) {
+    append_each(text, spec->value, "containers", "resources");
+    append_each(text, spec->value, "initContainers", "resources");
+    append_member(text, spec->value, "resources");
+  }
+  if (auto status = pod.FindMember("status"); status != pod.MemberEnd()) {
+    for (const char* statuses : {"containerStatuses", "initContainerStatuses"}) {
+      append_each(text, status->value, statuses, "allocatedResources");
+      append_each(text, status->value, statuses, "resources");
+    }
+    if (auto conditions = status->value.IsObject() ? status->value.FindMember("conditions") : status->value.MemberEnd();
+        status->value.IsObject() && conditions != status->value.MemberEnd() && conditions->value.IsArray())
+      for (const auto& condition : conditions->value.GetArray())
+        if (condition.IsObject() && condition.HasMember("type") && condition["type"] == "PodResizePending")
+          append_member(text, condition, "reason");
+  }
+  return std::hash<std::string>{}(text);
+}
+
+/// Some amount `now` asks for is below what `before` asked (upstream's
+/// extractPodScaleDown): pods waiting for room may fit.
+bool scaled_down(const plugins::ResourceVector& before, const plugins::ResourceVector& now) {
+  if (now.milli_cpu < before.milli_cpu || now.memory < before.memory || now.ephemeral_storage < before.ephemeral_storage)
+    return true;
+  for (const auto& [name, amount] : before.scalars)
+    if (now.scalar(name) < amount) return true;
+  return false;
+}
+
 /// A kind of object the node actors hold, as an event's `regarding` names it.
 struct FollowedKind {
   const char* kind;
@@ -437,7 +486,7 @@ void release_pod(Self self, const PodIdentity& id, bool ours, bool final_state_u
   if (it != bound.end()) {
     self->send(owner(self, it->second), atom::pod_gone_v, id.uid);
     bound.erase(it);
-    self->state.bound_fingerprints.erase(id.uid);
+    self->state.bound_seen.erase(id.uid);
     cluster_event(self, plugins::EventResource::pod, ActionType::kDelete);
     return;
   }
@@ -505,17 +554,31 @@ void report_bound_to_cycle(Self self, const PodIdentity& id, const PodInfoPtr& i
   self->send(self->state.deps.cycle, atom::pod_bound_v, QueuedPodPtr(std::move(pod)));
 }
 
-/// A pod already accounted on its node changed. Its resources cannot change
-/// while it is bound; its labels and its deletion can, and the cycle's
-/// ClusterPods counts by them: it gets the new copy.
-void relabel_bound(Self self, const PodIdentity& id, const ObjectEvent& event, uint64_t fingerprint) {
-  auto& known = self->state.bound_fingerprints[id.uid];
-  if (known == fingerprint) return;
+/// A pod already accounted on its node changed. Its labels and its deletion
+/// can change (the cycle's ClusterPods counts by them: it gets the new copy),
+/// and its requests when it is resized in place (its node actor accounts it
+/// again; less than before, pods waiting for room get another try).
+void update_bound(Self self, const PodIdentity& id, const ObjectEvent& event) {
+  auto& seen = self->state.bound_seen[id.uid];
+  const uint64_t placement = placement_fingerprint(*event.object, id.terminating);
+  const uint64_t resources = resources_fingerprint(*event.object);
+  if (seen.placement == placement && seen.resources == resources) return;
   const auto& pod = event.pod();
-  if (!pod) return;
-  known = fingerprint;
-  self->send(self->state.deps.cycle, atom::pod_bound_v, PodInfoPtr(plugins::PodInfo::make(*pod)), id.node_name);
-  pods_placed(self, ActionType::kUpdatePodLabel);
+  if (!pod) {
+    spdlog::warn("informer keeps the last readable version of bound pod {}: {}", id.key(), pod.message());
+    return;
+  }
+  auto info = plugins::PodInfo::make(*pod);
+  uint32_t actions = seen.placement != placement ? static_cast<uint32_t>(ActionType::kUpdatePodLabel) : 0u;
+  const bool resized = seen.info && (seen.info->requests != info->requests ||
+                                     seen.info->non_zero_requests != info->non_zero_requests);
+  if (resized) {
+    self->send(owner(self, id.node_name), atom::pod_bound_v, PodInfoPtr(info));
+    if (scaled_down(seen.info->requests, info->requests)) actions |= ActionType::kUpdatePodScaleDown;
+  }
+  seen = {placement, resources, info};
+  self->send(self->state.deps.cycle, atom::pod_bound_v, PodInfoPtr(std::move(info)), id.node_name);
+  if (actions != 0) pods_placed(self, actions);
 }
 
 void on_pod(Self self, const ObjectEvent& event) {
@@ -546,8 +609,7 @@ void on_pod(Self self, const ObjectEvent& event) {
       return;
     case PodRoute::node: {
       if (self->state.pending.count(id.key()) > 0) dequeue(self, id);
-      const uint64_t fingerprint = placement_fingerprint(*object, id.terminating);
-      if (self->state.bound_pods.count(id.uid) > 0) return relabel_bound(self, id, event, fingerprint);
+      if (self->state.bound_pods.count(id.uid) > 0) return update_bound(self, id, event);
       const auto& pod = event.pod();  // decoded once for every actor following pods
       if (!pod) {
         // Bound by someone else with a spec we cannot read: nothing to account.
@@ -555,8 +617,8 @@ void on_pod(Self self, const ObjectEvent& event) {
         return;
       }
       self->state.bound_pods[id.uid] = id.node_name;
-      self->state.bound_fingerprints[id.uid] = fingerprint;
       auto info = plugins::PodInfo::make(*pod);
+      self->state.bound_seen[id.uid] = {placement_fingerprint(*object, id.terminating), resources_fingerprint(*object), info};
       report_bound_to_cycle(self, id, info);
       report_gang_member(self, id, info, true);
       self->send(self->state.deps.cycle, atom::pod_bound_v, PodInfoPtr(info), id.node_name);

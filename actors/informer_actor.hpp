@@ -70,9 +70,19 @@ struct informer_state {
   bool follows_quotas = false;  // a profile runs ElasticQuota: the cycle hears of pending pods
   std::unordered_map<std::string, NodePtr> nodes;             // by name, for update diffs
   std::unordered_map<std::string, std::string> bound_pods;    // uid -> node
-  /// uid -> hash of what pod affinity and spread read of a bound pod that can
-  /// change while it stays bound: its labels, and whether it is terminating.
-  std::unordered_map<std::string, uint64_t> bound_fingerprints;
+  /// What the informer keeps of each bound pod (by uid) to tell what an
+  /// update changed.
+  struct BoundPodSeen {
+    /// Hash of what pod affinity and spread read that can change while the
+    /// pod stays bound: its labels, and whether it is terminating.
+    uint64_t placement = 0;
+    /// Hash of what its requests are computed from (an in-place resize
+    /// changes them: spec resources, the containers' status resources).
+    uint64_t resources = 0;
+    /// The version accounted, to tell a resize that frees room.
+    std::shared_ptr<const plugins::PodInfo> info;
+  };
+  std::unordered_map<std::string, BoundPodSeen> bound_seen;
   /// The pod-event actions (add, label change) of pods placed since the last
   /// coalesced cluster event; 0 = none pending.
   uint32_t placed_actions = 0;

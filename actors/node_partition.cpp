@@ -38,6 +38,13 @@ plugins::NodeInfo& NodePartition::node_info(const std::string& name) {
 void NodePartition::order_changed() { cache_.clear(); }
 
 namespace {
+
+/// A pod accounted on `node` now asks for other amounts (in-place resize,
+/// model/pod_requests.hpp): it is accounted again from the new version.
+bool resized(const plugins::NodeInfo& node, const std::string& id, const plugins::PodInfo& now) {
+  const plugins::PodInfo* held = node.find_pod(id);
+  return held != nullptr && (held->requests != now.requests || held->non_zero_requests != now.non_zero_requests);
+}
 const plugins::deviceshare::NodeDevices* devices_of(const plugins::NodeInfo& info) {
   return info.extension<plugins::deviceshare::NodeDevices>(plugins::NodeExtensionSlot::kDevices);
 }
@@ -81,9 +88,10 @@ void NodePartition::account_pod(std::shared_ptr<const plugins::PodInfo> pod) {
   if (auto assumed = pod_node_.find(id); assumed != pod_node_.end()) {
     if (assumed->second.node == node_name) {
       assumed->second.observed_bound = true;
-      return;
+      if (!resized(node_info(node_name), id, *pod)) return;
     }
-    forget_pod(id);  // bound elsewhere than assumed: the API server's word wins
+    // Bound elsewhere than assumed, or resized in place: the API server's word wins.
+    forget_pod(id);
   }
   if (node_info(node_name).add_pod(pod)) pod_node_[id] = PodPlace{node_name, true};
 }

@@ -80,7 +80,9 @@ class NodePartition {
 
   /// Accounts a pod bound to `pod->spec().node_name`, unless it is already
   /// (e.g. it was reserved here and its binding has now been observed; from
-  /// then on unreserve() leaves it). Assumed on another node, it moves.
+  /// then on unreserve() leaves it). Assumed on another node, it moves;
+  /// accounted here with other requests (resized in place), it is
+  /// accounted again from this version.
   void account_pod(std::shared_ptr<const plugins::PodInfo> pod);
   /// Undoes the accounting of the pod with this uid, wherever it is.
   void forget_pod(const std::string& uid);

@@ -138,9 +138,18 @@ void pod_spec_fields(Io& io, T& x) {
 }
 
 template <class Io, class T>
+void container_status_fields(Io& io, T& x) {
+  io.field("name", x.name);
+  io.field("allocatedResources", x.allocated_resources);
+  io.optional_object("resources", x.resources);
+}
+
+template <class Io, class T>
 void pod_status_fields(Io& io, T& x) {
   io.field("phase", x.phase);
   io.array("conditions", x.conditions);
+  io.array("initContainerStatuses", x.init_container_statuses);
+  io.array("containerStatuses", x.container_statuses);
   io.field("nominatedNodeName", x.nominated_node_name);
   io.field("qosClass", x.qos_class);
   io.field("startTime", x.start_time);
@@ -164,6 +173,7 @@ void pod_template_fields(Io& io, T& x) {
 TROUPE_JSON_FIELDS(ResourceRequirements, resource_requirements_fields)
 TROUPE_JSON_FIELDS(Container, container_fields)
 TROUPE_JSON_FIELDS(PodSpec, pod_spec_fields)
+TROUPE_JSON_FIELDS(ContainerStatus, container_status_fields)
 TROUPE_JSON_FIELDS(PodStatus, pod_status_fields)
 TROUPE_JSON_FIELDS(Pod, pod_fields)
 TROUPE_JSON_FIELDS(PodTemplate, pod_template_fields)

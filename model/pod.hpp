@@ -108,9 +108,20 @@ struct PodSpec {
   bool has_resource_claims = false;
 };
 
+/// What the kubelet reports of a container's resources (in-place pod
+/// resize): what it admitted (allocatedResources) and what the container
+/// runs with (resources). Absent until the kubelet reports them.
+struct ContainerStatus {
+  std::string name;
+  std::optional<ResourceList> allocated_resources;
+  std::optional<ResourceRequirements> resources;
+};
+
 struct PodStatus {
   std::string phase;  // Pending, Running, Succeeded, Failed, Unknown
   std::vector<Condition> conditions;
+  std::vector<ContainerStatus> init_container_statuses;
+  std::vector<ContainerStatus> container_statuses;
   std::string nominated_node_name;
   std::string qos_class;  // as reported; see pod_requests.hpp for computing it
   std::optional<Timestamp> start_time;
@@ -145,6 +156,7 @@ std::string encode(const Pod& pod);
 TROUPE_DECLARE_JSON_FIELDS(ResourceRequirements)
 TROUPE_DECLARE_JSON_FIELDS(Container)
 TROUPE_DECLARE_JSON_FIELDS(PodSpec)
+TROUPE_DECLARE_JSON_FIELDS(ContainerStatus)
 TROUPE_DECLARE_JSON_FIELDS(PodStatus)
 TROUPE_DECLARE_JSON_FIELDS(Pod)
 TROUPE_DECLARE_JSON_FIELDS(PodTemplate)

@@ -30,18 +30,47 @@ void apply_pod_level_resources(ResourceList& into, const ResourceList& pod_level
     if (is_supported_pod_level_resource(name)) into[name] = quantity;
 }
 
-enum class Side { requests, limits };
+/// What one container contributes: from its spec, and from what the kubelet
+/// reports of it (null when not reported, or when status is not consulted).
+using ContainerAmounts = ResourceList (*)(const Container&, const ContainerStatus*, bool resize_infeasible);
 
-const ResourceList& side_of(const ResourceRequirements& r, Side side) {
-  return side == Side::requests ? r.requests : r.limits;
+ResourceList spec_requests(const Container& c, const ContainerStatus*, bool) { return c.resources.requests; }
+ResourceList spec_limits(const Container& c, const ContainerStatus*, bool) { return c.resources.limits; }
+
+// containerAllocatedRequests: what the kubelet admitted.
+ResourceList allocated_requests(const Container& c, const ContainerStatus* cs, bool resize_infeasible) {
+  if (cs != nullptr && cs->allocated_resources) return *cs->allocated_resources;
+  return resize_infeasible ? ResourceList{} : c.resources.requests;
+}
+
+// containerActuatedRequests: what the container runs with.
+ResourceList actuated_requests(const Container& c, const ContainerStatus* cs, bool resize_infeasible) {
+  if (cs != nullptr && cs->resources && !cs->resources->requests.empty()) return cs->resources->requests;
+  if (cs != nullptr && cs->allocated_resources) return *cs->allocated_resources;
+  return resize_infeasible ? ResourceList{} : c.resources.requests;
+}
+
+ResourceList actuated_limits(const Container& c, const ContainerStatus* cs, bool resize_infeasible) {
+  if (cs != nullptr && cs->resources && !cs->resources->limits.empty()) return cs->resources->limits;
+  return resize_infeasible ? ResourceList{} : c.resources.limits;
+}
+
+const ContainerStatus* find_status(const PodStatus* status, const std::string& name) {
+  if (status == nullptr) return nullptr;
+  for (const auto* list : {&status->container_statuses, &status->init_container_statuses})
+    for (const ContainerStatus& cs : *list)
+      if (cs.name == name) return &cs;
+  return nullptr;
 }
 
 // aggregateContainerResourcesByFn: app containers and sidecars run together;
 // while init container i runs, the sidecars declared before it run too, so
 // the init phase needs max over i of (init i + earlier sidecars).
-ResourceList aggregate_containers(const PodSpec& spec, Side side, const ResourceList& non_missing) {
+ResourceList aggregate_containers(const PodSpec& spec, const PodStatus* status, ContainerAmounts amounts,
+                                  const ResourceList& non_missing) {
+  const bool resize_infeasible = status != nullptr && pod_resize_infeasible(*status);
   auto container_resources = [&](const Container& c) {
-    const ResourceList& own = side_of(c.resources, side);
+    ResourceList own = amounts(c, find_status(status, c.name), resize_infeasible);
     return non_missing.empty() ? own : with_non_missing(own, non_missing);
   };
   ResourceList result;
@@ -62,6 +91,38 @@ ResourceList aggregate_containers(const PodSpec& spec, Side side, const Resource
   }
   result.set_max(init_peak);
   return result;
+}
+
+/// The kubelet reported some container's resources: only then can the
+/// status change what a pod needs.
+bool reports_container_resources(const PodStatus& status) {
+  for (const auto* list : {&status.container_statuses, &status.init_container_statuses})
+    for (const ContainerStatus& cs : *list)
+      if (cs.allocated_resources || cs.resources) return true;
+  return false;
+}
+
+// AggregateContainerRequests with UseStatusResources: while a resize is in
+// progress the pod needs the most of what it asks, what the kubelet admitted
+// and what it runs with; an infeasible resize asks for nothing new.
+ResourceList container_requests(const PodSpec& spec, const PodStatus* status, const ResourceList& non_missing) {
+  const bool resize_infeasible = status != nullptr && pod_resize_infeasible(*status);
+  if (status == nullptr || (!resize_infeasible && !reports_container_resources(*status)))
+    return aggregate_containers(spec, nullptr, spec_requests, non_missing);
+  ResourceList out = resize_infeasible ? ResourceList{} : aggregate_containers(spec, nullptr, spec_requests, non_missing);
+  out.set_max(aggregate_containers(spec, status, actuated_requests, non_missing));
+  out.set_max(aggregate_containers(spec, status, allocated_requests, non_missing));
+  return out;
+}
+
+// AggregateContainerLimits with UseStatusResources.
+ResourceList container_limits(const PodSpec& spec, const PodStatus* status) {
+  const bool resize_infeasible = status != nullptr && pod_resize_infeasible(*status);
+  if (status == nullptr || (!resize_infeasible && !reports_container_resources(*status)))
+    return aggregate_containers(spec, nullptr, spec_limits, {});
+  ResourceList out = resize_infeasible ? ResourceList{} : aggregate_containers(spec, nullptr, spec_limits, {});
+  out.set_max(aggregate_containers(spec, status, actuated_limits, {}));
+  return out;
 }
 
 std::optional<QosClass> parse_qos(const std::string& text) {
@@ -89,26 +150,24 @@ QosClass resources_qos(const ResourceRequirements& r) {
   return *qos;
 }
 
-}  // namespace
-
-ResourceList pod_requests(const PodSpec& spec, const PodResourcesOptions& options) {
-  ResourceList requests = aggregate_containers(spec, Side::requests, options.non_missing_container_requests);
+ResourceList requests_of(const PodSpec& spec, const PodStatus* status, const PodResourcesOptions& options) {
+  ResourceList requests = container_requests(spec, status, options.non_missing_container_requests);
   if (!options.skip_pod_level_resources && spec.resources && has_supported_pod_level_resource(spec.resources->requests))
     apply_pod_level_resources(requests, spec.resources->requests);
   if (!options.exclude_overhead) requests += spec.overhead;
   return requests;
 }
 
-ResourceList pod_non_zero_requests(const PodSpec& spec) {
+PodResourcesOptions non_zero_options() {
   PodResourcesOptions options;
   options.non_missing_container_requests = {
       {"cpu", Quantity::from_milli(kDefaultMilliCpuRequest)},
       {"memory", Quantity::from_value(kDefaultMemoryRequest, Quantity::Format::binary_si)}};
-  return pod_requests(spec, options);
+  return options;
 }
 
-ResourceList pod_limits(const PodSpec& spec, const PodResourcesOptions& options) {
-  ResourceList limits = aggregate_containers(spec, Side::limits, {});
+ResourceList limits_of(const PodSpec& spec, const PodStatus* status, const PodResourcesOptions& options) {
+  ResourceList limits = container_limits(spec, status);
   if (!options.skip_pod_level_resources && spec.resources &&
       (has_supported_pod_level_resource(spec.resources->requests) ||
        has_supported_pod_level_resource(spec.resources->limits)))
@@ -120,6 +179,34 @@ ResourceList pod_limits(const PodSpec& spec, const PodResourcesOptions& options)
     }
   }
   return limits;
+}
+
+}  // namespace
+
+bool pod_resize_infeasible(const PodStatus& status) {
+  for (const Condition& condition : status.conditions)
+    if (condition.type == "PodResizePending") return condition.reason == "Infeasible";
+  return false;
+}
+
+ResourceList pod_requests(const PodSpec& spec, const PodResourcesOptions& options) {
+  return requests_of(spec, nullptr, options);
+}
+
+ResourceList pod_requests(const Pod& pod, const PodResourcesOptions& options) {
+  return requests_of(pod.spec, &pod.status, options);
+}
+
+ResourceList pod_non_zero_requests(const PodSpec& spec) { return requests_of(spec, nullptr, non_zero_options()); }
+
+ResourceList pod_non_zero_requests(const Pod& pod) { return requests_of(pod.spec, &pod.status, non_zero_options()); }
+
+ResourceList pod_limits(const PodSpec& spec, const PodResourcesOptions& options) {
+  return limits_of(spec, nullptr, options);
+}
+
+ResourceList pod_limits(const Pod& pod, const PodResourcesOptions& options) {
+  return limits_of(pod.spec, &pod.status, options);
 }
 
 const char* to_string(QosClass qos) {

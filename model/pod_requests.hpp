@@ -1,7 +1,10 @@
 #pragma once
 // What a pod asks of a node, computed exactly as kube-scheduler does:
 // k8s.io/component-helpers/resource PodRequests / PodLimits (sidecar-aware:
-// restartable init containers run alongside the app containers), the
+// restartable init containers run alongside the app containers; for a Pod,
+// with UseStatusResources, as kube-scheduler runs with InPlacePodVerticalScaling
+// on by default since Kubernetes 1.33: a pod being resized in place needs the
+// most of its spec and what the kubelet reports in containerStatuses), the
 // "non-zero" requests used for scoring, the QoS class (ComputePodQOS) and the
 // pod priority.
 
@@ -33,14 +36,26 @@ struct PodResourcesOptions {
 /// container together with the sidecars started before it), then pod-level
 /// overrides for cpu / memory / hugepages-*, plus overhead.
 ResourceList pod_requests(const PodSpec& spec, const PodResourcesOptions& options = {});
+/// pod_requests with the kubelet's view: per resource, the most of the spec,
+/// the containers' allocatedResources and their status resources.requests
+/// (only those two when the PodResizePending condition says Infeasible). The
+/// status's pod-level resources (an alpha feature) are not read.
+ResourceList pod_requests(const Pod& pod, const PodResourcesOptions& options = {});
 
 /// pod_requests with cpu 100m and memory 200Mi for containers that request
 /// none: the figures NodeResourcesFit / BalancedAllocation score with.
 ResourceList pod_non_zero_requests(const PodSpec& spec);
+ResourceList pod_non_zero_requests(const Pod& pod);
 
 /// PodLimits: the same aggregation over limits; overhead is added only to
 /// resources that have a non-zero limit.
 ResourceList pod_limits(const PodSpec& spec, const PodResourcesOptions& options = {});
+/// pod_limits with the containers' status resources.limits (the most of them
+/// and the spec's; only the status when a resize is infeasible).
+ResourceList pod_limits(const Pod& pod, const PodResourcesOptions& options = {});
+
+/// The PodResizePending condition's reason is Infeasible (IsPodResizeInfeasible).
+bool pod_resize_infeasible(const PodStatus& status);
 
 enum class QosClass { guaranteed, burstable, best_effort };
 

@@ -69,8 +69,9 @@ void NodeInfo::set_node(std::shared_ptr<const Node> node) {
 
 const std::string& NodeInfo::name() const { return node_ ? node_->meta.name : kNoName; }
 
-bool NodeInfo::has_pod(std::string_view uid) const {
-  return std::any_of(pods_.begin(), pods_.end(), [&](const auto& p) { return pod_identity(*p) == uid; });
+const PodInfo* NodeInfo::find_pod(std::string_view uid) const {
+  auto it = std::find_if(pods_.begin(), pods_.end(), [&](const auto& p) { return pod_identity(*p) == uid; });
+  return it == pods_.end() ? nullptr : it->get();
 }
 
 bool NodeInfo::add_pod(std::shared_ptr<const PodInfo> pod) {

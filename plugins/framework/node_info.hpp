@@ -56,7 +56,9 @@ class NodeInfo {
   bool add_pod(std::shared_ptr<const PodInfo> pod);
   /// Undoes add_pod for the pod with this uid; false when it is not here.
   bool remove_pod(std::string_view uid);
-  bool has_pod(std::string_view uid) const;
+  bool has_pod(std::string_view uid) const { return find_pod(uid) != nullptr; }
+  /// The pod with this uid as accounted here; nullptr when it is not here.
+  const PodInfo* find_pod(std::string_view uid) const;
 
   /// Some extension holds a node-scoped object (NodeExtension::holds_object).
   bool extensions_hold_objects() const;

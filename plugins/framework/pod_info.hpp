@@ -20,7 +20,8 @@ struct PodInfo {
   std::shared_ptr<const Pod> pod;
   std::string key;  // "namespace/name"
   int32_t priority = 0;
-  /// PodRequests: what NodeResourcesFit checks and NodeInfo accounts.
+  /// PodRequests (with the status of a pod resized in place): what
+  /// NodeResourcesFit checks and NodeInfo accounts.
   ResourceVector requests;
   /// Requests with cpu 100m / memory 200Mi for containers that request none:
   /// what the resource scorers add to a node's non-zero requested.

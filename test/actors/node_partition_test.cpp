@@ -120,6 +120,40 @@ TEST_CASE("a bound pod is accounted once, whether it was reserved here or seen f
   CHECK(part.find("a")->requested().milli_cpu == 2000);
 }
 
+TEST_CASE("a bound pod resized in place is accounted again with its new requests") {
+  auto fw = default_framework();
+  struct Case {
+    const char* name;
+    bool reserved_here;      // assumed by a Reserve before its binding was seen
+    const char* resized_to;  // the cpu the later version asks for
+    int64_t milli_after;
+  };
+  const Case cases[] = {
+      {"seen bound, shrunk", false, "500m", 2500},
+      {"seen bound, grown", false, "3", 5000},
+      {"reserved here, shrunk", true, "250m", 2250},
+      {"same requests: nothing changes", true, "1", 3000},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    NodePartition part;
+    part.upsert_node(node("a", "8"));
+    part.account_pod(pod("q", "2", "a"));
+    if (c.reserved_here) {
+      Cycle cycle(fw, pod("p", "1"));
+      REQUIRE(part.reserve(*fw, *cycle.state, cycle.pod, "a").ok());
+    }
+    part.account_pod(pod("p", "1", "a"));
+    CHECK(part.find("a")->requested().milli_cpu == 3000);
+    part.account_pod(pod("p", c.resized_to, "a"));
+    CHECK(part.find("a")->requested().milli_cpu == c.milli_after);
+    CHECK(part.find("a")->non_zero_requested().milli_cpu == c.milli_after);
+    CHECK(part.pod_count() == 2);
+    part.forget_pod("uid-p");
+    CHECK(part.find("a")->requested().milli_cpu == 2000);
+  }
+}
+
 TEST_CASE("a pod seen bound stays accounted through a late unreserve; bound elsewhere, it moves") {
   auto fw = default_framework();
   struct Case {

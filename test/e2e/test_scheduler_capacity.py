@@ -6,7 +6,10 @@
 - pods of other schedulers (and pods without a schedulerName) are left alone,
   but pods bound by someone else count against their node;
 - deleting a bound pod, or its finishing (phase Succeeded), frees its
-  resources: a pending pod that did not fit then binds.
+  resources: a pending pod that did not fit then binds;
+- a bound pod resized in place counts with the most of its spec and what the
+  kubelet reports: shrinking frees room once the kubelet has applied it,
+  growing takes room as soon as the spec asks.
 """
 import os
 import random
@@ -127,6 +130,49 @@ class CapacityTest(unittest.TestCase):
         self.assertEqual(placed["third"], "n1")
         self.assertEqual(capacity_violations(self.client.nodes(), self.client.pods()), [])
 
+    def resize(self, name, spec_cpu=None, status_cpu=None):
+        """Plays the resize subresource (spec) and the kubelet (status) of an in-place resize."""
+        path = "/api/v1/namespaces/default/pods/" + name
+        if spec_cpu is not None:
+            container = {"name": "c", "image": "busybox", "resources": {"requests": {"cpu": spec_cpu, "memory": "1Gi"}}}
+            self.client.ok("PATCH", path, {"spec": {"containers": [container]}}, "application/merge-patch+json")
+        if status_cpu is not None:
+            requests = {"cpu": status_cpu, "memory": "1Gi"}
+            status = {"phase": "Running", "containerStatuses": [
+                {"name": "c", "allocatedResources": requests, "resources": {"requests": requests}}]}
+            self.client.ok("PATCH", path + "/status", {"status": status}, "application/merge-patch+json")
+
+    def test_a_pod_resized_in_place_counts_with_its_new_requests(self):
+        self.client.create(make_node("n1", cpu="4", memory="8Gi"))
+        self.cluster.start_scheduler().wait_ready()
+        self.client.create(make_pod("first", cpu="3", memory="1Gi"))
+        self.cluster.wait(lambda: all_bound(self.client, ["first"]), 30, "first bound")
+        self.resize("first", status_cpu="3")  # the kubelet runs it as admitted
+        self.client.create(make_pod("second", cpu="2", memory="1Gi"))
+        self.cluster.wait(lambda: (condition(self.client.pod("second") or {}) or {}).get("status") == "False", 30,
+                          "second marked unschedulable")
+
+        # Shrinking: the spec asks for 1 cpu, but the kubelet still runs it with 3.
+        self.resize("first", spec_cpu="1")
+        unschedulable_at = condition(self.client.pod("second"))["lastTransitionTime"]
+        self.client.create(make_pod("probe", cpu="2", memory="1Gi"))
+        self.cluster.wait(lambda: (condition(self.client.pod("probe") or {}) or {}).get("status") == "False", 30,
+                          "probe marked unschedulable while the kubelet has not applied the resize")
+        self.assertIsNone(self.client.pod("second")["spec"].get("nodeName"))
+        self.assertEqual(condition(self.client.pod("second"))["lastTransitionTime"], unschedulable_at)
+        self.client.delete_pod("probe")
+        # The kubelet applied it: 3 cpu free, second fits.
+        self.resize("first", status_cpu="1")
+        placed = self.cluster.wait(lambda: all_bound(self.client, ["second"]), 30,
+                                   lambda: "second bound after first shrank; " + describe_pending(self.client))
+        self.assertEqual(placed["second"], "n1")
+
+        # Growing: the spec asks for 2 cpu; it counts at once (no cpu left, not 1).
+        self.resize("first", spec_cpu="2")
+        self.client.create(make_pod("third", cpu="1", memory="1Gi"))
+        c = self.cluster.wait(lambda: condition(self.client.pod("third") or {}), 30, "third gets a condition")
+        self.assertEqual((c["status"], c["reason"]), ("False", "Unschedulable"))
+        self.assertIn("Insufficient cpu", c["message"])
 
 if __name__ == "__main__":
     unittest.main()

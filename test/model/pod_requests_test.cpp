@@ -183,6 +183,135 @@ TEST_CASE("pod_limits matches PodLimits", "[pod_requests]") {
   }
 }
 
+namespace {
+
+// A pod with a spec fragment and a status fragment.
+Pod pod_of(const std::string& spec_fields, const std::string& status_fields) {
+  std::string text =
+      R"({"metadata": {"name": "p"}, "spec": {)" + spec_fields + R"(}, "status": {)" + status_fields + "}}";
+  Result<Pod> pod = decode_pod_json(text);
+  INFO(text);
+  if (!pod) FAIL(pod.message());
+  return *pod;
+}
+
+// A containerStatuses entry; an empty argument leaves that field out.
+std::string reported(const char* name, const char* allocated, const char* running, const char* running_limits = "") {
+  std::string out = std::string(R"({"name": ")") + name + "\"";
+  if (*allocated != '\0') out += std::string(R"(, "allocatedResources": )") + allocated;
+  if (*running != '\0' || *running_limits != '\0') {
+    out += R"(, "resources": {)";
+    if (*running != '\0') out += std::string(R"("requests": )") + running;
+    if (*running != '\0' && *running_limits != '\0') out += ", ";
+    if (*running_limits != '\0') out += std::string(R"("limits": )") + running_limits;
+    out += "}";
+  }
+  return out + "}";
+}
+
+const char* const kInfeasible = R"("conditions": [{"type": "PodResizePending", "status": "True", "reason": "Infeasible"}])";
+const char* const kDeferred = R"("conditions": [{"type": "PodResizePending", "status": "True", "reason": "Deferred"}])";
+
+struct ResizeCase {
+  const char* what;
+  std::string spec;
+  std::string status;
+  ResourceList expected;
+};
+
+}  // namespace
+
+TEST_CASE("pod_requests of a Pod reads the kubelet's status as UseStatusResources", "[pod_requests][resize]") {
+  const std::string one = R"("containers": [)" + container("a", R"({"cpu": "1", "memory": "1Gi"})") + "]";
+  const std::string two = R"("containers": [)" + container("a", R"({"cpu": "1"})") + "," +
+                          container("b", R"({"cpu": "2"})") + "]";
+  const std::vector<ResizeCase> cases = {
+      {"no status: the spec", one, "", resources({{"cpu", "1"}, {"memory", "1Gi"}})},
+      {"statuses without resources: the spec", one, R"("containerStatuses": [{"name": "a"}])",
+       resources({{"cpu", "1"}, {"memory", "1Gi"}})},
+      {"growing: the spec asks for more than the kubelet admitted", one,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "500m", "memory": "1Gi"})",
+                                              R"({"cpu": "500m", "memory": "1Gi"})") + "]",
+       resources({{"cpu", "1"}, {"memory", "1Gi"}})},
+      {"shrinking, not yet applied: what runs still counts", one,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "3", "memory": "1Gi"})",
+                                              R"({"cpu": "3", "memory": "1Gi"})") + "]",
+       resources({{"cpu", "3"}, {"memory", "1Gi"}})},
+      {"admitted but not yet actuated: the most of the two", one,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "500m", "memory": "1Gi"})",
+                                              R"({"cpu": "2", "memory": "1Gi"})") + "]",
+       resources({{"cpu", "2"}, {"memory", "1Gi"}})},
+      {"allocated alone stands for what runs", one,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "4", "memory": "2Gi"})", "") + "]",
+       resources({{"cpu", "4"}, {"memory", "2Gi"}})},
+      {"the maximum is taken over the sums, not per container", two,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "3"})", R"({"cpu": "3"})") + "," +
+           reported("b", R"({"cpu": "500m"})", R"({"cpu": "500m"})") + "]",
+       resources({{"cpu", "3500m"}})},
+      {"a container without a status counts with its spec", two,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "2"})", R"({"cpu": "2"})") + "]",
+       resources({{"cpu", "4"}})},
+      {"statuses are matched by name, not position", two,
+       R"("containerStatuses": [)" + reported("b", R"({"cpu": "5"})", "") + "," + reported("a", R"({"cpu": "1"})", "") +
+           "]",
+       resources({{"cpu", "6"}})},
+      {"a deferred resize counts like one in progress", one,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "500m", "memory": "1Gi"})", "") + "], " + kDeferred,
+       resources({{"cpu", "1"}, {"memory", "1Gi"}})},
+      {"an infeasible resize: the spec is left out", one,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "500m", "memory": "1Gi"})",
+                                              R"({"cpu": "500m", "memory": "1Gi"})") + "], " + kInfeasible,
+       resources({{"cpu", "500m"}, {"memory", "1Gi"}})},
+      {"an infeasible resize without statuses asks for nothing (as upstream)", one, kInfeasible, ResourceList{}},
+      {"init container statuses are read too",
+       R"("initContainers": [)" + sidecar("proxy", R"({"cpu": "250m"})") + R"(], "containers": [)" +
+           container("a", R"({"cpu": "1"})") + "]",
+       R"("initContainerStatuses": [)" + reported("proxy", R"({"cpu": "750m"})", "") + "]",
+       resources({{"cpu", "1750m"}})},
+      {"overhead still comes on top", R"("overhead": {"cpu": "100m"}, )" + one,
+       R"("containerStatuses": [)" + reported("a", R"({"cpu": "2", "memory": "1Gi"})", "") + "]",
+       resources({{"cpu", "2100m"}, {"memory", "1Gi"}})},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    Pod pod = pod_of(c.spec, c.status);
+    ResourceList got = pod_requests(pod);
+    INFO("got " << got.to_string() << ", want " << c.expected.to_string());
+    CHECK(got == c.expected);
+    // The spec alone never reads the status.
+    CHECK(pod_requests(pod.spec) == pod_requests(pod_of(c.spec, "").spec));
+  }
+}
+
+TEST_CASE("pod_non_zero_requests and pod_limits of a Pod read the status too", "[pod_requests][resize]") {
+  const std::string spec = R"("containers": [)" + container("a", R"({"memory": "1Gi"})", R"({"cpu": "1"})") + "]";
+  Pod pod = pod_of(spec, R"("containerStatuses": [)" +
+                             reported("a", R"({"cpu": "2", "memory": "1Gi"})", R"({"cpu": "2", "memory": "1Gi"})",
+                                      R"({"cpu": "3"})") + "]");
+  // The status names cpu, so the 100m default no longer applies to it.
+  CHECK(pod_non_zero_requests(pod) == resources({{"cpu", "2"}, {"memory", "1Gi"}}));
+  CHECK(pod_non_zero_requests(pod.spec) == resources({{"cpu", "100m"}, {"memory", "1Gi"}}));
+  CHECK(pod_limits(pod) == resources({{"cpu", "3"}}));
+  CHECK(pod_limits(pod.spec) == resources({{"cpu", "1"}}));
+  Pod infeasible = pod_of(spec, R"("containerStatuses": [)" + reported("a", "", "", R"({"cpu": "500m"})") + "], " +
+                                    kInfeasible);
+  CHECK(pod_limits(infeasible) == resources({{"cpu", "500m"}}));
+}
+
+TEST_CASE("pod_resize_infeasible reads the PodResizePending condition", "[pod_requests][resize]") {
+  CHECK(pod_resize_infeasible(pod_of(R"("containers": [])", kInfeasible).status));
+  CHECK_FALSE(pod_resize_infeasible(pod_of(R"("containers": [])", kDeferred).status));
+  CHECK_FALSE(pod_resize_infeasible(pod_of(R"("containers": [])", "").status));
+}
+
+TEST_CASE("a malformed status quantity is an error naming the field", "[pod_requests][resize]") {
+  Result<Pod> pod = decode_pod_json(
+      R"({"metadata": {"name": "p"}, "spec": {"containers": [{"name": "a"}]},
+          "status": {"containerStatuses": [{"name": "a", "allocatedResources": {"cpu": "lots"}}]}})");
+  REQUIRE_FALSE(pod.ok());
+  CHECK_THAT(pod.message(), Catch::Contains("status.containerStatuses[0].allocatedResources.cpu"));
+}
+
 TEST_CASE("compute_qos matches ComputePodQOS", "[pod_requests][qos]") {
   struct Case {
     const char* what;
