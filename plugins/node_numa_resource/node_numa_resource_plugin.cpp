@@ -186,11 +186,13 @@ PluginStatus NodeNUMAResource::filter_node(const CycleState& state, const PodInf
       return PluginStatus::unschedulable(kErrNotEnoughCpus);
     return {};
   }
-  if (d.numa_policy == topology::NumaPolicy::restricted || d.numa_policy == topology::NumaPolicy::single_numa_node) {
-    topology::NumaMask affinity = 0;
-    return merged_affinity(state, pod, node, d, affinity);
-  }
-  return {};
+  if (d.numa_policy == topology::NumaPolicy::none) return {};
+  // Every policy but None is admitted here, BestEffort too (Koordinator's
+  // FilterByNUMANode): its merge always admits, but a node without NUMA
+  // zones, a provider without hints, or an allocation that fails on the
+  // chosen hint still turns the node away.
+  topology::NumaMask affinity = 0;
+  return merged_affinity(state, pod, node, d, affinity);
 }
 
 namespace {
@@ -292,21 +294,8 @@ PluginStatus NodeNUMAResource::pre_bind(CycleState& state, const PodInfo&, const
   changes.annotations[kAnnotationResourceStatus] = encode(ResourceStatus{a.cpus, a.numa_resources});
   if (a.cpus.empty()) return {};
   // Tell the node agent which policy produced the cpuset when the pod did not say.
-  ResourceSpec spec = s->pod_spec;
-  bool changed = false;
-  if (spec.required() == CpuBindPolicy::unset && s->node_required != CpuBindPolicy::unset) {
-    spec.required_cpu_bind_policy = std::string(to_string(s->node_required));
-    changed = true;
-  }
-  const CpuBindPolicy preferred = spec.preferred();
-  if (preferred == CpuBindPolicy::unset || preferred == CpuBindPolicy::default_policy) {
-    const CpuBindPolicy effective = s->node_required != CpuBindPolicy::unset ? s->node_required : s->preferred;
-    if (binds_cpus(effective)) {
-      spec.preferred_cpu_bind_policy = std::string(to_string(effective));
-      changed = true;
-    }
-  }
-  if (changed) changes.annotations[kAnnotationResourceSpec] = encode(spec);
+  if (auto spec = resource_spec_to_write_back(s->pod_spec, s->node_required, s->preferred))
+    changes.annotations[kAnnotationResourceSpec] = encode(*spec);
   return {};
 }
 
@@ -327,9 +316,9 @@ PluginStatus NodeNUMAResource::numa_hints(const CycleState& state, const PodInfo
   PluginStatus status = decide(*s, node, d);
   if (!status.ok()) return status;
   const NodeCpus* cpus = cpus_of(node);
-  if (cpus == nullptr) return PluginStatus::unschedulable(kErrInsufficientNumaResources);
+  if (cpus == nullptr) return PluginStatus::unschedulable(kErrNoNumaHints);
   auto hints = generate_hints(*cpus, allocate_request(*s, node, d), d.numa_policy, args_.numa_scoring_strategy);
-  if (!hints) return PluginStatus::unschedulable(hints.message());
+  if (!hints) return PluginStatus::unschedulable(kErrNoNumaHints);
   out = std::move(*hints);
   return {};
 }

@@ -41,6 +41,8 @@ inline constexpr const char* kErrCpuBindPolicyConflict =
     "node(s) cpu bind policy conflicts with pod's required cpu bind policy";
 inline constexpr const char* kErrSmtAlignment = "node(s) requested cpus not multiple cpus per core";
 inline constexpr const char* kErrMissingNumaResources = "node(s) missing NUMA resources";
+/// Any failure to give NUMA hints, as GetPodTopologyHints reports it.
+inline constexpr const char* kErrNoNumaHints = "node(s) Insufficient NUMA Node resources";
 
 /// NodeNUMAResource's CycleState slot.
 struct NumaState {

@@ -66,6 +66,12 @@ TEST_CASE("NodeNUMAResource PreFilter and Filter reasons", "[numa][plugin]") {
        Code::unschedulable, "Unaligned NUMA Hint cause"},
       {"single NUMA fits", "4", {}, {{"node.koordinator.sh/numa-topology-policy", "SingleNUMANode"}}, true,
        Code::success, ""},
+      // BestEffort is admitted at Filter too (FilterByNUMANode): its merge
+      // always admits, the allocation on the hint may still fail.
+      {"best effort fits across NUMA nodes", "6", {}, {{"node.koordinator.sh/numa-topology-policy", "BestEffort"}},
+       true, Code::success, ""},
+      {"best effort, more CPUs than the NUMA nodes have", "10", {},
+       {{"node.koordinator.sh/numa-topology-policy", "BestEffort"}}, true, Code::unschedulable, "Insufficient NUMA cpu"},
   };
   for (const Case& c : cases) {
     SECTION(c.name) {
@@ -97,6 +103,23 @@ TEST_CASE("NodeNUMAResource skips pods without requests and non-LSR pods on plai
   NodeInfo plain = NodeBuilder("n").allocatable({{"cpu", "8"}}).info();
   CHECK(ls.plugin.filter(ls.state, *ls_pod, plain).ok());
   CHECK(ls.plugin.reserve(ls.state, *ls_pod, plain).ok());
+}
+
+TEST_CASE("NodeNUMAResource gives no NUMA hints without NUMA state, as GetPodTopologyHints says", "[numa][plugin]") {
+  Run run;
+  Pod pod = PodBuilder("ls").container({{"cpu", "2"}, {"memory", "1Gi"}}).pod();
+  pod.meta.annotations[kAnnotationNumaTopologySpec] = R"({"numaTopologyPolicy":"SingleNUMANode"})";
+  auto info = PodInfo::make(std::move(pod));
+  REQUIRE(run.pre(*info).ok());
+  NodeInfo plain = NodeBuilder("n").allocatable({{"cpu", "8"}, {"memory", "8Gi"}}).info();
+  topology::NumaHints hints;
+  PluginStatus status = run.plugin.numa_hints(run.state, *info, plain, hints);
+  CHECK(status.code == Code::unschedulable);
+  CHECK(status.message() == "node(s) Insufficient NUMA Node resources");
+  // At Filter the missing NUMA zones are said first.
+  PluginStatus filtered = run.plugin.filter(run.state, *info, plain);
+  CHECK(filtered.code == Code::unschedulable_and_unresolvable);
+  CHECK(filtered.message() == kErrMissingNumaResources);
 }
 
 TEST_CASE("NodeNUMAResource Reserve, PreBind and Unreserve", "[numa][plugin]") {
