@@ -61,6 +61,27 @@ std::string encode(const ResourceSpec& spec) {
   return out + "}";
 }
 
+std::optional<ResourceSpec> resource_spec_to_write_back(ResourceSpec spec, CpuBindPolicy required,
+                                                        CpuBindPolicy preferred) {
+  const bool is_required = required != CpuBindPolicy::unset;
+  const std::string policy(to_string(is_required ? required : preferred));
+  bool changed = false;
+  if (is_required && (spec.required_cpu_bind_policy.empty() || spec.required_cpu_bind_policy == "Default")) {
+    spec.required_cpu_bind_policy = policy;
+    changed = true;
+  }
+  if (spec.preferred_cpu_bind_policy == "Default") {
+    spec.preferred_cpu_bind_policy = policy;
+    changed = true;
+  }
+  if (spec.required_cpu_bind_policy.empty() && spec.preferred_cpu_bind_policy.empty() && !policy.empty()) {
+    spec.preferred_cpu_bind_policy = policy;
+    changed = true;
+  }
+  if (!changed) return std::nullopt;
+  return spec;
+}
+
 Result<NumaTopologySpec> decode_numa_topology_spec_json(std::string_view text) {
   auto doc = parse_object(kAnnotationNumaTopologySpec, text);
   if (!doc) return doc.error();

@@ -10,6 +10,7 @@
 // struct field order, omitempty, canonical quantities, sorted resource names.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,16 @@ using Annotations = std::map<std::string, std::string>;
 Result<ResourceSpec> decode_resource_spec(const Annotations& annotations);
 Result<ResourceSpec> decode_resource_spec_json(std::string_view text);
 std::string encode(const ResourceSpec& spec);
+
+/// appendResourceSpecIfMissed: the resource-spec PreBind writes back so the
+/// node agent knows which policy produced a cpuset. `required`: the policy
+/// the pod requires or the node forces (unset: none); `preferred`: the pod's
+/// preferred policy as resolved. A required policy fills an empty or
+/// "Default" requiredCPUBindPolicy; a "Default" preferredCPUBindPolicy is
+/// replaced; with neither given, the policy becomes the preferred one.
+/// Nothing when the pod's own spec already says it all.
+std::optional<ResourceSpec> resource_spec_to_write_back(ResourceSpec spec, CpuBindPolicy required,
+                                                        CpuBindPolicy preferred);
 
 /// Unknown policy or exclusivity values are errors (Koordinator would carry
 /// them and never match a policy; rejecting says why).

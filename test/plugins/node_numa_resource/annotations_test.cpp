@@ -31,6 +31,47 @@ TEST_CASE("resource-spec decodes leniently and encodes Go's bytes", "[numa][code
   }
 }
 
+TEST_CASE("resource-spec written back at PreBind, as appendResourceSpecIfMissed", "[numa][codec]") {
+  using P = CpuBindPolicy;
+  struct Case {
+    const char* what;
+    ResourceSpec pod;  // required, preferred, exclusive as the pod's annotation has them
+    P required;        // the pod's (resolved) or the node's forced policy
+    P preferred;       // the pod's preferred policy, resolved
+    const char* want;  // nullptr: nothing written
+  };
+  const Case cases[] = {
+      {"no spec, preferred by default", {}, P::unset, P::full_pcpus, R"({"preferredCPUBindPolicy":"FullPCPUs"})"},
+      {"no spec, the node forces full PCPUs", {}, P::full_pcpus, P::full_pcpus,
+       R"({"requiredCPUBindPolicy":"FullPCPUs"})"},
+      {"no spec, the node forces spread", {}, P::spread_by_pcpus, P::full_pcpus,
+       R"({"requiredCPUBindPolicy":"SpreadByPCPUs"})"},
+      {"required given: nothing to add", {"FullPCPUs", "", ""}, P::full_pcpus, P::full_pcpus, nullptr},
+      {"required Default is resolved", {"Default", "", ""}, P::full_pcpus, P::full_pcpus,
+       R"({"requiredCPUBindPolicy":"FullPCPUs"})"},
+      {"preferred given: nothing to add", {"", "SpreadByPCPUs", ""}, P::unset, P::spread_by_pcpus, nullptr},
+      {"preferred Default is resolved", {"", "Default", ""}, P::unset, P::full_pcpus,
+       R"({"preferredCPUBindPolicy":"FullPCPUs"})"},
+      {"preferred given, the node forces another: required added, preferred kept", {"", "SpreadByPCPUs", ""},
+       P::full_pcpus, P::spread_by_pcpus, R"({"requiredCPUBindPolicy":"FullPCPUs","preferredCPUBindPolicy":"SpreadByPCPUs"})"},
+      {"both Default", {"Default", "Default", ""}, P::spread_by_pcpus, P::spread_by_pcpus,
+       R"({"requiredCPUBindPolicy":"SpreadByPCPUs","preferredCPUBindPolicy":"SpreadByPCPUs"})"},
+      {"exclusivity is kept", {"", "", "PCPULevel"}, P::unset, P::full_pcpus,
+       R"({"preferredCPUBindPolicy":"FullPCPUs","preferredCPUExclusivePolicy":"PCPULevel"})"},
+      {"no policy at all: nothing", {}, P::unset, P::unset, nullptr},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    auto written = resource_spec_to_write_back(c.pod, c.required, c.preferred);
+    if (c.want == nullptr) {
+      CHECK_FALSE(written);
+    } else {
+      REQUIRE(written);
+      CHECK(encode(*written) == c.want);
+    }
+  }
+}
+
 TEST_CASE("resource-status round-trips and rejects bad input", "[numa][codec]") {
   const std::string text =
       R"({"cpuset":"0-3,8-11","numaNodeResources":[{"node":0,"resources":{"cpu":"4","memory":"8Gi"}},{"node":1}]})";
