@@ -469,7 +469,7 @@ void wait_at_permit(Self self, const AttemptPtr& a, const std::string& node, std
   auto& st = self->state;
   const std::string& uid = a->pod().meta().uid;
   const uint64_t ticket = ++st.next_wait_ticket;
-  st.waiting[uid] = WaitingAtPermit{a, node, ticket, Clock::now()};
+  st.waiting[uid] = WaitingAtPermit{a, node, ticket, Clock::now(), timeout};
   self->delayed_send(self, timeout, atom::gang_timeout_v, uid, ticket);
   count_waiting_groups(self);
   spdlog::debug("scheduling-cycle: {} waits at Permit on {} for its gang", a->pod().key, node);
@@ -509,9 +509,8 @@ void on_gang_timeout(Self self, const std::string& uid, uint64_t ticket) {
   if (it == self->state.waiting.end() || it->second.ticket != ticket) return;  // allowed or rejected meanwhile
   AttemptPtr a = it->second.attempt;
   const auto* spec = gang_spec_of(*a);
-  const std::string waited = spec ? format_go_duration(spec->wait_time) : "its waiting time";
-  const std::string message = "rejected due to timeout after waiting " + waited + " at plugin " +
-                              Coscheduling::kName;
+  const std::string message = "rejected due to timeout after waiting " + format_go_duration(it->second.timeout) +
+                              " at plugin " + Coscheduling::kName;
   drop_waiting(self, uid, &message);
   if (spec) reject_gang_group(self, *spec, left_in_unreserve(*spec, *a));
 }

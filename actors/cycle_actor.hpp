@@ -164,6 +164,7 @@ struct WaitingAtPermit {
   std::string node;
   uint64_t ticket = 0;  // matches the gang_timeout armed for this wait
   std::chrono::steady_clock::time_point since;  // scheduler_permit_wait_duration_seconds
+  std::chrono::milliseconds timeout{0};         // how long it may wait (for the timeout's message)
 };
 
 struct cycle_actor_state {

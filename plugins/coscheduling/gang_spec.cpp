@@ -182,14 +182,16 @@ std::string gang_group_key(const ObjectMeta& meta,
 Result<GangSpec> gang_spec_of_pod_group(const PodGroup& group, const GangDefaults& defaults) {
   GangSpec spec;
   spec.id = group.meta.namespace_name + "/" + group.meta.name;
-  if (group.spec.min_member < 1)
-    return Error{"PodGroup " + spec.id + ": spec.minMember must be at least 1, got " +
-                 std::to_string(group.spec.min_member)};
+  // minMember omitted is 0, as upstream reads it: the gang is complete at
+  // once (a negative one does not decode, model/pod_group.cpp).
   spec.min_member = group.spec.min_member;
   if (Status read = read_rules(group.meta, defaults, spec); !read)
     return Error{"PodGroup " + spec.id + ": " + read.message()};
-  if (group.spec.schedule_timeout_seconds && *group.spec.schedule_timeout_seconds > 0)
-    spec.wait_time = std::chrono::seconds(*group.spec.schedule_timeout_seconds);
+  // A PodGroup's waiting time is its scheduleTimeoutSeconds, else the
+  // default (GetWaitTimeDuration): its waiting-time annotation is not read.
+  spec.wait_time = group.spec.schedule_timeout_seconds && *group.spec.schedule_timeout_seconds > 0
+                       ? std::chrono::milliseconds(std::chrono::seconds(*group.spec.schedule_timeout_seconds))
+                       : defaults.timeout;
   return spec;
 }
 

@@ -16,11 +16,12 @@
 //   group       .../groups: JSON array of gang ids scheduled together; absent → this gang
 // The lenient defaults are Koordinator's. A pod named into a gang by the
 // PodGroup label alone takes its gang's rules from that PodGroup object
-// (gang_spec_of_pod_group: spec.minMember, spec.scheduleTimeoutSeconds, and the
-// annotations above on the PodGroup). What troupe cannot honour is an error
-// instead of a silent default: an annotation gang without min-available, a
-// PodGroup whose minMember is below 1, a groups annotation that is not a JSON
-// array of strings.
+// (gang_spec_of_pod_group: spec.minMember, 0 when omitted, as upstream: the
+// gang is complete at once; spec.scheduleTimeoutSeconds, else the default
+// waiting time; and the annotations above but waiting-time on the PodGroup).
+// What troupe cannot honour is an error instead of a silent default: an
+// annotation gang without min-available, a groups annotation that is not a
+// JSON array of strings.
 
 #include <chrono>
 #include <optional>

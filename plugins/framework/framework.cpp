@@ -526,7 +526,7 @@ PermitOutcome Framework::run_permit_plugins(CycleState& state, const PodInfo& po
     plugin_timer.finish(r.status.code);
     if (r.status.ok()) continue;
     if (r.status.code == Code::wait) {
-      outcome.waiting.emplace_back(std::string(p->name()), r.timeout);
+      outcome.waiting.emplace_back(std::string(p->name()), std::min(r.timeout, kMaxPermitWait));
       continue;
     }
     outcome.status = r.status.is_rejection() ? with_plugin(std::move(r.status), p->name())

@@ -52,9 +52,12 @@ struct NodeScore {
   int64_t total = 0;
 };
 
+/// The longest a pod may wait at Permit, whatever a plugin asks (upstream's maxTimeout).
+inline constexpr std::chrono::milliseconds kMaxPermitWait = std::chrono::minutes(15);
+
 struct PermitOutcome {
   PluginStatus status;  // success, wait (see waiting) or a rejection/error
-  std::vector<std::pair<std::string, std::chrono::milliseconds>> waiting;  // plugin, timeout
+  std::vector<std::pair<std::string, std::chrono::milliseconds>> waiting;  // plugin, timeout (at most kMaxPermitWait)
 };
 
 class Framework {

@@ -451,17 +451,20 @@ class GangTest(SchedulingTest):
         self.assertEqual(self.pod_group_status("eval")["phase"], "Failed")
         self.assertEqual(self.pod_group_status("eval").get("succeeded", 0), 0)
 
-    def test_pod_group_below_one_member_is_reported(self):
+    def test_pod_group_without_min_member_binds_at_once_and_a_negative_one_is_reported(self):
         self.start([make_node("n-0", cpu="4")])
-        self.client.ok("POST", POD_GROUPS, pod_group("empty", 0))
-        self.client.create(pod_group_member("e-0", "empty"))
+        self.client.ok("POST", POD_GROUPS, pod_group("any", 0))
+        self.client.create(pod_group_member("any-0", "any"))
+        self.cluster.wait(lambda: all_bound(self.client, ["any-0"]), 20,
+                          lambda: "any-0 bound; " + describe_pending(self.client))
+        self.client.ok("POST", POD_GROUPS, pod_group("negative", -1))
+        self.client.create(pod_group_member("n-0", "negative"))
         # The pod may be tried before the PodGroup's watch event arrives ("no PodGroup"); the
         # PodGroup's arrival gives it another try.
-        expected = "PodGroup default/empty: spec.minMember must be at least 1, got 0"
-        self.cluster.wait(lambda: expected in (condition(self.client.pod("e-0") or {}) or {}).get("message", ""), 20,
-                          lambda: "e-0 reported: %s" % condition(self.client.pod("e-0") or {}))
-        self.assertIsNone(self.client.pod("e-0")["spec"].get("nodeName"))
-
+        expected = "PodGroup default/negative: spec.minMember: Invalid value: must be greater than or equal to 0"
+        self.cluster.wait(lambda: expected in (condition(self.client.pod("n-0") or {}) or {}).get("message", ""), 20,
+                          lambda: "n-0 reported: %s" % condition(self.client.pod("n-0") or {}))
+        self.assertIsNone(self.client.pod("n-0")["spec"].get("nodeName"))
 
 if __name__ == "__main__":
     unittest.main()

@@ -124,9 +124,9 @@ class Waiter : public PermitPlugin, public BindPlugin {
   std::string_view name() const override { return "Waiter"; }
   PermitResult permit(CycleState&, const PodInfo& pod, const std::string&) const override {
     PermitResult r;
-    if (pod.meta().labels.count("wait")) {
+    if (auto wait = pod.meta().labels.find("wait"); wait != pod.meta().labels.end()) {
       r.status = PluginStatus(Code::wait);
-      r.timeout = std::chrono::seconds(3);
+      r.timeout = wait->second.empty() ? std::chrono::seconds(3) : std::chrono::seconds(std::stoll(wait->second));
     }
     if (pod.meta().labels.count("deny")) r.status = PluginStatus::unschedulable("denied");
     return r;
@@ -442,6 +442,14 @@ TEST_CASE("Permit, PreBind and Bind", "[framework]") {
   REQUIRE(wait.waiting.size() == 1);
   CHECK(wait.waiting[0].first == "Waiter");
   CHECK(wait.waiting[0].second == std::chrono::seconds(3));
+  // No plugin makes a pod wait longer than 15 minutes (upstream's maxTimeout).
+  for (const char* seconds : {"3600", "9223372036854775"}) {
+    PermitOutcome capped = fw.run_permit(*state, *pod_with_labels({{"wait", seconds}}), "n");
+    REQUIRE(capped.waiting.size() == 1);
+    CHECK(capped.waiting[0].second == std::chrono::minutes(15));
+  }
+  PermitOutcome at_cap = fw.run_permit(*state, *pod_with_labels({{"wait", "900"}}), "n");
+  CHECK(at_cap.waiting[0].second == std::chrono::minutes(15));
   PermitOutcome deny = fw.run_permit(*state, *pod_with_labels({{"deny", ""}}), "n");
   CHECK(deny.status.code == Code::unschedulable);
   CHECK(deny.status.plugin == "Waiter");

@@ -249,8 +249,8 @@ TEST_CASE("gang book: a gang named by its PodGroup waits for the PodGroup, then 
   CHECK_FALSE(book.permit(member, "a").allowed);  // never allowed without its rules
   CHECK(book.stop_waiting("a"));
 
-  book.set_pod_group("ns/pg", troupe::Error{"PodGroup ns/pg: spec.minMember must be at least 1, got 0"});
-  CHECK(*book.pre_filter(member, "ns/a") == "PodGroup ns/pg: spec.minMember must be at least 1, got 0");
+  book.set_pod_group("ns/pg", troupe::Error{"PodGroup ns/pg: spec.minMember: Invalid value: must be greater than or equal to 0"});
+  CHECK(*book.pre_filter(member, "ns/a") == "PodGroup ns/pg: spec.minMember: Invalid value: must be greater than or equal to 0");
 
   book.set_pod_group("ns/pg", gang("ns/pg", 3));
   CHECK(book.rules("ns/pg")->min_member == 3);

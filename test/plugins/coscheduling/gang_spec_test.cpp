@@ -231,6 +231,9 @@ TEST_CASE("gang spec: a PodGroup's rules", "[coscheduling]") {
       {"annotations on the PodGroup", group(2, std::nullopt, {{kAnnotationMode, "NonStrict"},
                                                              {kAnnotationGroups, R"(["team/other"])"}}),
        2, 90s, GangMode::non_strict, {"team/other", "team/pg"}},
+      {"a waiting-time annotation on the PodGroup is not read", group(2, std::nullopt, {{kAnnotationWaitingTime, "5s"}}),
+       2, 90s, GangMode::strict, {"team/pg"}},
+      {"minMember omitted: 0, complete at once", group(0, std::nullopt, {}), 0, 90s, GangMode::strict, {"team/pg"}},
   };
   for (const auto& c : cases) {
     INFO(c.name);
@@ -243,9 +246,6 @@ TEST_CASE("gang spec: a PodGroup's rules", "[coscheduling]") {
     CHECK(spec->group == c.group);
     CHECK_FALSE(spec->from_pod_group);
   }
-  auto zero = gang_spec_of_pod_group(group(0, std::nullopt, {}), defaults);
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.message() == "PodGroup team/pg: spec.minMember must be at least 1, got 0");
   auto bad_groups = gang_spec_of_pod_group(group(1, std::nullopt, {{kAnnotationGroups, "x"}}), defaults);
   REQUIRE_FALSE(bad_groups.ok());
   CHECK_THAT(bad_groups.message(), Catch::StartsWith("PodGroup team/pg: gang.scheduling.koordinator.sh/groups"));

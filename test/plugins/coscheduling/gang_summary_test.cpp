@@ -104,7 +104,7 @@ TEST_CASE("gang summary: a PodGroup's gang is initialised once its PodGroup is r
   CHECK((*after)["minRequiredNumber"].GetInt() == 2);
   CHECK(std::string((*after)["mode"].GetString()) == "Strict");
 
-  book.set_pod_group("team/pg", Result<GangSpec>(Error{"PodGroup team/pg: spec.minMember must be at least 1"}));
+  book.set_pod_group("team/pg", Result<GangSpec>(Error{"PodGroup team/pg: spec.minMember: Invalid value: must be greater than or equal to 0"}));
   CHECK_FALSE((*parsed(gang_summary_json(book, "team/pg")))["hasGangInit"].GetBool());
 
   // Every gang, keyed by id; a member known by uid alone is shown by uid.
