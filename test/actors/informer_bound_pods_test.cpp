@@ -1,8 +1,9 @@
-// The informer tells node actors when a pod is gone, including the pods it
-// never saw bound: the cycle reserved and bound them, and a cut watch missed
-// the binding (the re-list then reports the deletion with the last state seen,
-// unbound). The node actors, queue and cycle here are recorders; the informer
-// is the real one.
+// What the informer tells node actors about bound pods. When a pod is gone,
+// including the pods it never saw bound: the cycle reserved and bound them,
+// and a cut watch missed the binding (the re-list then reports the deletion
+// with the last state seen, unbound). When a bound pod is resized in place:
+// it is accounted again, and a shrink retries pods that wait for room. The
+// node actors, queue and cycle here are recorders; the informer is the real one.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -59,14 +60,16 @@ caf::behavior node_recorder(caf::event_based_actor* self, std::shared_ptr<Log> l
   };
 }
 
-/// A queue that logs "dequeue <key>" and "pod deleted" (a Pod/Delete cluster event).
+/// A queue that logs "dequeue <key>", "pod deleted" (a Pod/Delete cluster
+/// event) and "pod scaled down" (one with UpdatePodScaleDown).
 caf::behavior queue_recorder(caf::event_based_actor* self, std::shared_ptr<Log> log) {
   self->set_default_handler(caf::skip);
   return {
       [log](atom::dequeue, const std::string& key) { log->add("dequeue " + key); },
       [log](atom::cluster_event, uint8_t resource, uint32_t actions) {
-        if (resource == static_cast<uint8_t>(plugins::EventResource::pod) && actions == plugins::ActionType::kDelete)
-          log->add("pod deleted");
+        if (resource != static_cast<uint8_t>(plugins::EventResource::pod)) return;
+        if (actions == plugins::ActionType::kDelete) log->add("pod deleted");
+        if ((actions & plugins::ActionType::kUpdatePodScaleDown) != 0) log->add("pod scaled down");
       },
   };
 }
@@ -95,14 +98,28 @@ struct Step {
   std::string node;       // "" unbound
   std::string phase;
   bool final_state_unknown = false;
+  std::string cpu = "";         // the container's spec request, if any
+  std::string status_cpu = "";  // what the kubelet reports it runs with (in-place resize), if any
+  std::string label = "";       // a label value, if any
 };
 
 watch::ObjectPtr pod_json(const Step& s) {
-  std::string json = R"({"metadata":{"name":")" + s.uid + R"(","namespace":"default","uid":")" + s.uid +
-                     R"("},"spec":{"schedulerName":")" + s.scheduler + R"(","containers":[{"name":"c"}])";
+  const std::string labels = s.label.empty() ? "" : R"(,"labels":{"app":")" + s.label + "\"}";
+  const std::string resources = s.cpu.empty() ? "" : R"(,"resources":{"requests":{"cpu":")" + s.cpu + "\"}}";
+  std::string json = R"({"metadata":{"name":")" + s.uid + R"(","namespace":"default","uid":")" + s.uid + "\"" +
+                     labels + R"(},"spec":{"schedulerName":")" + s.scheduler + R"(","containers":[{"name":"c")" +
+                     resources + "}]";
   if (!s.node.empty()) json += R"(,"nodeName":")" + s.node + "\"";
   json += "}";
-  if (!s.phase.empty()) json += R"(,"status":{"phase":")" + s.phase + "\"}";
+  std::vector<std::string> status;
+  if (!s.phase.empty()) status.push_back(R"("phase":")" + s.phase + "\"");
+  if (!s.status_cpu.empty())
+    status.push_back(R"("containerStatuses":[{"name":"c","allocatedResources":{"cpu":")" + s.status_cpu + "\"}}]");
+  if (!status.empty()) {
+    json += R"(,"status":{)";
+    for (size_t i = 0; i < status.size(); ++i) json += (i > 0 ? "," : "") + status[i];
+    json += "}";
+  }
   json += "}";
   auto doc = watch::parse_document(json);
   REQUIRE(doc.ok());
@@ -223,5 +240,53 @@ TEST_CASE("informer: which node actors learn that a pod is gone", "[informer]") 
       CHECK(Harness::before(harness.nodes[i], "bound fence-" + std::to_string(i)) == c.nodes[i]);
     }
     CHECK(Harness::before(harness.queue, "dequeue default/fence-0") == c.queue);
+  }
+}
+
+TEST_CASE("informer: a bound pod resized in place is accounted again, and a shrink is a cluster event", "[informer]") {
+  using watch::EventType;
+  const std::string n0 = node_of_partition(0);
+  using Lines = std::vector<std::string>;
+  struct Case {
+    const char* name;
+    Step before;
+    Step after;
+    Lines node;         // what partition 0's node actor heard
+    bool scaled_down;   // a Pod/UpdatePodScaleDown cluster event
+  };
+  const std::vector<Case> cases = {
+      {"shrunk, no status yet: the spec counts",
+       {EventType::added, "p", "troupe", n0, "", false, "2"}, {EventType::modified, "p", "troupe", n0, "", false, "1"},
+       {"bound p", "bound p"}, true},
+      {"grown",
+       {EventType::added, "p", "troupe", n0, "", false, "1"}, {EventType::modified, "p", "troupe", n0, "", false, "2"},
+       {"bound p", "bound p"}, false},
+      {"shrunk in the spec, the kubelet still runs 2: nothing changes",
+       {EventType::added, "p", "troupe", n0, "", false, "2", "2"},
+       {EventType::modified, "p", "troupe", n0, "", false, "1", "2"}, {"bound p"}, false},
+      {"then the kubelet applies it",
+       {EventType::added, "p", "troupe", n0, "", false, "1", "2"},
+       {EventType::modified, "p", "troupe", n0, "", false, "1", "1"}, {"bound p", "bound p"}, true},
+      {"a label change: its node actor is not told",
+       {EventType::added, "p", "troupe", n0, "", false, "1", "", "a"},
+       {EventType::modified, "p", "troupe", n0, "", false, "1", "", "b"}, {"bound p"}, false},
+      {"a status-only update (phase): nothing",
+       {EventType::added, "p", "troupe", n0, "", false, "1"},
+       {EventType::modified, "p", "troupe", n0, "Running", false, "1"}, {"bound p"}, false},
+  };
+  TestSystemConfig config;
+  caf::actor_system system{config};
+  for (const auto& c : cases) {
+    INFO(c.name);
+    Harness harness(system);
+    harness.send(c.before);
+    harness.send(c.after);
+    REQUIRE(harness.drain());
+    CHECK(Harness::before(harness.nodes[0], "bound fence-0") == c.node);
+    // Placements are coalesced into one cluster event shortly after (20 ms).
+    const auto deadline = std::chrono::steady_clock::now() + (c.scaled_down ? 5s : 200ms);
+    while (!harness.queue->has("pod scaled down") && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(5ms);
+    CHECK(harness.queue->has("pod scaled down") == c.scaled_down);
   }
 }
