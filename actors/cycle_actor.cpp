@@ -67,6 +67,8 @@ struct Attempt {
   /// not the round's: when none is left, every node is searched.
   bool preferred_pass = false;
   bool node_chosen = false;  // Reserve began: a failure from here on clears a nomination
+  /// Its gang group was rejected while its Reserve was on its way: why.
+  std::optional<std::string> gang_rejected;
   int64_t total_nodes = 0;
   double score_seconds = 0;  // the partitions' longest scoring part of the round
   NodeJsonPtr node_json;  // fetched once, when an extender wants whole Node objects
@@ -461,6 +463,14 @@ void reject_gang_group(Self self, const plugins::coscheduling::GangSpec& spec, c
     // take_waiting_of_group already stopped the wait; drop_waiting finds the entry.
     drop_waiting(self, uid, &message);
   }
+  // Members whose Reserve is still on its way would wait at Permit once it
+  // lands, holding their nodes; in kube-scheduler they would already wait
+  // there and be rejected with the others.
+  for (auto& [uid, attempt] : self->state.reserving_gang_members) {
+    const auto* reserving = gang_spec_of(*attempt);
+    if (reserving != nullptr && reserving->group_id == spec.group_id && !attempt->gang_rejected)
+      attempt->gang_rejected = message;
+  }
 }
 
 /// Permit said wait: keep the attempt, reserved, until its gang is complete
@@ -552,6 +562,12 @@ void on_gang_member(Self self, const QueuedPod& pod, bool bound) {
 
 /// After Reserve: Permit (a gang pod may wait there), then PreBind and the binding.
 void after_reserve(Self self, const AttemptPtr& a, const std::string& node) {
+  if (a->gang_rejected) {
+    // Rejected with its group while its Reserve was on its way (as a pod
+    // waiting at Permit would be): its node lets it go, it is requeued.
+    unreserve(self, a, node);
+    return fail(self, a, *a->gang_rejected, {Coscheduling::kName}, false);
+  }
   auto& state = *a->request->state;
   std::vector<std::string> released;
   if (const auto* plugin = Coscheduling::of(a->framework())) {
@@ -648,9 +664,12 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
   // Assumed on the node from now on, for the next pods' domain counts.
   self->state.cluster_pods.assume_pod(a->request->pod, node);
   quota_reserved(self, *a, true);
+  const std::string uid = a->pod().meta().uid;
+  if (gang_spec_of(*a) != nullptr) self->state.reserving_gang_members[uid] = a;
   self->request(owner(self, node), kNodeReply, atom::reserve_v, CycleRequestPtr(a->request), node)
       .then(
           [=](ReserveOutcome& outcome) {
+            self->state.reserving_gang_members.erase(uid);
             if (outcome.ok) return after_reserve(self, a, node);
             reserve_failed(self, a);
             // As schedule_one.go: a rejection at Reserve is a FitError over the one node tried.
@@ -659,6 +678,7 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
             fail(self, a, outcome.message, {outcome.plugin}, true);
           },
           [=](caf::error& err) {
+            self->state.reserving_gang_members.erase(uid);
             reserve_failed(self, a);
             fail(self, a, "reserve failed: " + to_string(err), {}, true);
           });
