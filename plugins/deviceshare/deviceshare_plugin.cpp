@@ -124,13 +124,17 @@ PluginStatus DeviceShare::filter(const CycleState& state, const PodInfo& pod, co
 }
 
 ScoreResult DeviceShare::score(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  const DeviceShareState* s = read_state(state);
+  // Reservations' holds the pod may use are free to it, their owners count once.
+  const bool asks_devices = s != nullptr && s->request && !s->request->skip();
+  const std::optional<NodeDevices> view = asks_devices ? reserved_score_view(pod, node) : std::nullopt;
+  const NodeDevices* devices = view ? &*view : devices_of(node);
   if (args_.strategy == ScoringStrategy::fragmentation) {
-    const DeviceShareState* s = read_state(state);
-    return {fragmentation_raw_score(node, devices_of(node), pod, s != nullptr ? s->request.get() : nullptr,
+    return {fragmentation_raw_score(node, devices, pod, s != nullptr ? s->request.get() : nullptr,
                                     args_.fragmentation, fragmentation_tasks(state)),
             {}};
   }
-  return {score_devices(state, node.node(), devices_of(node)), {}};
+  return {score_devices(state, node.node(), devices), {}};
 }
 
 PluginStatus DeviceShare::normalize_scores(const CycleState& state, const PodInfo&, std::vector<int64_t>& scores) const {

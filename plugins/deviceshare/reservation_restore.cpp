@@ -199,21 +199,44 @@ NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::
   return out;
 }
 
-std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeInfo& node) {
+namespace {
+
+/// The node's devices with the holds of the reservations the pod may use
+/// given back and the other reservations' owners counted once (`uids`: the
+/// usable ones holding devices); nullopt when neither applies.
+std::optional<NodeDevices> usable_holds_given_back(const PodInfo& pod, const NodeInfo& node,
+                                                   std::vector<const reservation::ReservationEntry*>& usable,
+                                                   std::vector<std::string>& uids, NodeDevices& base) {
   const NodeDevices* devices = devices_of(node);
   if (devices == nullptr || !devices->known()) return std::nullopt;
-  const auto usable = reservation::usable_reservations(pod, node);
-  const auto uids = with_devices(*devices, usable);
+  usable = reservation::usable_reservations(pod, node);
+  uids = with_devices(*devices, usable);
   const bool once = owners_use_kept_holds(*devices, node, uids);
   if (uids.empty() && !once) return std::nullopt;
-  NodeDevices base = without_own(*devices, pod);
+  base = without_own(*devices, pod);
   if (once) base = owners_counted_once(std::move(base), node, uids);
-  if (uids.empty()) return base;
-  // Filter asks whether some allocation exists; the preference only matters at Reserve.
-  const bool only_reserved = any_restricted(usable, *devices);
-  NodeDevices view = restored_devices(base, uids, only_reserved);
-  if (!only_reserved) return view;
-  return capped_at_restricted_holds(std::move(view), base, node, restricted_uids(usable, *devices));
+  return uids.empty() ? base : restored_devices(base, uids, /*only_reserved=*/false);
+}
+
+}  // namespace
+
+std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeInfo& node) {
+  std::vector<const reservation::ReservationEntry*> usable;
+  std::vector<std::string> uids;
+  NodeDevices base;
+  auto view = usable_holds_given_back(pod, node, usable, uids, base);
+  // Filter asks whether some allocation exists; the preference only matters
+  // at Reserve. A Restricted reservation leaves only the reserved devices.
+  if (!view || uids.empty() || !any_restricted(usable, *devices_of(node))) return view;
+  return capped_at_restricted_holds(restored_devices(base, uids, /*only_reserved=*/true), base, node,
+                                    restricted_uids(usable, *devices_of(node)));
+}
+
+std::optional<NodeDevices> reserved_score_view(const PodInfo& pod, const NodeInfo& node) {
+  std::vector<const reservation::ReservationEntry*> usable;
+  std::vector<std::string> uids;
+  NodeDevices base;
+  return usable_holds_given_back(pod, node, usable, uids, base);
 }
 
 std::optional<NodeDevices> owners_counted_once_view(const PodInfo& pod, const NodeInfo& node) {

@@ -12,8 +12,8 @@
 // reservation with devices applies and the plugin goes on as usual.
 //
 // Owners' allocations are accounted on the node beside the hold they came
-// from; every view counts them once (owners_counted_once). Score reads the
-// node as accounted (both), as before.
+// from; every view counts them once (owners_counted_once), Score's too
+// (reserved_score_view).
 
 #include <functional>
 #include <optional>
@@ -57,6 +57,13 @@ NodeDevices capped_at_restricted_holds(NodeDevices view, const NodeDevices& acco
 /// Restricted), or when other reservations' owners use their holds
 /// (owners_counted_once); nullopt when neither applies.
 std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeInfo& node);
+
+/// What Score rates the node by, as Koordinator's Score without a nominated
+/// reservation (mergedUnmatchedUsed and mergedMatchedAllocatable given back):
+/// the holds of the reservations the pod may use given back (Restricted ones
+/// too: the rest of the node is not blocked), the other reservations' owners
+/// counted once; nullopt when neither applies (the node as it is).
+std::optional<NodeDevices> reserved_score_view(const PodInfo& pod, const NodeInfo& node);
 
 /// The node for a pod that allocated no reservation holding devices here:
 /// the reservations' owners counted once; nullopt when no owner uses a hold

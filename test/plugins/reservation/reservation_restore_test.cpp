@@ -1,6 +1,7 @@
 // RestoreReservation views: a reservation's reserved devices and CPUs given
 // back to a pod that may use it (what its other owners took stays used), and
-// the restricted view in which nothing else is free.
+// the restricted view in which nothing else is free; what Score rates a node
+// by.
 
 #include <catch2/catch.hpp>
 
@@ -242,4 +243,47 @@ TEST_CASE("a Restricted reservation gives an owner no more of a card than its ho
   REQUIRE(aligned);
   CHECK(free_core(*aligned, 2) == 60);
   CHECK(free_core(*aligned, 5) == 100);
+}
+
+TEST_CASE("reserved_score_view: what Score rates a node by, reservations given back as upstream's Score",
+          "[reservation][restore]") {
+  const NodeInfo restricted = node_with_shared_reservation("Restricted");
+  const Pod stranger = plugins::testing::PodBuilder("other").pod();
+  Pod trainee = plugins::testing::PodBuilder("trainee").pod();
+  trainee.meta.labels["job"] = "train";
+  // A stranger: the owner's use inside the hold counts once (mergedUnmatchedUsed).
+  auto for_stranger = deviceshare::reserved_score_view(*PodInfo::make(stranger), restricted);
+  REQUIRE(for_stranger);
+  CHECK(free_core(*for_stranger, 2) == 40);
+  CHECK(free_core(*for_stranger, 3) == 30);
+  // An owner: the hold back whole (mergedMatchedAllocatable), and unlike
+  // Filter's Restricted view the rest of the node is not blocked.
+  auto for_trainee = deviceshare::reserved_score_view(*PodInfo::make(trainee), restricted);
+  REQUIRE(for_trainee);
+  CHECK(free_core(*for_trainee, 2) == 60);
+  CHECK(free_core(*for_trainee, 3) == 30);
+  CHECK(free_core(*for_trainee, 5) == 100);
+  // No owner using a hold and no reservation to use: the node as it is.
+  NodeInfo plain = node_with_shared_reservation();
+  REQUIRE(plain.mutable_extension<deviceshare::NodeDevices>(NodeExtensionSlot::kDevices)->remove_pod("owner"));
+  CHECK_FALSE(deviceshare::reserved_score_view(*PodInfo::make(stranger), plain));
+
+  // DeviceShare's Score reads that view, not the node as accounted.
+  deviceshare::DeviceShareArgs args = deviceshare::DeviceShareArgs::from_yaml(
+      YAML::Load("scoringStrategy: {type: MostAllocated, resources: [{name: koordinator.sh/gpu-core, weight: 1}]}"));
+  deviceshare::DeviceShare plugin(args, [] { return int64_t{1700000000000000000}; });
+  plugin.set_state_slot(0);
+  Pod shared = deviceshare::testing::PodSpecBuilder("half")
+                   .requests({{"koordinator.sh/gpu-core", "50"}, {"koordinator.sh/gpu-memory-ratio", "50"}})
+                   .pod();
+  auto info = PodInfo::make(shared);
+  CycleState state;
+  PreFilterResult pre;
+  REQUIRE(plugin.pre_filter(state, *info, pre).ok());
+  const auto& accounted = *restricted.extension<deviceshare::NodeDevices>(NodeExtensionSlot::kDevices);
+  auto view = deviceshare::reserved_score_view(*info, restricted);
+  REQUIRE(view);
+  const int64_t on_view = plugin.score_devices(state, restricted.node(), &*view);
+  CHECK(plugin.score(state, *info, restricted).score == on_view);
+  CHECK(on_view != plugin.score_devices(state, restricted.node(), &accounted));
 }
