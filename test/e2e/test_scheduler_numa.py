@@ -150,11 +150,11 @@ class NumaTest(SchedulingTest):
         first = self.place_one(numa_pod("lsr", cpu="4"))
         self.assertEqual(cpuset_of(first), "4-5,20-21")
         # kubelet's full-pcpus-only makes every pod with CPU bind whole cores, LS too;
-        # the node forced the policy, so resource-spec says it is required.
+        # the node forced the policy, so resource-spec says it is required (and only that,
+        # as Koordinator's appendResourceSpecIfMissed).
         ls = self.place_one(numa_pod("ls", cpu="2", qos="LS"))
         self.assertEqual(cpuset_of(ls), "6,22")
-        self.assertEqual(json.loads(ls["metadata"]["annotations"][RESOURCE_SPEC]),
-                         {"requiredCPUBindPolicy": "FullPCPUs", "preferredCPUBindPolicy": "FullPCPUs"})
+        self.assertEqual(json.loads(ls["metadata"]["annotations"][RESOURCE_SPEC]), {"requiredCPUBindPolicy": "FullPCPUs"})
         self.assertIn("node(s) requested cpus not multiple cpus per core",
                       self.create_unschedulable(numa_pod("odd", cpu="3", qos="LS")))
         self.assertIn("the requested CPUs must be integer",
