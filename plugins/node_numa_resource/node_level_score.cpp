@@ -15,8 +15,9 @@ NodeLevelScorer::NodeLevelScorer(const NumaScoringStrategy& strategy) : type_(st
     if (r.name == rn::kCpu) w.field = &ResourceVector::milli_cpu;
     else if (r.name == rn::kMemory) w.field = &ResourceVector::memory;
     else if (r.name == rn::kEphemeralStorage) w.field = &ResourceVector::ephemeral_storage;
-    else if (r.name == rn::kPods) w.field = &ResourceVector::allowed_pods;
+    else if (r.name == rn::kPods) continue;  // never scored (strategy_score)
     else w.scalar_name = r.name;
+    w.scalar = rn::is_scalar_resource_name(r.name);
     resources_.push_back(std::move(w));
   }
 }
@@ -24,6 +25,7 @@ NodeLevelScorer::NodeLevelScorer(const NumaScoringStrategy& strategy) : type_(st
 int64_t NodeLevelScorer::score(const PodInfo& pod, const NodeInfo& node) const {
   int64_t sum = 0, weights = 0;
   for (const Weighed& r : resources_) {
+    if (r.scalar && r.read(pod.requests) == 0) continue;  // a scalar resource the pod does not ask for
     const int64_t capacity = r.read(node.allocatable());
     if (capacity <= 0) continue;
     const int64_t requested = r.read(node.requested()) + r.read(pod.requests);

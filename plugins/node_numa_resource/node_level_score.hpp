@@ -27,6 +27,7 @@ class NodeLevelScorer {
   struct Weighed {
     int64_t ResourceVector::*field = nullptr;
     std::string scalar_name;
+    bool scalar = false;  // is_scalar_resource_name: scored only when the pod asks for it
     int64_t weight = 1;
 
     int64_t read(const ResourceVector& v) const { return field != nullptr ? v.*field : v.scalar(scalar_name); }

@@ -204,7 +204,8 @@ int64_t amount(const ResourceList& list, const std::string& name) {
 }
 
 /// The NUMA-level score over the NUMA nodes the allocation uses.
-int64_t numa_level_score(const NumaScoringStrategy& strategy, const NodeCpus& cpus, const PodAllocation& allocation) {
+int64_t numa_level_score(const NumaScoringStrategy& strategy, const NodeCpus& cpus, const PodAllocation& allocation,
+                         const PodInfo& pod) {
   ResourceList total, used;
   for (const NumaNodeResource& r : allocation.numa_resources) {
     if (const ResourceList* a = cpus.options().allocatable_of(r.node)) total += *a;
@@ -212,9 +213,9 @@ int64_t numa_level_score(const NumaScoringStrategy& strategy, const NodeCpus& cp
     if (it != cpus.numa_allocated().end()) used += it->second;
     used += r.resources;
   }
-  return strategy_score(strategy, [&](const std::string& name) {
-    return std::pair<int64_t, int64_t>{amount(used, name), amount(total, name)};
-  });
+  return strategy_score(
+      strategy, [&](const std::string& name) { return pod.requests.get(name); },
+      [&](const std::string& name) { return std::pair<int64_t, int64_t>{amount(used, name), amount(total, name)}; });
 }
 
 }  // namespace
@@ -232,7 +233,7 @@ ScoreResult NodeNUMAResource::score(const CycleState& state, const PodInfo& pod,
   auto allocation = allocate_on_node(*cpus, allocate_request(*s, node, d), affinity);
   if (!allocation) return {};
   if (allocation->numa_resources.empty()) return {node_scorer_.score(pod, node), {}};
-  return {numa_level_score(args_.numa_scoring_strategy, *cpus, *allocation), {}};
+  return {numa_level_score(args_.numa_scoring_strategy, *cpus, *allocation, pod), {}};
 }
 
 PluginStatus NodeNUMAResource::reserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {

@@ -180,11 +180,13 @@ Result<topology::NumaHints> generate_hints(const NodeCpus& node, const AllocateR
       if (const ResourceList* a = options.allocatable_of(numa)) total += *a;
       if (auto it = available.find(numa); it != available.end()) free += it->second;
     }
-    const int64_t score = strategy_score(scoring, [&](const std::string& name) {
-      const int64_t cap = amount(total, name);
-      const int64_t used = std::max<int64_t>(cap - amount(free, name), 0);
-      return std::pair<int64_t, int64_t>{used + amount(request.requests, name), cap};
-    });
+    const int64_t score = strategy_score(
+        scoring, [&](const std::string& name) { return amount(request.requests, name); },
+        [&](const std::string& name) {
+          const int64_t cap = amount(total, name);
+          const int64_t used = std::max<int64_t>(cap - amount(free, name), 0);
+          return std::pair<int64_t, int64_t>{used + amount(request.requests, name), cap};
+        });
     if (!allocate_on_node(node, request, mask)) continue;
     bool lacks = false;
     for (const std::string& name : hinted) lacks = lacks || (lacking[name] & mask) != 0;

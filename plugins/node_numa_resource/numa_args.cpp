@@ -1,6 +1,7 @@
 #include "plugins/node_numa_resource/numa_args.hpp"
 
 #include "config/yaml_fields.hpp"
+#include "model/resource_names.hpp"
 
 namespace troupe::plugins::numa {
 
@@ -26,6 +27,11 @@ NumaScoringStrategy read_strategy(const YAML::Node& node, const std::string& pat
 }
 
 }  // namespace
+
+bool scored_resource(const std::string& name, int64_t pod_request) {
+  if (name == resource_names::kPods) return false;
+  return pod_request != 0 || !resource_names::is_scalar_resource_name(name);
+}
 
 NodeNumaResourceArgs NodeNumaResourceArgs::from_yaml(const YAML::Node& args) {
   NodeNumaResourceArgs out;

@@ -45,11 +45,16 @@ struct NodeNumaResourceArgs {
 };
 
 /// The weighted mean over the strategy's resources of LeastAllocated
-/// (cap-req)*100/cap or MostAllocated req*100/cap; resources with no
-/// capacity are left out; 0 when none is left. `get` maps a resource name
-/// to {requested (with the pod), capacity}.
-template <class Get>
-int64_t strategy_score(const NumaScoringStrategy& strategy, Get get);
+/// (cap-req)*100/cap or MostAllocated req*100/cap; 0 when no resource is
+/// left. Left out, as Koordinator's calculateResourceAllocatableRequest:
+/// resources with no capacity, `pods`, and scalar resources (extended,
+/// hugepages-*, ...) the pod does not ask for. `get` maps a resource name to
+/// {requested (with the pod), capacity}; `pod_request` to the pod's request.
+template <class PodRequest, class Get>
+int64_t strategy_score(const NumaScoringStrategy& strategy, PodRequest pod_request, Get get);
+
+/// Whether a strategy's resource is scored for a pod asking `pod_request` of it.
+bool scored_resource(const std::string& name, int64_t pod_request);
 
 }  // namespace troupe::plugins::numa
 
@@ -57,10 +62,11 @@ int64_t strategy_score(const NumaScoringStrategy& strategy, Get get);
 
 namespace troupe::plugins::numa {
 
-template <class Get>
-int64_t strategy_score(const NumaScoringStrategy& strategy, Get get) {
+template <class PodRequest, class Get>
+int64_t strategy_score(const NumaScoringStrategy& strategy, PodRequest pod_request, Get get) {
   int64_t sum = 0, weights = 0;
   for (const plugins::ResourceSpec& r : strategy.resources) {
+    if (!scored_resource(r.name, pod_request(r.name))) continue;
     auto [requested, capacity] = get(r.name);
     if (capacity <= 0) continue;
     const int64_t score = strategy.type == ScoringType::most_allocated ? most_requested_score(requested, capacity)

@@ -21,10 +21,12 @@ NumaScoringStrategy strategy(ScoringType type, std::vector<plugins::ResourceSpec
 
 /// The name-keyed reading the scorer replaces.
 int64_t by_name(const NumaScoringStrategy& s, const PodInfo& pod, const NodeInfo& node) {
-  return strategy_score(s, [&](const std::string& name) {
-    return std::pair<int64_t, int64_t>{node.requested().get(name) + pod.requests.get(name),
-                                       node.allocatable().get(name)};
-  });
+  return strategy_score(
+      s, [&](const std::string& name) { return pod.requests.get(name); },
+      [&](const std::string& name) {
+        return std::pair<int64_t, int64_t>{node.requested().get(name) + pod.requests.get(name),
+                                           node.allocatable().get(name)};
+      });
 }
 
 }  // namespace
@@ -60,8 +62,16 @@ TEST_CASE("NodeLevelScorer scores as the strategy over the node's amounts", "[nu
        {{"cpu", "4"}}, {}, {{"cpu", "1"}}, 75},
       {"scalar resource", strategy(L::most_allocated, {{"nvidia.com/gpu", 1}}), {{"cpu", "4"}, {"nvidia.com/gpu", "8"}},
        {{"nvidia.com/gpu", "2"}}, {{"nvidia.com/gpu", "2"}}, 50},
-      {"pods counts the node's pod capacity", strategy(L::least_allocated, {{"pods", 1}}), {{"pods", "10"}}, {},
-       {{"cpu", "1"}}, 100},
+      // As Koordinator's calculateResourceAllocatableRequest: pods are never
+      // scored, a scalar resource only for a pod that asks for it.
+      {"pods is not scored", strategy(L::least_allocated, {{"pods", 1}}), {{"pods", "10"}}, {}, {{"cpu", "1"}}, 0},
+      {"pods left out of the mean", strategy(L::most_allocated, {{"pods", 5}, {"cpu", 1}}),
+       {{"pods", "10"}, {"cpu", "4"}}, {}, {{"cpu", "1"}}, 25},
+      {"a scalar resource the pod does not ask for is left out",
+       strategy(L::least_allocated, {{"cpu", 1}, {"nvidia.com/gpu", 3}}), {{"cpu", "4"}, {"nvidia.com/gpu", "8"}},
+       {{"nvidia.com/gpu", "4"}}, {{"cpu", "1"}}, 75},
+      {"hugepages are scalar too", strategy(L::least_allocated, {{"cpu", 1}, {"hugepages-2Mi", 1}}),
+       {{"cpu", "4"}, {"hugepages-2Mi", "1Gi"}}, {}, {{"cpu", "2"}}, 50},
       {"ephemeral storage", strategy(L::least_allocated, {{"ephemeral-storage", 1}}), {{"ephemeral-storage", "100Gi"}},
        {{"ephemeral-storage", "50Gi"}}, {{"ephemeral-storage", "25Gi"}}, 25},
       {"untracked name", strategy(L::least_allocated, {{"storage", 1}}), {{"storage", "1Ti"}}, {}, {{"cpu", "1"}}, 0},
