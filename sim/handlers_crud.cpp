@@ -117,6 +117,21 @@ ApiError uid_precondition_failed(const ResourceInfo& r, const std::string& name,
                   "Precondition failed: UID in precondition: " + wanted + ", UID in object meta: " + current.uid);
 }
 
+/// The DeleteOptions preconditions (uid, resourceVersion) `current` does not meet: 409.
+std::optional<ApiError> failed_delete_precondition(const ResourceInfo& r, const std::string& name,
+                                                   const StoredObject& current, const rapidjson::Value* options) {
+  if (options == nullptr || !options->IsObject()) return std::nullopt;
+  const std::string want_uid = string_at(*options, "preconditions", "uid");
+  const std::string want_rv = string_at(*options, "preconditions", "resourceVersion");
+  if (!want_uid.empty() && want_uid != current.uid) return uid_precondition_failed(r, name, want_uid, current);
+  const std::string rv = std::to_string(current.resource_version);
+  if (!want_rv.empty() && want_rv != rv)
+    return conflict(r.plural, r.group, name,
+                    "Precondition failed: ResourceVersion in precondition: " + want_rv +
+                        ", ResourceVersion in object meta: " + rv);
+  return std::nullopt;
+}
+
 /// Reads a DELETE's DeleteOptions body, if it has one, into `options`.
 std::optional<ApiError> read_delete_options(const ApiRequest& request, rapidjson::Document& options) {
   if (request.body.empty()) return std::nullopt;
@@ -190,7 +205,8 @@ ApiResponse ApiHandler::resource_request(const ParsedPath& path, const ApiReques
   if (path.name.empty()) {
     if (method == "GET" || method == "HEAD") return watching ? watch(r, path, request) : list(r, path, request);
     if (method == "POST") return r.namespaced && path.ns.empty() ? not_allowed() : create(r, path, request);
-    if (method == "DELETE") return remove_collection(r, path, request);
+    // Across namespaces a namespaced resource is only listed and watched (kube-apiserver's installer).
+    if (method == "DELETE") return r.namespaced && path.ns.empty() ? not_allowed() : remove_collection(r, path, request);
     return not_allowed();
   }
   if (method == "GET" || method == "HEAD") return watching ? watch(r, path, request) : get(r, path, request);
@@ -439,19 +455,9 @@ ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, con
 
 ApiResult<WriteResult> ApiHandler::delete_object(const ResourceInfo& r, const std::string& ns,
                                                  const std::string& name, const rapidjson::Value* options) {
-  std::string want_uid, want_rv;
-  if (options && options->IsObject()) {
-    want_uid = string_at(*options, "preconditions", "uid");
-    want_rv = string_at(*options, "preconditions", "resourceVersion");
-  }
   return store_.modify(r, ns, name, [&](const ObjectPtr& current) -> ApiResult<Change> {
     if (!current) return not_found(r, name);
-    if (!want_uid.empty() && want_uid != current->uid) return uid_precondition_failed(r, name, want_uid, *current);
-    std::string rv = std::to_string(current->resource_version);
-    if (!want_rv.empty() && want_rv != rv)
-      return conflict(r.plural, r.group, name,
-                      "Precondition failed: ResourceVersion in precondition: " + want_rv +
-                          ", ResourceVersion in object meta: " + rv);
+    if (auto failed = failed_delete_precondition(r, name, *current, options)) return *failed;
     auto doc = parse_current(current);
     if (!doc.ok()) return doc.error();
     Change change;
@@ -478,7 +484,11 @@ ApiResponse ApiHandler::remove(const ResourceInfo& r, const ParsedPath& path, co
   if (is_namespace) {
     if (path.name == "default" || path.name == "kube-system" || path.name == "kube-public")
       return error_response(forbidden(r, path.name, "this namespace may not be deleted"));
-    if (!store_.get(r, "", path.name)) return error_response(not_found(r, path.name));
+    ObjectPtr current = store_.get(r, "", path.name);
+    if (!current) return error_response(not_found(r, path.name));
+    // Its preconditions first: a refused delete must leave what it holds.
+    if (auto failed = failed_delete_precondition(r, path.name, *current, options.IsObject() ? &options : nullptr))
+      return error_response(*failed);
     // The namespace controller's job, done at once: delete what the namespace holds.
     std::vector<bool> done(registry_.storage_count(), false);
     for (const auto& res : registry_.resources()) {
@@ -492,7 +502,13 @@ ApiResponse ApiHandler::remove(const ResourceInfo& r, const ParsedPath& path, co
   auto result = delete_object(r, path.ns, path.name, options.IsObject() ? &options : nullptr);
   if (!result.ok()) return error_response(result.error());
   const WriteResult& w = result.value();
-  if (w.action != Change::Action::remove) return object_response(r, w.object, 202); // finalizers pending
+  // Finalizers pending: 200 with the object, 202 only when the client asked
+  // for cascading deletion with orphanDependents false (kube-apiserver's delete.go).
+  if (w.action != Change::Action::remove) {
+    auto orphan = options.IsObject() ? options.FindMember("orphanDependents") : options.MemberEnd();
+    const bool accepted = options.IsObject() && orphan != options.MemberEnd() && orphan->value.IsFalse();
+    return object_response(r, w.object, accepted ? 202 : 200);
+  }
   if (r.delete_returns_object) return object_response(r, w.object, 200);
   ApiResponse response;
   response.body = deleted_status(r, path.name, w.object->uid);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <random>
+#include <set>
 
 #include "model/json.hpp"
 #include "sim/crd_defaults.hpp"
@@ -278,6 +279,31 @@ std::vector<StatusCause> object_causes(const ResourceInfo& r, const rapidjson::V
   return causes;
 }
 
+std::set<std::string> finalizers_of(const rapidjson::Value& doc) {
+  std::set<std::string> out;
+  if (!doc.IsObject()) return out;
+  auto meta = doc.FindMember("metadata");
+  if (meta == doc.MemberEnd() || !meta->value.IsObject()) return out;
+  auto list = meta->value.FindMember("finalizers");
+  if (list == meta->value.MemberEnd() || !list->value.IsArray()) return out;
+  for (const auto& f : list->value.GetArray())
+    if (f.IsString()) out.insert(f.GetString());
+  return out;
+}
+
+/// ValidateNoNewFinalizers: an object being deleted may lose finalizers, not gain them.
+std::optional<StatusCause> check_no_new_finalizers(const rapidjson::Value& old, const rapidjson::Value& doc) {
+  if (string_at(old, "metadata", "deletionTimestamp").empty()) return std::nullopt;
+  const std::set<std::string> before = finalizers_of(old);
+  std::string extra;
+  for (const std::string& f : finalizers_of(doc))
+    if (before.count(f) == 0) extra += (extra.empty() ? "" : ", ") + quote_json(f);
+  if (extra.empty()) return std::nullopt;
+  return forbidden_field("metadata.finalizers",
+                         "no new finalizers can be added if the object is being deleted, found new finalizers "
+                         "[]string{" + extra + "}");
+}
+
 std::optional<ApiError> invalid_if_any(const ResourceInfo& r, const rapidjson::Value& doc,
                                        std::vector<StatusCause> causes) {
   if (causes.empty()) return std::nullopt;
@@ -299,6 +325,7 @@ std::optional<ApiError> validate_update(const ResourceInfo& r, const rapidjson::
     causes.push_back(invalid_field("metadata.uid", quote_json(uid), "field is immutable"));
   if (r.kind == "Pod" && r.group.empty())
     for (auto& cause : check_scheduling_gates_update(old, doc)) causes.push_back(std::move(cause));
+  if (auto cause = check_no_new_finalizers(old, doc)) causes.push_back(std::move(*cause));
   return invalid_if_any(r, doc, std::move(causes));
 }
 

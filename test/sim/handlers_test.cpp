@@ -219,10 +219,22 @@ TEST_CASE("finalizers hold a deleted object until the last one is removed", "[ha
   Fixture f;
   REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps",
                  R"({"metadata":{"name":"held","finalizers":["example.com/keep"]}})").status == 201);
+  // 200 with the object marked (202 only for orphanDependents false, as kube-apiserver).
   auto deleting = f.call("DELETE", "/api/v1/namespaces/default/configmaps/held");
-  CHECK(deleting.status == 202);
+  CHECK(deleting.status == 200);
   CHECK(json(deleting.body)["metadata"].HasMember("deletionTimestamp"));
+  REQUIRE(f.call("POST", "/api/v1/namespaces/default/configmaps",
+                 R"({"metadata":{"name":"cascade","finalizers":["example.com/keep"]}})").status == 201);
+  CHECK(f.call("DELETE", "/api/v1/namespaces/default/configmaps/cascade", R"({"orphanDependents":false})").status ==
+        202);
   CHECK(f.call("GET", "/api/v1/namespaces/default/configmaps/held").status == 200);
+  // Being deleted, it may lose finalizers but not gain any (ValidateNoNewFinalizers).
+  auto gain = f.call("PATCH", "/api/v1/namespaces/default/configmaps/held",
+                     R"({"metadata":{"finalizers":["example.com/keep","example.com/more"]}})",
+                     "application/merge-patch+json");
+  CHECK(gain.status == 422);
+  CHECK_THAT(gain.body, Catch::Contains("no new finalizers can be added if the object is being deleted, found new "
+                                        "finalizers []string{\\\"example.com/more\\\"}"));
   CHECK(f.call("PATCH", "/api/v1/namespaces/default/configmaps/held", R"({"metadata":{"finalizers":null}})",
                "application/merge-patch+json").status == 200);
   CHECK(f.call("GET", "/api/v1/namespaces/default/configmaps/held").status == 404);
@@ -261,9 +273,24 @@ TEST_CASE("deleting a namespace deletes what it holds", "[handlers]") {
   Fixture f;
   REQUIRE(f.call("POST", "/api/v1/namespaces", R"({"metadata":{"name":"team"}})").status == 201);
   REQUIRE(f.call("POST", "/api/v1/namespaces/team/pods", kPod).status == 201);
+  // A precondition the namespace does not meet refuses the delete before anything in it goes.
+  CHECK(f.call("DELETE", "/api/v1/namespaces/team", R"({"preconditions":{"resourceVersion":"1"}})").status == 409);
+  CHECK(f.call("DELETE", "/api/v1/namespaces/team", R"({"preconditions":{"uid":"not-its-uid"}})").status == 409);
+  CHECK(f.call("GET", "/api/v1/namespaces/team/pods/p").status == 200);
   REQUIRE(f.call("DELETE", "/api/v1/namespaces/team").status == 200);
   CHECK(f.call("GET", "/api/v1/namespaces/team/pods/p").status == 404);
   CHECK(f.call("POST", "/api/v1/namespaces/team/pods", kPod).status == 404);
+}
+
+TEST_CASE("a namespaced resource is not deleted across namespaces", "[handlers]") {
+  Fixture f;
+  REQUIRE(f.call("POST", "/api/v1/namespaces/default/pods", kPod).status == 201);
+  CHECK(f.call("DELETE", "/api/v1/pods").status == 405);
+  CHECK(f.call("DELETE", "/api/v1/configmaps").status == 405);
+  CHECK(f.call("GET", "/api/v1/namespaces/default/pods/p").status == 200);
+  // Within a namespace, deletecollection works.
+  CHECK(f.call("DELETE", "/api/v1/namespaces/default/pods").status == 200);
+  CHECK(f.call("GET", "/api/v1/namespaces/default/pods/p").status == 404);
 }
 
 TEST_CASE("YAML converts to JSON with YAML 1.2 core scalar types", "[loader]") {
