@@ -2,6 +2,9 @@
 // collection) and eviction (pods/{name}/eviction with PodDisruptionBudgets),
 // following pkg/registry/core/pod/storage/storage.go and eviction.go.
 #include <cmath>
+#include <map>
+#include <optional>
+#include <vector>
 
 #include "model/label_selector.hpp"
 #include "sim/api_handler.hpp"
@@ -86,6 +89,64 @@ bool pod_is_healthy(const rapidjson::Value& pod) {
   for (const auto& c : conditions->value.GetArray())
     if (c.IsObject() && string_at(c, "type") == "Ready") return string_at(c, "status") != "False";
   return true;
+}
+
+/// The pod's controller owner reference (controller: true), if any.
+const rapidjson::Value* controller_of(const rapidjson::Value& pod) {
+  auto meta = pod.FindMember("metadata");
+  if (meta == pod.MemberEnd() || !meta->value.IsObject()) return nullptr;
+  auto owners = meta->value.FindMember("ownerReferences");
+  if (owners == meta->value.MemberEnd() || !owners->value.IsArray()) return nullptr;
+  for (const auto& o : owners->value.GetArray()) {
+    auto controller = o.IsObject() ? o.FindMember("controller") : o.MemberEnd();
+    if (o.IsObject() && controller != o.MemberEnd() && controller->value.IsTrue()) return &o;
+  }
+  return nullptr;
+}
+
+/// The disruption controller's getExpectedScale: the replicas the pods'
+/// controllers want, each controller once (by uid). nullopt when a pod has
+/// no controller, or one whose scale is not known here (a ReplicaSet a
+/// Deployment owns, a Job, a custom resource): the controller then allows no
+/// disruption. Served controllers: ReplicaSet, StatefulSet, ReplicationController.
+std::optional<int64_t> expected_scale(const ObjectStore& store, const ResourceRegistry& registry, const std::string& ns,
+                                      const std::vector<rapidjson::Document>& pods) {
+  struct Kind {
+    const char* kind;
+    const char* group;
+    const char* plural;
+  };
+  static constexpr Kind kControllers[] = {{"ReplicaSet", "apps", "replicasets"},
+                                          {"StatefulSet", "apps", "statefulsets"},
+                                          {"ReplicationController", "", "replicationcontrollers"}};
+  std::map<std::string, int64_t> replicas_by_uid;
+  for (const auto& pod : pods) {
+    const rapidjson::Value* owner = controller_of(pod);
+    if (owner == nullptr) return std::nullopt;
+    const std::string kind = string_at(*owner, "kind");
+    const Kind* known = nullptr;
+    for (const Kind& k : kControllers)
+      if (kind == k.kind) known = &k;
+    const ResourceInfo* resource = known ? registry.find(known->group, "v1", known->plural) : nullptr;
+    ObjectPtr controller = resource ? store.get(*resource, ns, string_at(*owner, "name")) : nullptr;
+    if (!controller || controller->uid != string_at(*owner, "uid")) return std::nullopt;
+    rapidjson::Document doc;
+    doc.Parse(controller->json.data(), controller->json.size());
+    if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+    if (kind == "ReplicaSet") {
+      const rapidjson::Value* rs_owner = controller_of(doc);
+      if (rs_owner != nullptr && string_at(*rs_owner, "kind") == "Deployment") return std::nullopt;
+    }
+    auto spec = doc.FindMember("spec");
+    auto replicas = spec != doc.MemberEnd() && spec->value.IsObject() ? spec->value.FindMember("replicas")
+                                                                        : rapidjson::Value::ConstMemberIterator();
+    const bool given = spec != doc.MemberEnd() && spec->value.IsObject() && replicas != spec->value.MemberEnd() &&
+                       replicas->value.IsInt64();
+    replicas_by_uid[controller->uid] = given ? replicas->value.GetInt64() : 1;  // replicas defaults to 1
+  }
+  int64_t total = 0;
+  for (const auto& [uid, replicas] : replicas_by_uid) total += replicas;
+  return total;
 }
 
 }  // namespace
@@ -201,26 +262,41 @@ ApiResponse ApiHandler::evict(const ParsedPath& path, const ApiRequest& request)
       ObjectFilter selected;
       selected.ns = path.ns;
       selected.labels = selector;
-      int64_t expected = 0, healthy = 0;
+      int64_t healthy = 0;
+      std::vector<rapidjson::Document> alive;
       for (const auto& p : store_.list(pods, selected).items) {
         rapidjson::Document pd;
         pd.Parse(p->json.data(), p->json.size());
         if (pod_is_terminal(string_at(pd, "status", "phase")) || p->being_deleted) continue;
-        ++expected;
         if (pod_is_healthy(pd)) ++healthy;
+        alive.push_back(std::move(pd));
       }
+      // As the disruption controller's getExpectedPodCount: an integer
+      // minAvailable counts the pods there are; maxUnavailable and a
+      // percentage count the replicas their controllers want (pods already
+      // evicted still count until they are replaced).
+      auto max_unavailable = spec.FindMember("maxUnavailable");
+      auto min_available = spec.FindMember("minAvailable");
+      const bool by_pods = max_unavailable == spec.MemberEnd() && min_available != spec.MemberEnd() &&
+                           min_available->value.IsInt64();
+      std::optional<int64_t> expected =
+          by_pods ? std::optional<int64_t>(static_cast<int64_t>(alive.size())) : expected_scale(store_, registry_, path.ns, alive);
       int64_t desired = 0;
-      if (auto max_unavailable = spec.FindMember("maxUnavailable"); max_unavailable != spec.MemberEnd()) {
-        desired = std::max<int64_t>(0, expected - scaled(max_unavailable->value, expected).value_or(0));
-      } else if (auto min_available = spec.FindMember("minAvailable"); min_available != spec.MemberEnd()) {
-        desired = scaled(min_available->value, expected).value_or(0);
+      if (!expected) {
+        desired = healthy + 1;  // no controller to count by: no disruption allowed
+      } else if (max_unavailable != spec.MemberEnd()) {
+        desired = std::max<int64_t>(0, *expected - scaled(max_unavailable->value, *expected).value_or(0));
+      } else if (min_available != spec.MemberEnd()) {
+        desired = scaled(min_available->value, *expected).value_or(0);
       }
       // An unhealthy pod may go while the budget is met (IfHealthyBudget);
       // a healthy one only if one more disruption is allowed.
       bool allowed = pod_is_healthy(pod_doc) ? healthy - desired >= 1 : healthy >= desired;
       if (!allowed) {
-        std::string why = "The disruption budget " + pdb->name + " needs " + std::to_string(desired) +
-                          " healthy pods and has " + std::to_string(healthy) + " currently";
+        std::string why = !expected ? "The disruption budget " + pdb->name +
+                                          " cannot count its expected pods: a pod has no controller whose scale is known"
+                                    : "The disruption budget " + pdb->name + " needs " + std::to_string(desired) +
+                                          " healthy pods and has " + std::to_string(healthy) + " currently";
         return error_response(too_many_requests("Cannot evict pod as it would violate the pod's disruption budget.",
                                                 {{"DisruptionBudget", why, ""}}, 0));
       }

@@ -289,6 +289,51 @@ class ErrorHandling(unittest.TestCase):
         self.assertEqual(body["details"]["causes"][0]["reason"], "DisruptionBudget")
         self.assertEqual(self.server.request("GET", ns + "/e2")[0], 200)
 
+    def running_pod(self, name, labels, owner=None):
+        ns = "/api/v1/namespaces/default/pods"
+        pod = minimal_pod(name, labels=labels)
+        if owner:
+            pod["metadata"]["ownerReferences"] = [owner]
+        self.assertEqual(self.server.request("POST", ns, pod)[0], 201)
+        status, _, _ = self.server.request("PUT", ns + "/%s/status" % name, dict(
+            self.server.request("GET", ns + "/" + name)[1], status={"phase": "Running"}))
+        self.assertEqual(status, 200)
+
+    def test_eviction_counts_the_controllers_replicas_for_max_unavailable(self):
+        ns = "/api/v1/namespaces/default/pods"
+        rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web"},
+              "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}},
+                       "template": {"metadata": {"labels": {"app": "web"}},
+                                    "spec": {"containers": [{"name": "c", "image": "busybox"}]}}}}
+        status, created, _ = self.server.request("POST", "/apis/apps/v1/namespaces/default/replicasets", rs)
+        self.assertEqual(status, 201, created)
+        owner = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web", "uid": created["metadata"]["uid"],
+                 "controller": True}
+        for name in ("w1", "w2", "w3"):
+            self.running_pod(name, {"app": "web"}, owner)
+        for name in ("o1", "o2", "o3"):
+            self.running_pod(name, {"app": "orphan"})
+        for pdb_name, app in (("web-budget", "web"), ("orphan-budget", "orphan")):
+            pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": pdb_name},
+                   "spec": {"maxUnavailable": 1, "selector": {"matchLabels": {"app": app}}}}
+            self.assertEqual(self.server.request("POST", "/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+                                                 pdb)[0], 201)
+        # 3 replicas wanted, 1 may be unavailable: the first eviction only (the
+        # evicted pod still counts until its ReplicaSet replaces it).
+        eviction = {"apiVersion": "policy/v1", "kind": "Eviction"}
+        status, body, _ = self.server.request("POST", ns + "/w1/eviction", dict(eviction, metadata={"name": "w1"}))
+        self.assertEqual(status, 201, body)
+        body = self.check("POST", ns + "/w2/eviction", dict(eviction, metadata={"name": "w2"}), 429,
+                          "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.")
+        self.assertEqual(body["details"]["causes"][0]["message"],
+                         "The disruption budget web-budget needs 2 healthy pods and has 2 currently")
+        # Pods without a controller: nothing to count against, no disruption allowed.
+        body = self.check("POST", ns + "/o1/eviction", dict(eviction, metadata={"name": "o1"}), 429,
+                          "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.")
+        self.assertIn("no controller", body["details"]["causes"][0]["message"])
+        for name in ("w2", "w3", "o1"):
+            self.assertEqual(self.server.request("GET", ns + "/" + name)[0], 200)
+
     def test_random_garbage_never_crashes_the_server(self):
         parsed = urllib.parse.urlparse(self.server.url)
         rng = random.Random(1234)
