@@ -80,15 +80,6 @@ std::optional<ContinueToken> decode_continue(const std::string& token) {
   return ContinueToken{rv->value.GetUint64(), start->value.GetString()};
 }
 
-// Replaces the status of `old` by the one in `incoming` (absent: removed): a
-// status subresource write changes nothing else.
-void take_status(const rapidjson::Value& incoming, rapidjson::Document& target) {
-  auto& alloc = target.GetAllocator();
-  target.RemoveMember("status");
-  auto status = incoming.FindMember("status");
-  if (status != incoming.MemberEnd()) target.AddMember("status", rapidjson::Value(status->value, alloc), alloc);
-}
-
 // keep when nothing changed (no new resourceVersion, like etcd3's
 // GuaranteedUpdate); remove when the last finalizer of a deleted object went.
 ApiResult<Change> finish_change(const rapidjson::Value& old, Change change) {
@@ -375,8 +366,8 @@ ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, co
     auto old = parse_current(current);
     if (!old.ok()) return old.error();
     if (status_only) {
-      change.doc.CopyFrom(old.value(), change.doc.GetAllocator());
-      take_status(body, change.doc);
+      prepare_for_status_update(r, old.value(), change.doc);
+      if (auto e = r.builtin ? validate_update(r, old.value(), change.doc) : std::nullopt) return *e;
     } else {
       prepare_for_update(r, old.value(), change.doc);
       if (auto e = validate_update(r, old.value(), change.doc)) return *e;
@@ -439,10 +430,8 @@ ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, con
     if (auto e = check_and_fill_type(r, change.doc)) return *e;
     to_stored_schema(r, change.doc);
     if (status_only) {
-      rapidjson::Document patched;
-      patched.CopyFrom(change.doc, patched.GetAllocator());
-      change.doc.CopyFrom(old.value(), change.doc.GetAllocator());
-      take_status(patched, change.doc);
+      prepare_for_status_update(r, old.value(), change.doc);
+      if (auto e = r.builtin ? validate_update(r, old.value(), change.doc) : std::nullopt) return *e;
     } else {
       prepare_for_update(r, old.value(), change.doc);
       if (auto e = validate_update(r, old.value(), change.doc)) return *e;

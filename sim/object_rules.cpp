@@ -249,6 +249,32 @@ void prepare_for_update(const ResourceInfo& r, const rapidjson::Value& old, rapi
   meta.AddMember("generation", generation + (spec_changed ? 1 : 0), alloc);
 }
 
+void prepare_for_status_update(const ResourceInfo& r, const rapidjson::Value& old, rapidjson::Document& doc) {
+  auto& alloc = doc.GetAllocator();
+  rapidjson::Value status(rapidjson::kNullType);
+  if (const rapidjson::Value* written = member(doc, "status")) status.CopyFrom(*written, alloc);
+  if (!r.builtin) {
+    doc.CopyFrom(old, alloc);
+  } else {
+    for (auto m = doc.MemberBegin(); m != doc.MemberEnd();) {
+      std::string_view key(m->name.GetString(), m->name.GetStringLength());
+      m = key == "metadata" ? m + 1 : doc.EraseMember(m);
+    }
+    for (const auto& m : old.GetObject()) {
+      std::string_view key(m.name.GetString(), m.name.GetStringLength());
+      if (key != "metadata" && key != "status") doc.AddMember(rapidjson::Value(m.name, alloc), rapidjson::Value(m.value, alloc), alloc);
+    }
+    if (r.kind == "Pod" && r.group.empty()) {
+      rapidjson::Value& meta = metadata_of(doc);
+      remove_member(meta, "ownerReferences");
+      if (const rapidjson::Value* om = member(old, "metadata")) copy_member(*om, meta, "ownerReferences", alloc);
+    }
+    prepare_for_update(r, old, doc);
+  }
+  remove_member(doc, "status");
+  if (!status.IsNull()) doc.AddMember("status", std::move(status), alloc);
+}
+
 namespace {
 
 /// What is wrong with the object on its own, one cause per field.

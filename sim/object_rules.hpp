@@ -57,6 +57,13 @@ void prepare_for_create(const ResourceInfo& r, rapidjson::Document& doc, bool ke
 /// resources with a status subresource, keeps the old status.
 void prepare_for_update(const ResourceInfo& r, const rapidjson::Value& old, rapidjson::Document& doc);
 
+/// A write through /status (`doc`: the object as written): a custom
+/// resource changes only its status (the CRD status strategy); a built-in
+/// kind (podStatusStrategy, nodeStatusStrategy, ...) keeps the metadata it
+/// writes (labels, annotations, finalizers) and its status, while its spec
+/// and every other field stay as they were, and a Pod's ownerReferences.
+void prepare_for_status_update(const ResourceInfo& r, const rapidjson::Value& old, rapidjson::Document& doc);
+
 /// Name format, string-valued labels/annotations, and kind rules (a Pod needs
 /// containers). `name` is the object's name for the message.
 std::optional<ApiError> validate_object(const ResourceInfo& r, const rapidjson::Value& doc);

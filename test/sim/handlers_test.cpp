@@ -200,14 +200,29 @@ TEST_CASE("updates keep status and system metadata; status writes keep everythin
   CHECK(f.call("PUT", "/api/v1/namespaces/default/pods/p",
                R"({"metadata":{"name":"p","resourceVersion":")" + rv + R"("},"spec":{"containers":[{"name":"c"}]}})")
             .status == 409);
-  // Status subresource: only status changes.
+  // Status subresource (podStatusStrategy): the spec stays, and the pod's
+  // ownerReferences; status and the rest of its metadata are written.
   auto status = f.call("PATCH", "/api/v1/namespaces/default/pods/p/status",
-                       R"({"metadata":{"labels":{"ignored":"yes"}},"status":{"phase":"Running"}})",
+                       R"({"metadata":{"labels":{"kept":"yes"},"ownerReferences":[{"apiVersion":"v1","kind":"X",)"
+                       R"("name":"x","uid":"u"}]},"spec":{"nodeName":"ignored"},"status":{"phase":"Running"}})",
                        "application/merge-patch+json");
   REQUIRE(status.status == 200);
   pod = json(status.body);
   CHECK(std::string(pod["status"]["phase"].GetString()) == "Running");
-  CHECK_FALSE(pod["metadata"]["labels"].HasMember("ignored"));
+  CHECK(std::string(pod["metadata"]["labels"]["kept"].GetString()) == "yes");
+  CHECK_FALSE(pod["metadata"].HasMember("ownerReferences"));
+  CHECK_FALSE(pod["spec"].HasMember("nodeName"));
+  CHECK(pod["metadata"]["generation"].GetInt() == 2);  // no spec change
+  // A custom resource's /status writes its status alone.
+  REQUIRE(f.call("POST", "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/default/podgroups",
+                 R"({"metadata":{"name":"g"},"spec":{"minMember":1}})").status == 201);
+  auto group = f.call("PATCH", "/apis/scheduling.sigs.k8s.io/v1alpha1/namespaces/default/podgroups/g/status",
+                      R"({"metadata":{"labels":{"dropped":"yes"}},"status":{"phase":"Pending"}})",
+                      "application/merge-patch+json");
+  REQUIRE(group.status == 200);
+  auto written = json(group.body);
+  CHECK(std::string(written["status"]["phase"].GetString()) == "Pending");
+  CHECK_FALSE(written["metadata"].HasMember("labels"));
   // A no-op patch commits nothing.
   uint64_t before = f.store.resource_version();
   CHECK(f.call("PATCH", "/api/v1/namespaces/default/pods/p", R"({"metadata":{"labels":{"v":"2"}}})",
