@@ -39,7 +39,7 @@ std::vector<FlagSpec> specs() {
       {"token", true, "require 'Authorization: Bearer T' on every request but health checks (401 otherwise)"},
       {"load", true, "create the objects in a YAML/JSON FILE or every such file in DIR (repeatable)"},
       {"threads", true, "HTTP worker threads (default 2)"},
-      {"history", true, "events kept for watch resume (default 50000)"},
+      {"history", true, "events kept for watch resume, over all resources; a resource resumes until one of its own events is dropped (default 50000)"},
       {"watch-queue", true, "events a watcher may fall behind before it is cut off with 410 (default 50000)"},
       {"max-body", true, "largest request body in bytes (default 3145728; larger gets 413)"},
       {"node-metrics-interval", true, "act as a fake koordlet: write a NodeMetric per Node every DURATION, e.g. 5s (default: off)"},

@@ -39,7 +39,11 @@ void set_resource_version(rapidjson::Document& doc, uint64_t resource_version) {
 }
 
 ObjectStore::ObjectStore(const ResourceRegistry& registry, StoreOptions options)
-    : registry_(registry), options_(options), objects_(registry.storage_count()), hub_(registry.storage_count()) {}
+    : registry_(registry),
+      options_(options),
+      objects_(registry.storage_count()),
+      trimmed_(registry.storage_count(), 0),
+      hub_(registry.storage_count()) {}
 
 uint64_t ObjectStore::resource_version() const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -84,7 +88,7 @@ ObjectStore::Page ObjectStore::list(const ResourceInfo& resource, const ObjectFi
   // What the writes after `at` changed, as it was before them (null: it did not exist).
   ObjectMap undone;
   if (at && *at != resource_version_) {
-    if (*at > resource_version_ || *at < oldest_resumable_locked()) {
+    if (*at > resource_version_ || *at < oldest_resumable_locked(resource.storage)) {
       page.expired = true;
       return page;
     }
@@ -143,7 +147,10 @@ ObjectPtr ObjectStore::commit_locked(const ResourceInfo& resource, EventType typ
 
 void ObjectStore::record_locked(EventPtr event) {
   history_.push_back(event);
-  while (history_.size() > std::max<size_t>(options_.history_capacity, 1)) history_.pop_front();
+  while (history_.size() > std::max<size_t>(options_.history_capacity, 1)) {
+    trimmed_.at(history_.front()->storage) = history_.front()->resource_version;
+    history_.pop_front();
+  }
   hub_.publish(event);
 }
 
@@ -193,15 +200,15 @@ void ObjectStore::watch(const std::shared_ptr<Watcher>& watcher, std::optional<u
       watcher->finish(error_event_line(e.to_json()));
       return;
     }
-    uint64_t first = history_.empty() ? resource_version_ + 1 : history_.front()->resource_version;
-    if (*from + 1 < first) {
-      ApiError e = expired("too old resource version: " + std::to_string(*from) + " (" +
-                           std::to_string(first - 1) + ")");
+    const uint64_t oldest = oldest_resumable_locked(resource.storage);
+    if (*from < oldest) {
+      ApiError e = expired("too old resource version: " + std::to_string(*from) + " (" + std::to_string(oldest) + ")");
       watcher->finish(error_event_line(e.to_json()));
       return;
     }
     // History resourceVersions are contiguous: every write records one event.
-    for (size_t i = static_cast<size_t>(*from + 1 - first); i < history_.size(); ++i) {
+    const uint64_t first = history_.empty() ? resource_version_ + 1 : history_.front()->resource_version;
+    for (size_t i = *from + 1 > first ? static_cast<size_t>(*from + 1 - first) : 0; i < history_.size(); ++i) {
       const auto& event = history_[i];
       if (event->storage == resource.storage) watcher->deliver(event, false);
     }
@@ -234,14 +241,12 @@ void ObjectStore::finish_watches() {
   hub_.finish_all();
 }
 
-uint64_t ObjectStore::oldest_resumable() const {
+uint64_t ObjectStore::oldest_resumable(const ResourceInfo& resource) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return oldest_resumable_locked();
+  return oldest_resumable_locked(resource.storage);
 }
 
-uint64_t ObjectStore::oldest_resumable_locked() const {
-  return history_.empty() ? resource_version_ : history_.front()->resource_version - 1;
-}
+uint64_t ObjectStore::oldest_resumable_locked(size_t storage) const { return trimmed_.at(storage); }
 
 size_t ObjectStore::object_count(const ResourceInfo& resource) const {
   std::lock_guard<std::mutex> lock(mutex_);

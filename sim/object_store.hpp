@@ -96,15 +96,18 @@ class ObjectStore {
   /// Ends every watch stream (shutdown).
   void finish_watches();
 
-  /// Oldest resourceVersion a watch can still resume from.
-  uint64_t oldest_resumable() const;
+  /// Oldest resourceVersion a watch of `resource` can still resume from: the
+  /// history is one bounded window over every resource, but a resource
+  /// resumes as long as none of its own events has left it (kube-apiserver's
+  /// watch cache keeps a window per resource).
+  uint64_t oldest_resumable(const ResourceInfo& resource) const;
   size_t object_count(const ResourceInfo& resource) const;
 
  private:
   ObjectPtr commit_locked(const ResourceInfo& resource, EventType type, rapidjson::Document& doc,
                           std::shared_ptr<StoredObject> object, const ObjectPtr& previous);
   void record_locked(EventPtr event);
-  uint64_t oldest_resumable_locked() const;
+  uint64_t oldest_resumable_locked(size_t storage) const;
   ObjectPtr find_locked(size_t storage, const std::string& key) const;
 
   const ResourceRegistry& registry_;
@@ -113,6 +116,8 @@ class ObjectStore {
   uint64_t resource_version_ = 1;
   std::vector<std::map<std::string, ObjectPtr>> objects_; // by storage, keyed "ns/name"
   std::deque<EventPtr> history_;
+  /// By storage: the resourceVersion of its newest event that left the history (0: none yet).
+  std::vector<uint64_t> trimmed_;
   WatchHub hub_;
 };
 

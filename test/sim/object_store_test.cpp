@@ -268,13 +268,43 @@ TEST_CASE("a watch resumes exactly after a resourceVersion and loses nothing", "
   for (size_t i = 0; i < items.size(); ++i) CHECK(rendered_rv(*w, items[i]) == rvs[10 + i]);
 }
 
+TEST_CASE("a quiet resource stays resumable while another fills the history", "[store][watch]") {
+  StoreOptions options;
+  options.history_capacity = 5;
+  ObjectStore store(ResourceRegistry::standard(), options);
+  const ResourceInfo& configmaps = *ResourceRegistry::standard().find("", "v1", "configmaps");
+  rapidjson::Document cm;
+  cm.Parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"quiet","namespace":"default"}})");
+  REQUIRE(store.create(configmaps, cm).ok());
+  const uint64_t after_configmap = store.resource_version();
+  for (int i = 0; i < 20; ++i) create(store, "default", "p" + std::to_string(i));
+  // The ConfigMap's own event left the history, none after it: it resumes from there.
+  CHECK(store.oldest_resumable(configmaps) == after_configmap);
+  auto quiet = std::make_shared<Watcher>(configmaps, ObjectFilter{}, 100);
+  store.watch(quiet, after_configmap);
+  bool finished = false;
+  CHECK(drain(*quiet, &finished).empty());
+  CHECK_FALSE(finished);
+  rapidjson::Document later;
+  later.Parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"later","namespace":"default"}})");
+  REQUIRE(store.create(configmaps, later).ok());
+  CHECK(drain(*quiet).size() == 1);
+  // Pods lost events: a pod watch from there is 410.
+  auto busy = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
+  store.watch(busy, after_configmap);
+  auto items = drain(*busy, &finished);
+  CHECK(finished);
+  REQUIRE(items.size() == 1);
+  CHECK(busy->render(items[0]).find(R"("code":410)") != std::string::npos);
+}
+
 TEST_CASE("a resourceVersion older than the history ends the watch with 410", "[store][watch]") {
   StoreOptions options;
   options.history_capacity = 5;
   ObjectStore store(ResourceRegistry::standard(), options);
   uint64_t start = store.resource_version();
   for (int i = 0; i < 20; ++i) create(store, "default", "p" + std::to_string(i));
-  uint64_t oldest = store.oldest_resumable();
+  uint64_t oldest = store.oldest_resumable(pods());
   CHECK(oldest == store.resource_version() - 5);
 
   auto ok = std::make_shared<Watcher>(pods(), ObjectFilter{}, 100);
