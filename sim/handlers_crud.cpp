@@ -235,6 +235,39 @@ ApiResult<ObjectFilter> request_filter(const ResourceInfo& r, const std::string&
   return filter;
 }
 
+namespace {
+
+/// A list's resourceVersion and resourceVersionMatch (ValidateListOptions and
+/// the watch cache's semantics): with Exact, the snapshot at that version
+/// (returned); otherwise the current state, which must be at least as new
+/// (else 504, as a cache that cannot catch up); "0" or none: any, the current.
+ApiResult<std::optional<uint64_t>> list_resource_version(const std::map<std::string, std::string>& query, bool continuing,
+                                                        uint64_t current) {
+  auto param = [&](const char* key) {
+    auto it = query.find(key);
+    return it == query.end() ? std::string() : it->second;
+  };
+  const std::string rv = param("resourceVersion");
+  const std::string match = param("resourceVersionMatch");
+  if (!match.empty() && match != "Exact" && match != "NotOlderThan")
+    return bad_request("resourceVersionMatch: Unsupported value: \"" + match +
+                       "\": supported values: \"Exact\", \"NotOlderThan\", \"\"");
+  if (!match.empty() && rv.empty()) return bad_request("resourceVersionMatch is forbidden unless resourceVersion is provided");
+  if (!match.empty() && continuing) return bad_request("resourceVersionMatch is forbidden when continue is provided");
+  if (match == "Exact" && rv == "0")
+    return bad_request("resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
+  if (rv.empty() || rv == "0") return std::optional<uint64_t>();
+  if (continuing) return bad_request("specifying resource version is not allowed when using continue");
+  auto value = parse_non_negative_int(rv);
+  if (!value) return bad_request("invalid resource version: \"" + rv + "\"");
+  const auto wanted = static_cast<uint64_t>(*value);
+  if (wanted > current) return too_large_resource_version(wanted, current);
+  if (match == "Exact") return std::optional<uint64_t>(wanted);
+  return std::optional<uint64_t>();
+}
+
+}  // namespace
+
 ApiResponse ApiHandler::list(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request) {
   auto filter = request_filter(r, path.ns, request);
   if (!filter.ok()) return error_response(filter.error());
@@ -251,11 +284,17 @@ ApiResponse ApiHandler::list(const ResourceInfo& r, const ParsedPath& path, cons
     token = decode_continue(it->second);
     if (!token) return error_response(bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"));
   }
+  auto at = list_resource_version(request.query, token.has_value(), store_.resource_version());
+  if (!at.ok()) return error_response(at.error());
   // Later pages are read as of the first page's resourceVersion, as etcd serves them: one snapshot,
   // which a watch from that resourceVersion then continues.
-  auto page = store_.list(r, filter.value(), limit, token ? token->start : "",
-                          token ? std::optional<uint64_t>(token->rv) : std::nullopt);
-  if (page.expired) return error_response(expired(kContinueExpired));
+  if (token) at = std::optional<uint64_t>(token->rv);
+  auto page = store_.list(r, filter.value(), limit, token ? token->start : "", at.value());
+  if (page.expired) {
+    if (token) return error_response(expired(kContinueExpired));
+    return error_response(expired("too old resource version: " + std::to_string(*at.value()) + " (" +
+                                  std::to_string(store_.oldest_resumable(r)) + ")"));
+  }
   const uint64_t rv = page.resource_version;
   const std::string continue_token = page.last_key.empty() ? "" : encode_continue(rv, page.last_key);
   if (table.value()) {

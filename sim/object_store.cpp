@@ -195,8 +195,7 @@ void ObjectStore::watch(const std::shared_ptr<Watcher>& watcher, std::optional<u
   std::lock_guard<std::mutex> lock(mutex_);
   if (from) {
     if (*from > resource_version_) {
-      ApiError e = timeout_error("Too large resource version: " + std::to_string(*from) +
-                                 ", current: " + std::to_string(resource_version_));
+      ApiError e = too_large_resource_version(*from, resource_version_);
       watcher->finish(error_event_line(e.to_json()));
       return;
     }

@@ -179,6 +179,14 @@ ApiError internal_error(const std::string& what) { return make(500, "InternalErr
 
 ApiError timeout_error(std::string message) { return make(504, "Timeout", "Timeout: " + message); }
 
+ApiError too_large_resource_version(uint64_t wanted, uint64_t current) {
+  ApiError e = timeout_error("Too large resource version: " + std::to_string(wanted) +
+                             ", current: " + std::to_string(current));
+  e.causes.push_back({"ResourceVersionTooLarge", "Too large resource version", ""});
+  e.retry_after_seconds = 1;
+  return e;
+}
+
 std::string success_status(int code) {
   return R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":)" + std::to_string(code) + "}";
 }

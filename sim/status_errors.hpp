@@ -56,6 +56,9 @@ ApiError forbidden(const ResourceInfo& resource, const std::string& name, const 
 ApiError request_entity_too_large(size_t limit);
 ApiError internal_error(const std::string& what);
 ApiError timeout_error(std::string message);
+/// storage.NewTooLargeResourceVersionError: 504 with a ResourceVersionTooLarge
+/// cause and retryAfterSeconds 1, which client-go recognises and retries.
+ApiError too_large_resource_version(uint64_t wanted, uint64_t current);
 
 /// {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","code":201}
 std::string success_status(int code);

@@ -284,6 +284,39 @@ TEST_CASE("list pages carry continue tokens and show the first page's resourceVe
   CHECK(names == std::vector<std::string>{"c0", "c1", "c2", "c3", "c4"});
 }
 
+TEST_CASE("a list's resourceVersion and resourceVersionMatch", "[handlers]") {
+  Fixture f;
+  const std::string cms = "/api/v1/namespaces/default/configmaps";
+  REQUIRE(f.call("POST", cms, R"({"metadata":{"name":"c0"}})").status == 201);
+  auto names = [&](const std::string& query) {
+    auto r = f.call("GET", cms + query);
+    REQUIRE(r.status == 200);
+    std::vector<std::string> out;
+    for (const auto& item : json(r.body)["items"].GetArray()) out.push_back(item["metadata"]["name"].GetString());
+    return out;
+  };
+  const std::string rv = json(f.call("GET", cms).body)["metadata"]["resourceVersion"].GetString();
+  REQUIRE(f.call("POST", cms, R"({"metadata":{"name":"c1"}})").status == 201);
+  const std::vector<std::string> both{"c0", "c1"};
+  // Exact: the snapshot at that version; NotOlderThan, none, or "0": the current state.
+  CHECK(names("?resourceVersion=" + rv + "&resourceVersionMatch=Exact") == std::vector<std::string>{"c0"});
+  CHECK(names("?resourceVersion=" + rv + "&resourceVersionMatch=NotOlderThan") == both);
+  CHECK(names("?resourceVersion=" + rv) == both);
+  CHECK(names("?resourceVersion=0") == both);
+  // A version not reached yet: 504 with the cause client-go retries on.
+  auto ahead = f.call("GET", cms + "?resourceVersion=999999&resourceVersionMatch=Exact");
+  CHECK(ahead.status == 504);
+  CHECK_THAT(ahead.body, Catch::Contains("\"ResourceVersionTooLarge\""));
+  CHECK(f.call("GET", cms + "?resourceVersion=999999").status == 504);
+  // What ValidateListOptions refuses.
+  for (const char* query : {"?resourceVersionMatch=Exact", "?resourceVersion=0&resourceVersionMatch=Exact",
+                            "?resourceVersion=1&resourceVersionMatch=Newest", "?resourceVersion=x",
+                            "?continue=abc&resourceVersionMatch=Exact&resourceVersion=1"}) {
+    INFO(query);
+    CHECK(f.call("GET", cms + query).status == 400);
+  }
+}
+
 TEST_CASE("deleting a namespace deletes what it holds", "[handlers]") {
   Fixture f;
   REQUIRE(f.call("POST", "/api/v1/namespaces", R"({"metadata":{"name":"team"}})").status == 201);
