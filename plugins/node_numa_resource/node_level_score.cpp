@@ -22,15 +22,16 @@ NodeLevelScorer::NodeLevelScorer(const NumaScoringStrategy& strategy) : type_(st
   }
 }
 
-int64_t NodeLevelScorer::score(const PodInfo& pod, const NodeInfo& node) const {
+int64_t NodeLevelScorer::score(const PodInfo& pod, const ResourceVector& allocatable,
+                               const ResourceVector& requested) const {
   int64_t sum = 0, weights = 0;
   for (const Weighed& r : resources_) {
     if (r.scalar && r.read(pod.requests) == 0) continue;  // a scalar resource the pod does not ask for
-    const int64_t capacity = r.read(node.allocatable());
+    const int64_t capacity = r.read(allocatable);
     if (capacity <= 0) continue;
-    const int64_t requested = r.read(node.requested()) + r.read(pod.requests);
-    const int64_t score = type_ == ScoringType::most_allocated ? most_requested_score(requested, capacity)
-                                                               : least_requested_score(requested, capacity);
+    const int64_t used = r.read(requested) + r.read(pod.requests);
+    const int64_t score = type_ == ScoringType::most_allocated ? most_requested_score(used, capacity)
+                                                               : least_requested_score(used, capacity);
     sum += score * r.weight;
     weights += r.weight;
   }

@@ -20,7 +20,9 @@ class NodeLevelScorer {
   explicit NodeLevelScorer(const NumaScoringStrategy& strategy);
 
   /// Equals strategy_score(strategy, name -> {node requested + pod requests, node allocatable}).
-  int64_t score(const PodInfo& pod, const NodeInfo& node) const;
+  int64_t score(const PodInfo& pod, const NodeInfo& node) const { return score(pod, node.allocatable(), node.requested()); }
+  /// The same over given amounts (`requested` without the pod).
+  int64_t score(const PodInfo& pod, const ResourceVector& allocatable, const ResourceVector& requested) const;
 
  private:
   /// One weighed resource: a fixed ResourceVector field, else a scalar by name.

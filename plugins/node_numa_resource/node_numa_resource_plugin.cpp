@@ -28,7 +28,10 @@ PluginStatus missing_state() { return PluginStatus::internal_error("NodeNUMAReso
 }  // namespace
 
 NodeNUMAResource::NodeNUMAResource(NodeNumaResourceArgs args, HintProviders providers)
-    : args_(std::move(args)), providers_(std::move(providers)), node_scorer_(args_.scoring_strategy) {}
+    : args_(std::move(args)),
+      providers_(std::move(providers)),
+      node_scorer_(args_.scoring_strategy),
+      hint_scoring_{args_.numa_scoring_strategy.type, args_.scoring_strategy.resources} {}
 
 Result<std::shared_ptr<const Plugin>> NodeNUMAResource::make(const YAML::Node& args) {
   return build_plugin<NodeNumaResourceArgs, NodeNUMAResource>(args, NodeNumaResourceArgs::from_yaml);
@@ -197,25 +200,24 @@ PluginStatus NodeNUMAResource::filter_node(const CycleState& state, const PodInf
 
 namespace {
 
-int64_t amount(const ResourceList& list, const std::string& name) {
-  auto it = list.find(name);
-  if (it == list.end()) return 0;
-  return name == "cpu" ? it->second.milli_value() : it->second.value();
-}
-
-/// The NUMA-level score over the NUMA nodes the allocation uses.
-int64_t numa_level_score(const NumaScoringStrategy& strategy, const NodeCpus& cpus, const PodAllocation& allocation,
-                         const PodInfo& pod) {
-  ResourceList total, used;
-  for (const NumaNodeResource& r : allocation.numa_resources) {
-    if (const ResourceList* a = cpus.options().allocatable_of(r.node)) total += *a;
-    auto it = cpus.numa_allocated().find(r.node);
-    if (it != cpus.numa_allocated().end()) used += it->second;
-    used += r.resources;
+/// calculateAllocatableAndRequested: what Score rates a node by once the pod
+/// would get `allocation`. With NUMA amounts, the NUMA nodes it uses (their
+/// allocatable, what others hold there); else the node. A pod given a cpuset
+/// counts, for cpu, every CPU bound on the node (Koordinator's reading, beside
+/// NUMA-local allocatable when there are NUMA amounts).
+std::pair<ResourceVector, ResourceVector> allocatable_and_requested(const NodeCpus& cpus, const NodeInfo& node,
+                                                                    const PodAllocation& allocation) {
+  std::pair<ResourceVector, ResourceVector> out{node.allocatable(), node.requested()};
+  if (!allocation.numa_resources.empty()) {
+    ResourceList total, held;
+    for (const NumaNodeResource& r : allocation.numa_resources) {
+      if (const ResourceList* a = cpus.options().allocatable_of(r.node)) total += *a;
+      if (auto it = cpus.numa_allocated().find(r.node); it != cpus.numa_allocated().end()) held += it->second;
+    }
+    out = {ResourceVector::from(total), ResourceVector::from(held)};
   }
-  return strategy_score(
-      strategy, [&](const std::string& name) { return pod.requests.get(name); },
-      [&](const std::string& name) { return std::pair<int64_t, int64_t>{amount(used, name), amount(total, name)}; });
+  if (!allocation.cpus.empty()) out.second.milli_cpu = int64_t{1000} * cpus.allocated_cpus().size();
+  return out;
 }
 
 }  // namespace
@@ -232,8 +234,10 @@ ScoreResult NodeNUMAResource::score(const CycleState& state, const PodInfo& pod,
   if (!merged_affinity(state, pod, node, d, affinity).ok()) return {};
   auto allocation = allocate_on_node(*cpus, allocate_request(*s, node, d), affinity);
   if (!allocation) return {};
-  if (allocation->numa_resources.empty()) return {node_scorer_.score(pod, node), {}};
-  return {numa_level_score(args_.numa_scoring_strategy, *cpus, *allocation, pod), {}};
+  // scoringStrategy rates the node, NUMA policy or not (numaScoringStrategy
+  // only orders the NUMA hints).
+  const auto [allocatable, requested] = allocatable_and_requested(*cpus, node, *allocation);
+  return {node_scorer_.score(pod, allocatable, requested), {}};
 }
 
 PluginStatus NodeNUMAResource::reserve(CycleState& state, const PodInfo& pod, NodeInfo& node) const {
@@ -318,7 +322,7 @@ PluginStatus NodeNUMAResource::numa_hints(const CycleState& state, const PodInfo
   if (!status.ok()) return status;
   const NodeCpus* cpus = cpus_of(node);
   if (cpus == nullptr) return PluginStatus::unschedulable(kErrNoNumaHints);
-  auto hints = generate_hints(*cpus, allocate_request(*s, node, d), d.numa_policy, args_.numa_scoring_strategy);
+  auto hints = generate_hints(*cpus, allocate_request(*s, node, d), d.numa_policy, hint_scoring_);
   if (!hints) return PluginStatus::unschedulable(kErrNoNumaHints);
   out = std::move(*hints);
   return {};

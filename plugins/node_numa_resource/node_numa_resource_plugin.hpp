@@ -143,6 +143,10 @@ class NodeNUMAResource final : public PreFilterPlugin,
   NodeNumaResourceArgs args_;
   HintProviders providers_;
   NodeLevelScorer node_scorer_;
+  /// What orders the NUMA hints: numaScoringStrategy's type over
+  /// scoringStrategy's resources (Koordinator builds every scorer from
+  /// scoringStrategy.resources).
+  NumaScoringStrategy hint_scoring_;
 };
 
 }  // namespace troupe::plugins::numa

@@ -155,6 +155,50 @@ TEST_CASE("NodeNUMAResource Reserve, PreBind and Unreserve", "[numa][plugin]") {
   CHECK(cpus->available_cpus().to_string() == "1-7");
 }
 
+TEST_CASE("NodeNUMAResource Score under a NUMA policy, as calculateAllocatableAndRequested", "[numa][plugin][score]") {
+  // Two NUMA nodes of 4 CPUs (2 cores) and 8Gi; an LSR pod of 2 CPUs and 1Gi
+  // gets one NUMA node: allocatable is that NUMA node's, cpu requested is
+  // every CPU bound on the node (here or not), memory what others hold there.
+  struct Case {
+    const char* name;
+    const char* scoring;       // scoringStrategy.type: it rates the node, not numaScoringStrategy
+    bool other_pod_first;      // another 2-CPU pod is bound first (on the other NUMA node)
+    int64_t want;
+  };
+  const Case cases[] = {
+      // cpu (4-2)/4 = 50, memory (8-1)/8 = 87: 68
+      {"least allocated, empty node", "LeastAllocated", false, 68},
+      // cpu: 2 bound elsewhere + 2 = 4 of 4 = 0, memory 87: 43
+      {"least allocated, CPUs bound on the other NUMA node count", "LeastAllocated", true, 43},
+      // cpu 50, memory 12: 31
+      {"most allocated", "MostAllocated", false, 31},
+      // cpu 100, memory 12: 56
+      {"most allocated, CPUs bound elsewhere", "MostAllocated", true, 56},
+  };
+  for (const Case& c : cases) {
+    SECTION(c.name) {
+      NodeNumaResourceArgs args = NodeNumaResourceArgs::from_yaml(
+          YAML::Load(std::string("scoringStrategy: {type: ") + c.scoring +
+                     "}\nnumaScoringStrategy: {type: LeastAllocated}"));
+      NodeNUMAResource plugin(args);
+      NodeInfo node = numa_node(2, 1, 2, {{"node.koordinator.sh/numa-topology-policy", "SingleNUMANode"}});
+      if (c.other_pod_first) {
+        CycleState first;
+        auto other = lsr_pod("other", "2");
+        PreFilterResult r;
+        REQUIRE(plugin.pre_filter(first, *other, r).ok());
+        REQUIRE(plugin.reserve(first, *other, node).ok());
+      }
+      CycleState state;
+      auto pod = lsr_pod("p", "2");
+      PreFilterResult r;
+      REQUIRE(plugin.pre_filter(state, *pod, r).ok());
+      REQUIRE(plugin.filter(state, *pod, node).ok());
+      CHECK(plugin.score(state, *pod, node).score == c.want);
+    }
+  }
+}
+
 TEST_CASE("NodeCpus counts malformed annotations and removes exactly", "[numa][node]") {
   NodeCpus cpus;
   cpus.apply_topology(make_nrt(1, 1, 4));
