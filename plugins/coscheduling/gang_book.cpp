@@ -41,6 +41,10 @@ void GangBook::mark_bound(const std::string& uid) {
   if (it == gangs_.end()) return;
   it->second.bound.insert(uid);
   it->second.binding.erase(uid);
+  // A bound member satisfies its whole gang group once (Koordinator's
+  // GangGroupInfo.setResourceSatisfied, on the bound pod's add).
+  for (const auto& id : rules_of(it->second).group)
+    if (auto gang = gangs_.find(id); gang != gangs_.end()) gang->second.once_satisfied = true;
   it->second.once_satisfied = true;
   forget_member_cycle(uid);
 }
@@ -120,9 +124,10 @@ GangBook::PermitDecision GangBook::permit(const GangSpec& spec, const std::strin
     if (gang == nullptr || !valid_for_permit(*gang)) return decision;
   }
   decision.allowed = true;
+  // Not satisfied yet: that takes a member bound (mark_bound), so a group
+  // whose bindings all fail is still tried as a whole.
   for (const auto& id : group) {
     Gang& gang = gangs_.at(id);
-    gang.once_satisfied = true;
     for (const auto& waiting : gang.waiting) {
       if (waiting != uid) decision.released.push_back(waiting);
       gang.binding.insert(waiting);  // the pod itself too: it waits in its own gang

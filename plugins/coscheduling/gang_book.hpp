@@ -31,9 +31,10 @@ class GangBook {
   /// The pod is gone (deleted or finished): no longer a member, nor waiting.
   void remove_member(const std::string& uid);
   /// The pod was bound (by this scheduler's binding cycle, or found bound).
-  /// As in Koordinator, a gang with a bound member counts as satisfied once:
-  /// after a restart the bound pods are listed, and once-satisfied lets the
-  /// remaining members go on alone.
+  /// As in Koordinator, a gang group with a bound member counts as satisfied
+  /// once (only then: being allowed at Permit is not enough): after a restart
+  /// the bound pods are listed, and once-satisfied lets the remaining members
+  /// go on alone.
   void mark_bound(const std::string& uid);
 
   /// A PodGroup object's rules for its gang (or why they cannot be read).
@@ -53,7 +54,7 @@ class GangBook {
   };
   /// Permit for a reserved pod: it waits unless, counting it, every gang of
   /// its group is valid; then the whole group's waiting pods go on to bind
-  /// and every gang of the group is marked once satisfied. Only members the
+  /// (satisfied once when the first is bound, mark_bound). Only members the
   /// INFORMER reported count: a pod deleted while its attempt ran is `gone`
   /// and neither waits nor binds.
   PermitDecision permit(const GangSpec& spec, const std::string& uid);

@@ -84,6 +84,10 @@ TEST_CASE("gang book: Permit lets the whole gang go once min members wait", "[co
   CHECK(sorted(last.released) == std::vector<std::string>{"a", "b"});
   CHECK_FALSE(book.is_waiting("a"));
   CHECK(book.waiting_groups() == 0);
+  // Satisfied once only when a member is bound: a group whose bindings all
+  // fail is still tried as a whole.
+  CHECK_FALSE(book.counts("ns/g")->once_satisfied);
+  book.mark_bound("b");
   CHECK(book.counts("ns/g")->once_satisfied);
 }
 
@@ -92,7 +96,7 @@ TEST_CASE("gang book: the match policies", "[coscheduling]") {
     const char* name;
     MatchPolicy policy;
     int bound;           // members already bound
-    bool satisfied_once; // the gang went through Permit once before
+    bool satisfied_once; // a member was bound before (and has gone since)
     int waiting_needed;  // the Permit call (counting itself) that is allowed
   };
   const std::vector<Case> cases = {
@@ -110,7 +114,8 @@ TEST_CASE("gang book: the match policies", "[coscheduling]") {
     if (c.satisfied_once) {
       for (const char* uid : {"s0", "s1", "s2"}) book.add_member(uid, g, false);
       for (const char* uid : {"s0", "s1", "s2"}) (void)book.permit(g, uid);
-      book.add_member("keep", g, true);  // keeps the gang known once the others are gone
+      book.mark_bound("s0");
+      book.add_member("keep", g, false);  // keeps the gang known once the others are gone
       for (const char* uid : {"s0", "s1", "s2"}) book.remove_member(uid);
     }
     for (int i = 0; i < c.bound; ++i) book.add_member("bound" + std::to_string(i), g, true);
@@ -166,6 +171,9 @@ TEST_CASE("gang book: a gang group is allowed only when each of its gangs is val
   auto last = book.permit(b, "b1");
   CHECK(last.allowed);
   CHECK(sorted(last.released) == std::vector<std::string>{"a0", "b0"});
+  CHECK_FALSE(book.counts("ns/a")->once_satisfied);
+  // One member of the group bound satisfies every gang of it (GangGroupInfo).
+  book.mark_bound("b1");
   CHECK(book.counts("ns/a")->once_satisfied);
   CHECK(book.counts("ns/b")->once_satisfied);
 }
@@ -189,7 +197,7 @@ TEST_CASE("gang book: which failures reject the waiting group", "[coscheduling]"
     GangBook book;
     auto g = gang("ns/g", 1, c.policy, c.mode);
     book.add_member("a", g, false);
-    if (c.satisfied_once) (void)book.permit(g, "a");
+    if (c.satisfied_once) book.mark_bound("a");
     CHECK(book.failure_rejects_group(g) == c.rejects);
   }
 }
