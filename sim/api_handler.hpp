@@ -34,6 +34,9 @@ class ApiHandler {
 
   ObjectStore& store() { return store_; }
 
+  /// What a PUT or PATCH writes: the object, its /status, or a pod's /resize.
+  enum class WritePart { object, status, resize };
+
  private:
   // Discovery (handlers_discovery.cpp).
   ApiResponse discovery(const ParsedPath& path, const ApiRequest& request);
@@ -45,8 +48,8 @@ class ApiHandler {
   ApiResponse get(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request);
   ApiResponse list(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request);
   ApiResponse create(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request);
-  ApiResponse update(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request, bool status_only);
-  ApiResponse patch(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request, bool status_only);
+  ApiResponse update(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request, WritePart part);
+  ApiResponse patch(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request, WritePart part);
   ApiResponse remove(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request);
   ApiResponse remove_collection(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request);
 

@@ -8,6 +8,7 @@
 #include "sim/api_handler.hpp"
 #include "sim/base64.hpp"
 #include "sim/object_rules.hpp"
+#include "sim/pod_resize.hpp"
 #include "sim/server_side_table.hpp"
 
 namespace troupe::sim {
@@ -78,6 +79,24 @@ std::optional<ContinueToken> decode_continue(const std::string& token) {
   if (rv == d.MemberEnd() || !rv->value.IsUint64() || start == d.MemberEnd() || !start->value.IsString())
     return std::nullopt;
   return ContinueToken{rv->value.GetUint64(), start->value.GetString()};
+}
+
+/// The object a PUT or PATCH leaves, from what it wrote (`doc`, rewritten in
+/// place) and the object before, by the part written; or why it is refused.
+std::optional<ApiError> prepare_write(const ResourceInfo& r, ApiHandler::WritePart part, const rapidjson::Value& old,
+                                      rapidjson::Document& doc) {
+  switch (part) {
+    case ApiHandler::WritePart::status:
+      prepare_for_status_update(r, old, doc);
+      return r.builtin ? validate_update(r, old, doc) : std::nullopt;
+    case ApiHandler::WritePart::resize:
+      if (auto refused = prepare_for_resize(r, old, doc)) return refused;
+      prepare_for_update(r, old, doc);
+      return std::nullopt;
+    case ApiHandler::WritePart::object: break;
+  }
+  prepare_for_update(r, old, doc);
+  return validate_update(r, old, doc);
 }
 
 // keep when nothing changed (no new resourceVersion, like etcd3's
@@ -178,10 +197,11 @@ ApiResponse ApiHandler::resource_request(const ParsedPath& path, const ApiReques
   if (!path.subresource.empty()) {
     const SubresourceInfo* sub = r.find_subresource(path.subresource);
     if (!sub || watching) return error_response(path_not_found());
-    if (sub->name == "status") {
+    if (sub->name == "status" || sub->name == "resize") {
+      const WritePart part = sub->name == "status" ? WritePart::status : WritePart::resize;
       if (method == "GET") return get(r, path, request);
-      if (method == "PUT") return update(r, path, request, true);
-      if (method == "PATCH") return patch(r, path, request, true);
+      if (method == "PUT") return update(r, path, request, part);
+      if (method == "PATCH") return patch(r, path, request, part);
       return not_allowed();
     }
     if (method != "POST") return not_allowed();
@@ -201,8 +221,8 @@ ApiResponse ApiHandler::resource_request(const ParsedPath& path, const ApiReques
     return not_allowed();
   }
   if (method == "GET" || method == "HEAD") return watching ? watch(r, path, request) : get(r, path, request);
-  if (method == "PUT") return update(r, path, request, false);
-  if (method == "PATCH") return patch(r, path, request, false);
+  if (method == "PUT") return update(r, path, request, WritePart::object);
+  if (method == "PATCH") return patch(r, path, request, WritePart::object);
   if (method == "DELETE") return remove(r, path, request);
   return not_allowed();
 }
@@ -365,7 +385,8 @@ ApiResponse ApiHandler::create(const ResourceInfo& r, const ParsedPath& path, co
 }
 
 ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request,
-                               bool status_only) {
+                               WritePart part) {
+  const bool subresource = part != WritePart::object;
   auto parsed = parse_body_object(request.body, request.content_type);
   if (!parsed.ok()) return error_response(parsed.error());
   rapidjson::Document& body = parsed.value();
@@ -388,7 +409,7 @@ ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, co
     Change change;
     change.doc.CopyFrom(body, change.doc.GetAllocator());
     if (!current) {
-      if (status_only || !r.create_on_update) return not_found(r, path.name);
+      if (subresource || !r.create_on_update) return not_found(r, path.name);
       if (auto e = validate_object(r, change.doc)) return *e;
       if (r.namespaced && !store_.get(namespaces, "", path.ns)) return not_found(namespaces, path.ns);
       prepare_for_create(r, change.doc, false);
@@ -400,17 +421,11 @@ ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, co
     // A uid in the body is a precondition (kube-apiserver's defaultUpdatedObjectInfo).
     const std::string body_uid = string_at(meta, "uid");
     if (!body_uid.empty() && body_uid != current->uid) return uid_precondition_failed(r, path.name, body_uid, *current);
-    if (body_rv.empty() && !r.unconditional_update && !status_only)
+    if (body_rv.empty() && !r.unconditional_update && !subresource)
       return invalid(r, path.name, {invalid_field("metadata.resourceVersion", "0x0", "must be specified for an update")});
     auto old = parse_current(current);
     if (!old.ok()) return old.error();
-    if (status_only) {
-      prepare_for_status_update(r, old.value(), change.doc);
-      if (auto e = r.builtin ? validate_update(r, old.value(), change.doc) : std::nullopt) return *e;
-    } else {
-      prepare_for_update(r, old.value(), change.doc);
-      if (auto e = validate_update(r, old.value(), change.doc)) return *e;
-    }
+    if (auto e = prepare_write(r, part, old.value(), change.doc)) return *e;
     return finish_change(old.value(), std::move(change));
   });
   if (!result.ok()) return error_response(result.error());
@@ -418,7 +433,7 @@ ApiResponse ApiHandler::update(const ResourceInfo& r, const ParsedPath& path, co
 }
 
 ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, const ApiRequest& request,
-                              bool status_only) {
+                              WritePart part) {
   std::string type = media_type(request.content_type);
   PatchType patch_type;
   if (type == "application/merge-patch+json") {
@@ -468,13 +483,7 @@ ApiResponse ApiHandler::patch(const ResourceInfo& r, const ParsedPath& path, con
     if (string_at(change.doc, "metadata", "namespace") != path.ns) return bad_request(kNamespaceMismatch);
     if (auto e = check_and_fill_type(r, change.doc)) return *e;
     to_stored_schema(r, change.doc);
-    if (status_only) {
-      prepare_for_status_update(r, old.value(), change.doc);
-      if (auto e = r.builtin ? validate_update(r, old.value(), change.doc) : std::nullopt) return *e;
-    } else {
-      prepare_for_update(r, old.value(), change.doc);
-      if (auto e = validate_update(r, old.value(), change.doc)) return *e;
-    }
+    if (auto e = prepare_write(r, part, old.value(), change.doc)) return *e;
     return finish_change(old.value(), std::move(change));
   });
   if (!result.ok()) return error_response(result.error());

@@ -65,6 +65,7 @@ std::vector<ResourceInfo> standard_resources() {
   pods.subresources.push_back({"binding", "Binding", "", "v1", {"create"}});
   pods.subresources.push_back({"eviction", "Eviction", "policy", "v1", {"create"}});
   pods.subresources.push_back(status_of("Pod"));
+  pods.subresources.push_back({"resize", "Pod", "", "", {"get", "patch", "update"}});
   pods.delete_returns_object = true;
   pods.resets_status_on_create = true;
   rs.push_back(pods);

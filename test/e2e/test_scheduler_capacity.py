@@ -131,11 +131,12 @@ class CapacityTest(unittest.TestCase):
         self.assertEqual(capacity_violations(self.client.nodes(), self.client.pods()), [])
 
     def resize(self, name, spec_cpu=None, status_cpu=None):
-        """Plays the resize subresource (spec) and the kubelet (status) of an in-place resize."""
+        """An in-place resize: through the pods/resize subresource (spec), and the kubelet's report (status)."""
         path = "/api/v1/namespaces/default/pods/" + name
         if spec_cpu is not None:
-            container = {"name": "c", "image": "busybox", "resources": {"requests": {"cpu": spec_cpu, "memory": "1Gi"}}}
-            self.client.ok("PATCH", path, {"spec": {"containers": [container]}}, "application/merge-patch+json")
+            container = {"name": "c", "resources": {"requests": {"cpu": spec_cpu}}}
+            self.client.ok("PATCH", path + "/resize", {"spec": {"containers": [container]}},
+                           "application/strategic-merge-patch+json")
         if status_cpu is not None:
             requests = {"cpu": status_cpu, "memory": "1Gi"}
             status = {"phase": "Running", "containerStatuses": [
