@@ -105,10 +105,11 @@ const rapidjson::Value* controller_of(const rapidjson::Value& pod) {
 }
 
 /// The disruption controller's getExpectedScale: the replicas the pods'
-/// controllers want, each controller once (by uid). nullopt when a pod has
-/// no controller, or one whose scale is not known here (a ReplicaSet a
-/// Deployment owns, a Job, a custom resource): the controller then allows no
-/// disruption. Served controllers: ReplicaSet, StatefulSet, ReplicationController.
+/// controllers want, each controller once (by uid); pods without a
+/// controller are left out (upstream's unmanaged pods). nullopt when a
+/// controller is not one whose scale is known here (a ReplicaSet a Deployment
+/// owns, a Job, a custom resource) or is gone: the controller then allows no
+/// disruption. Served: ReplicaSet, StatefulSet, ReplicationController.
 std::optional<int64_t> expected_scale(const ObjectStore& store, const ResourceRegistry& registry, const std::string& ns,
                                       const std::vector<rapidjson::Document>& pods) {
   struct Kind {
@@ -122,14 +123,16 @@ std::optional<int64_t> expected_scale(const ObjectStore& store, const ResourceRe
   std::map<std::string, int64_t> replicas_by_uid;
   for (const auto& pod : pods) {
     const rapidjson::Value* owner = controller_of(pod);
-    if (owner == nullptr) return std::nullopt;
+    if (owner == nullptr) continue;  // unmanaged: not counted
+    const std::string uid = string_at(*owner, "uid");
+    if (replicas_by_uid.count(uid) > 0) continue;
     const std::string kind = string_at(*owner, "kind");
     const Kind* known = nullptr;
     for (const Kind& k : kControllers)
       if (kind == k.kind) known = &k;
     const ResourceInfo* resource = known ? registry.find(known->group, "v1", known->plural) : nullptr;
     ObjectPtr controller = resource ? store.get(*resource, ns, string_at(*owner, "name")) : nullptr;
-    if (!controller || controller->uid != string_at(*owner, "uid")) return std::nullopt;
+    if (!controller || controller->uid != uid) return std::nullopt;
     rapidjson::Document doc;
     doc.Parse(controller->json.data(), controller->json.size());
     if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
@@ -137,12 +140,9 @@ std::optional<int64_t> expected_scale(const ObjectStore& store, const ResourceRe
       const rapidjson::Value* rs_owner = controller_of(doc);
       if (rs_owner != nullptr && string_at(*rs_owner, "kind") == "Deployment") return std::nullopt;
     }
-    auto spec = doc.FindMember("spec");
-    auto replicas = spec != doc.MemberEnd() && spec->value.IsObject() ? spec->value.FindMember("replicas")
-                                                                        : rapidjson::Value::ConstMemberIterator();
-    const bool given = spec != doc.MemberEnd() && spec->value.IsObject() && replicas != spec->value.MemberEnd() &&
-                       replicas->value.IsInt64();
-    replicas_by_uid[controller->uid] = given ? replicas->value.GetInt64() : 1;  // replicas defaults to 1
+    const rapidjson::Value* spec = doc.HasMember("spec") && doc["spec"].IsObject() ? &doc["spec"] : nullptr;
+    const bool given = spec != nullptr && spec->HasMember("replicas") && (*spec)["replicas"].IsInt64();
+    replicas_by_uid[uid] = given ? (*spec)["replicas"].GetInt64() : 1;  // replicas defaults to 1
   }
   int64_t total = 0;
   for (const auto& [uid, replicas] : replicas_by_uid) total += replicas;
@@ -271,16 +271,16 @@ ApiResponse ApiHandler::evict(const ParsedPath& path, const ApiRequest& request)
         if (pod_is_healthy(pd)) ++healthy;
         alive.push_back(std::move(pd));
       }
-      // As the disruption controller's getExpectedPodCount: an integer
-      // minAvailable counts the pods there are; maxUnavailable and a
-      // percentage count the replicas their controllers want (pods already
-      // evicted still count until they are replaced).
+      // As the disruption controller's getExpectedPodCount: maxUnavailable
+      // and a percentage minAvailable count the replicas the pods'
+      // controllers want (pods already evicted still count until they are
+      // replaced); an integer minAvailable the pods there are; neither, none.
       auto max_unavailable = spec.FindMember("maxUnavailable");
       auto min_available = spec.FindMember("minAvailable");
-      const bool by_pods = max_unavailable == spec.MemberEnd() && min_available != spec.MemberEnd() &&
-                           min_available->value.IsInt64();
-      std::optional<int64_t> expected =
-          by_pods ? std::optional<int64_t>(static_cast<int64_t>(alive.size())) : expected_scale(store_, registry_, path.ns, alive);
+      const bool by_scale = max_unavailable != spec.MemberEnd() ||
+                            (min_available != spec.MemberEnd() && min_available->value.IsString());
+      std::optional<int64_t> expected = by_scale ? expected_scale(store_, registry_, path.ns, alive)
+                                                 : std::optional<int64_t>(static_cast<int64_t>(alive.size()));
       int64_t desired = 0;
       if (!expected) {
         desired = healthy + 1;  // no controller to count by: no disruption allowed
@@ -294,7 +294,7 @@ ApiResponse ApiHandler::evict(const ParsedPath& path, const ApiRequest& request)
       bool allowed = pod_is_healthy(pod_doc) ? healthy - desired >= 1 : healthy >= desired;
       if (!allowed) {
         std::string why = !expected ? "The disruption budget " + pdb->name +
-                                          " cannot count its expected pods: a pod has no controller whose scale is known"
+                                          " cannot count its expected pods: a pod's controller has no scale known here"
                                     : "The disruption budget " + pdb->name + " needs " + std::to_string(desired) +
                                           " healthy pods and has " + std::to_string(healthy) + " currently";
         return error_response(too_many_requests("Cannot evict pod as it would violate the pod's disruption budget.",

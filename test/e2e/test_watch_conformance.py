@@ -311,8 +311,7 @@ class ErrorHandling(unittest.TestCase):
                  "controller": True}
         for name in ("w1", "w2", "w3"):
             self.running_pod(name, {"app": "web"}, owner)
-        for name in ("o1", "o2", "o3"):
-            self.running_pod(name, {"app": "orphan"})
+        self.running_pod("o1", {"app": "orphan"})
         for pdb_name, app in (("web-budget", "web"), ("orphan-budget", "orphan")):
             pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": pdb_name},
                    "spec": {"maxUnavailable": 1, "selector": {"matchLabels": {"app": app}}}}
@@ -327,12 +326,29 @@ class ErrorHandling(unittest.TestCase):
                           "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.")
         self.assertEqual(body["details"]["causes"][0]["message"],
                          "The disruption budget web-budget needs 2 healthy pods and has 2 currently")
-        # Pods without a controller: nothing to count against, no disruption allowed.
-        body = self.check("POST", ns + "/o1/eviction", dict(eviction, metadata={"name": "o1"}), 429,
-                          "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.")
-        self.assertIn("no controller", body["details"]["causes"][0]["message"])
-        for name in ("w2", "w3", "o1"):
+        for name in ("w2", "w3"):
             self.assertEqual(self.server.request("GET", ns + "/" + name)[0], 200)
+        # Pods without a controller are not counted (unmanaged): 0 expected, any may go.
+        status, body, _ = self.server.request("POST", ns + "/o1/eviction", dict(eviction, metadata={"name": "o1"}))
+        self.assertEqual(status, 201, body)
+        # A controller of a kind whose scale is unknown here (a Job): no disruption allowed.
+        job_owner = {"apiVersion": "batch/v1", "kind": "Job", "name": "batch", "uid": "job-uid", "controller": True}
+        self.running_pod("j1", {"app": "job"}, job_owner)
+        pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "job-budget"},
+               "spec": {"maxUnavailable": 1, "selector": {"matchLabels": {"app": "job"}}}}
+        self.assertEqual(self.server.request("POST", "/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+                                             pdb)[0], 201)
+        body = self.check("POST", ns + "/j1/eviction", dict(eviction, metadata={"name": "j1"}), 429,
+                          "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.")
+        self.assertIn("has no scale known here", body["details"]["causes"][0]["message"])
+        # A budget with neither minAvailable nor maxUnavailable wants no pod healthy.
+        self.running_pod("f1", {"app": "free"})
+        pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "free-budget"},
+               "spec": {"selector": {"matchLabels": {"app": "free"}}}}
+        self.assertEqual(self.server.request("POST", "/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+                                             pdb)[0], 201)
+        status, body, _ = self.server.request("POST", ns + "/f1/eviction", dict(eviction, metadata={"name": "f1"}))
+        self.assertEqual(status, 201, body)
 
     def test_random_garbage_never_crashes_the_server(self):
         parsed = urllib.parse.urlparse(self.server.url)
