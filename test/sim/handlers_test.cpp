@@ -309,11 +309,24 @@ TEST_CASE("a list's resourceVersion and resourceVersionMatch", "[handlers]") {
   CHECK_THAT(ahead.body, Catch::Contains("\"ResourceVersionTooLarge\""));
   CHECK(f.call("GET", cms + "?resourceVersion=999999").status == 504);
   // What ValidateListOptions refuses.
-  for (const char* query : {"?resourceVersionMatch=Exact", "?resourceVersion=0&resourceVersionMatch=Exact",
-                            "?resourceVersion=1&resourceVersionMatch=Newest", "?resourceVersion=x",
-                            "?continue=abc&resourceVersionMatch=Exact&resourceVersion=1"}) {
+  std::string token = json(f.call("GET", cms + "?limit=1").body)["metadata"]["continue"].GetString();
+  std::string encoded;  // a client URL-encodes the base64 token
+  for (char c : token) encoded += (c == '+' ? "%2B" : c == '/' ? "%2F" : c == '=' ? "%3D" : std::string(1, c));
+  REQUIRE(f.call("GET", cms + "?continue=" + encoded).status == 200);
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"?resourceVersionMatch=Exact", "resourceVersionMatch is forbidden unless resourceVersion is provided"},
+      {"?resourceVersion=0&resourceVersionMatch=Exact", "resourceVersionMatch \\\"exact\\\" is forbidden for resourceVersion"},
+      {"?resourceVersion=1&resourceVersionMatch=Newest", "resourceVersionMatch: Unsupported value"},
+      {"?resourceVersion=x", "invalid resource version"},
+      {"?continue=" + encoded + "&resourceVersionMatch=Exact&resourceVersion=1",
+       "resourceVersionMatch is forbidden when continue is provided"},
+      {"?continue=" + encoded + "&resourceVersion=1", "specifying resource version is not allowed when using continue"},
+  };
+  for (const auto& [query, message] : refused) {
     INFO(query);
-    CHECK(f.call("GET", cms + query).status == 400);
+    auto r = f.call("GET", cms + query);
+    CHECK(r.status == 400);
+    CHECK_THAT(r.body, Catch::Contains(message));
   }
 }
 
