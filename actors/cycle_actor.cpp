@@ -466,11 +466,8 @@ void reject_gang_group(Self self, const plugins::coscheduling::GangSpec& spec, c
   // Members whose Reserve is still on its way would wait at Permit once it
   // lands, holding their nodes; in kube-scheduler they would already wait
   // there and be rejected with the others.
-  for (auto& [uid, attempt] : self->state.reserving_gang_members) {
-    const auto* reserving = gang_spec_of(*attempt);
-    if (reserving != nullptr && reserving->group_id == spec.group_id && !attempt->gang_rejected)
-      attempt->gang_rejected = message;
-  }
+  for (auto& [uid, member] : self->state.reserving_gang_members)
+    if (member.group_id == spec.group_id && !member.attempt->gang_rejected) member.attempt->gang_rejected = message;
 }
 
 /// Permit said wait: keep the attempt, reserved, until its gang is complete
@@ -665,7 +662,8 @@ void reserve(Self self, const AttemptPtr& a, const std::string& node) {
   self->state.cluster_pods.assume_pod(a->request->pod, node);
   quota_reserved(self, *a, true);
   const std::string uid = a->pod().meta().uid;
-  if (gang_spec_of(*a) != nullptr) self->state.reserving_gang_members[uid] = a;
+  // Its group is read now: the node actor works on the attempt's state while Reserve runs.
+  if (const auto* spec = gang_spec_of(*a)) self->state.reserving_gang_members[uid] = {a, spec->group_id};
   self->request(owner(self, node), kNodeReply, atom::reserve_v, CycleRequestPtr(a->request), node)
       .then(
           [=](ReserveOutcome& outcome) {

@@ -195,9 +195,14 @@ struct cycle_actor_state {
   plugins::coscheduling::GangBook gangs;
   std::unordered_map<std::string, WaitingAtPermit> waiting;
   uint64_t next_wait_ticket = 0;
-  /// Gang pods whose Reserve is on its way to their node (by uid): the cycle
-  /// goes on meanwhile, and a rejection of their group must reach them too.
-  std::unordered_map<std::string, std::shared_ptr<Attempt>> reserving_gang_members;
+  /// Gang pods whose Reserve is on its way to their node (by uid), with their
+  /// gang group's id: the cycle goes on meanwhile, and a rejection of their
+  /// group must reach them too.
+  struct ReservingGangMember {
+    std::shared_ptr<Attempt> attempt;
+    std::string group_id;
+  };
+  std::unordered_map<std::string, ReservingGangMember> reserving_gang_members;
   /// Every pod bound or reserved, by node, with the nodes: what
   /// InterPodAffinity and PodTopologySpread count domains over.
   plugins::ClusterPods cluster_pods;

@@ -102,18 +102,18 @@ void append_each(std::string& text, const JsonValue& object, const char* array, 
 /// resources in spec and status, and the PodResizePending condition.
 uint64_t resources_fingerprint(const JsonValue& pod) {
   std::string text;
-  if (auto spec = pod.FindMember("spec"); spec != pod.MemberEnd()) {
+  if (auto spec = pod.FindMember("spec"); spec != pod.MemberEnd() && spec->value.IsObject()) {
     append_each(text, spec->value, "containers", "resources");
     append_each(text, spec->value, "initContainers", "resources");
     append_member(text, spec->value, "resources");
   }
-  if (auto status = pod.FindMember("status"); status != pod.MemberEnd()) {
+  if (auto status = pod.FindMember("status"); status != pod.MemberEnd() && status->value.IsObject()) {
     for (const char* statuses : {"containerStatuses", "initContainerStatuses"}) {
       append_each(text, status->value, statuses, "allocatedResources");
       append_each(text, status->value, statuses, "resources");
     }
-    if (auto conditions = status->value.IsObject() ? status->value.FindMember("conditions") : status->value.MemberEnd();
-        status->value.IsObject() && conditions != status->value.MemberEnd() && conditions->value.IsArray())
+    auto conditions = status->value.FindMember("conditions");
+    if (conditions != status->value.MemberEnd() && conditions->value.IsArray())
       for (const auto& condition : conditions->value.GetArray())
         if (condition.IsObject() && condition.HasMember("type") && condition["type"] == "PodResizePending")
           append_member(text, condition, "reason");
