@@ -201,21 +201,22 @@ NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::
 
 namespace {
 
-/// The node's devices with the holds of the reservations the pod may use
-/// given back and the other reservations' owners counted once (`uids`: the
-/// usable ones holding devices); nullopt when neither applies.
-std::optional<NodeDevices> usable_holds_given_back(const PodInfo& pod, const NodeInfo& node,
-                                                   std::vector<const reservation::ReservationEntry*>& usable,
-                                                   std::vector<std::string>& uids, NodeDevices& base) {
+/// The reservations the pod may use, those of them holding devices here
+/// (`uids`), and the node's devices with the other reservations' owners
+/// counted once (`base`, without the pod's own allocation); false when no
+/// reservation applies and no owner uses a hold (the node as it is).
+bool reservations_apply(const PodInfo& pod, const NodeInfo& node,
+                        std::vector<const reservation::ReservationEntry*>& usable, std::vector<std::string>& uids,
+                        NodeDevices& base) {
   const NodeDevices* devices = devices_of(node);
-  if (devices == nullptr || !devices->known()) return std::nullopt;
+  if (devices == nullptr || !devices->known()) return false;
   usable = reservation::usable_reservations(pod, node);
   uids = with_devices(*devices, usable);
   const bool once = owners_use_kept_holds(*devices, node, uids);
-  if (uids.empty() && !once) return std::nullopt;
+  if (uids.empty() && !once) return false;
   base = without_own(*devices, pod);
   if (once) base = owners_counted_once(std::move(base), node, uids);
-  return uids.empty() ? base : restored_devices(base, uids, /*only_reserved=*/false);
+  return true;
 }
 
 }  // namespace
@@ -224,19 +225,23 @@ std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeIn
   std::vector<const reservation::ReservationEntry*> usable;
   std::vector<std::string> uids;
   NodeDevices base;
-  auto view = usable_holds_given_back(pod, node, usable, uids, base);
+  if (!reservations_apply(pod, node, usable, uids, base)) return std::nullopt;
+  if (uids.empty()) return base;
   // Filter asks whether some allocation exists; the preference only matters
   // at Reserve. A Restricted reservation leaves only the reserved devices.
-  if (!view || uids.empty() || !any_restricted(usable, *devices_of(node))) return view;
-  return capped_at_restricted_holds(restored_devices(base, uids, /*only_reserved=*/true), base, node,
-                                    restricted_uids(usable, *devices_of(node)));
+  const bool only_reserved = any_restricted(usable, *devices_of(node));
+  NodeDevices view = restored_devices(base, uids, only_reserved);
+  if (!only_reserved) return view;
+  return capped_at_restricted_holds(std::move(view), base, node, restricted_uids(usable, *devices_of(node)));
 }
 
 std::optional<NodeDevices> reserved_score_view(const PodInfo& pod, const NodeInfo& node) {
   std::vector<const reservation::ReservationEntry*> usable;
   std::vector<std::string> uids;
   NodeDevices base;
-  return usable_holds_given_back(pod, node, usable, uids, base);
+  if (!reservations_apply(pod, node, usable, uids, base)) return std::nullopt;
+  if (uids.empty()) return base;
+  return restored_devices(base, uids, /*only_reserved=*/false);
 }
 
 std::optional<NodeDevices> owners_counted_once_view(const PodInfo& pod, const NodeInfo& node) {

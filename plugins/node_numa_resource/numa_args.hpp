@@ -4,10 +4,11 @@
 // naming the field:
 //
 //   defaultCPUBindPolicy: FullPCPUs | SpreadByPCPUs      # default FullPCPUs
-//   scoringStrategy:                                     # node-level score
-//     type: LeastAllocated | MostAllocated               # default LeastAllocated
+//   scoringStrategy:                                     # the node's score (over the NUMA
+//     type: LeastAllocated | MostAllocated               #   nodes it would get, with a NUMA policy)
 //     resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]   # weight in (0, 100]
-//   numaScoringStrategy: {...}                           # NUMA-level score, same shape
+//   numaScoringStrategy: {...}                           # orders the NUMA hints (its type, over
+//                                                        #   scoringStrategy's resources)
 //
 // The default NUMA allocate strategy is MostAllocated when
 // numaScoringStrategy.type is MostAllocated, else LeastAllocated
