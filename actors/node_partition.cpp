@@ -45,6 +45,7 @@ bool resized(const plugins::NodeInfo& node, const std::string& id, const plugins
   const plugins::PodInfo* held = node.find_pod(id);
   return held != nullptr && (held->requests != now.requests || held->non_zero_requests != now.non_zero_requests);
 }
+
 const plugins::deviceshare::NodeDevices* devices_of(const plugins::NodeInfo& info) {
   return info.extension<plugins::deviceshare::NodeDevices>(plugins::NodeExtensionSlot::kDevices);
 }
