@@ -385,6 +385,12 @@ const plugins::coscheduling::GangView* gang_rejected_at_post_filter(const Attemp
   return view && view->spec && view->rejected_at_post_filter ? view : nullptr;
 }
 
+/// The rules of the gang the pod names, if that gang has a readable member.
+const plugins::coscheduling::GangSpec* gang_rules_of(Self self, const ObjectMeta& meta) {
+  auto name = plugins::coscheduling::gang_name_of(meta);
+  return name ? self->state.gangs.rules(meta.namespace_name + "/" + *name) : nullptr;
+}
+
 /// Before PreFilter: tells Coscheduling which gang the pod is in and whether
 /// that gang has its members yet.
 void share_gang_view(Self self, const Attempt& a) {
@@ -393,8 +399,14 @@ void share_gang_view(Self self, const Attempt& a) {
   plugins::coscheduling::GangView view;
   auto spec = plugins::coscheduling::read_gang_spec(a.pod().meta(), plugin->args().defaults);
   if (!spec) {
-    view.invalid = spec.message();
-  } else if (*spec) {
+    // Its own annotations do not read: it goes by its gang's rules when the
+    // gang has some (Koordinator reads a gang's rules once, from one member).
+    if (const auto* rules = gang_rules_of(self, a.pod().meta()))
+      spec = std::optional<plugins::coscheduling::GangSpec>(*rules);
+    else
+      view.invalid = spec.message();
+  }
+  if (spec && *spec) {
     // Members come from the INFORMER alone (it reports a pod before queueing
     // it), so a pod deleted meanwhile is not counted back in.
     auto& gangs = self->state.gangs;
@@ -553,8 +565,13 @@ void on_gang_member(Self self, const QueuedPod& pod, bool bound) {
   const auto* plugin = Coscheduling::of(*pod.framework);
   if (plugin == nullptr) return;
   auto spec = plugins::coscheduling::read_gang_spec(pod.pod->meta(), plugin->args().defaults);
-  // An unreadable gang is reported when the pod is tried (PreFilter).
-  if (spec && *spec) self->state.gangs.add_member(pod.pod->meta().uid, **spec, bound, pod.pod->key);
+  if (spec && *spec) return self->state.gangs.add_member(pod.pod->meta().uid, **spec, bound, pod.pod->key);
+  // Its gang annotations do not read: a member under its gang's rules all the
+  // same; with none yet, it is reported when tried (PreFilter).
+  if (!spec)
+    if (auto name = plugins::coscheduling::gang_name_of(pod.pod->meta()))
+      self->state.gangs.add_unreadable_member(pod.pod->meta().uid, pod.pod->meta().namespace_name + "/" + *name,
+                                              bound, pod.pod->key);
 }
 
 /// After Reserve: Permit (a gang pod may wait there), then PreBind and the binding.

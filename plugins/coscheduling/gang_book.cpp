@@ -14,9 +14,30 @@ void GangBook::add_member(const std::string& uid, const GangSpec& spec, bool bou
   member_gang_[uid] = spec.id;
   pod_keys_[uid] = pod_key.empty() ? uid : pod_key;
   if (bound) mark_bound(uid);
+  // The gang has rules now: the members that could not give them join.
+  if (auto unread = unread_members_.find(spec.id); created && unread != unread_members_.end()) {
+    auto members = std::move(unread->second);
+    unread_members_.erase(unread);
+    for (const auto& [member, place] : members) add_member(member, spec, place.first, place.second);
+  }
+}
+
+void GangBook::add_unreadable_member(const std::string& uid, const std::string& gang_id, bool bound,
+                                     const std::string& pod_key) {
+  if (const Gang* gang = find(gang_id)) {
+    const GangSpec rules = gang->spec;
+    return add_member(uid, rules, bound, pod_key);
+  }
+  remove_member(uid);  // it may have moved here from another gang
+  unread_members_[gang_id][uid] = {bound, pod_key};
 }
 
 void GangBook::remove_member(const std::string& uid) {
+  for (auto unread = unread_members_.begin(); unread != unread_members_.end(); ++unread) {
+    if (unread->second.erase(uid) == 0) continue;
+    if (unread->second.empty()) unread_members_.erase(unread);
+    break;
+  }
   stop_waiting(uid);
   forget_member_cycle(uid);
   auto member = member_gang_.find(uid);

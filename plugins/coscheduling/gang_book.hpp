@@ -28,6 +28,12 @@ class GangBook {
   /// report, the only way in. Idempotent. `pod_key` ("ns/name", the uid when
   /// empty) is how the gang debug service names it.
   void add_member(const std::string& uid, const GangSpec& spec, bool bound, const std::string& pod_key = "");
+  /// A pod names gang `gang_id` but its own gang annotations do not read
+  /// (no min-available, say): as Koordinator's setChild it is a member all the
+  /// same, under the rules the gang has, or gets from its first readable
+  /// member (until then it is not counted).
+  void add_unreadable_member(const std::string& uid, const std::string& gang_id, bool bound,
+                             const std::string& pod_key = "");
   /// The pod is gone (deleted or finished): no longer a member, nor waiting.
   void remove_member(const std::string& uid);
   /// The pod was bound (by this scheduler's binding cycle, or found bound).
@@ -148,6 +154,8 @@ class GangBook {
   std::map<std::string, Result<GangSpec>> pod_groups_;     // by gang id
   std::map<std::string, std::string> pod_keys_;            // member uid → "ns/name"
   std::map<std::string, GroupCycle> group_cycles_;         // by group id
+  /// Unreadable members of gangs with no readable member yet: gang id → uid → (bound, pod key).
+  std::map<std::string, std::map<std::string, std::pair<bool, std::string>>> unread_members_;
 };
 
 }  // namespace troupe::plugins::coscheduling

@@ -107,6 +107,24 @@ class GangTest(SchedulingTest):
         self.assertEqual(self.scheduler.metric("scheduler_waiting_gang_group_number"), 0)
         self.assertEqual(self.scheduler.metric("scheduler_permit_wait_duration_seconds_count", result="Success"), 2)
 
+    def test_members_without_min_available_go_by_their_gangs_rules(self):
+        self.start([make_node("n-0", cpu="4")])
+        # Only the last member says how many the gang needs (as a job whose pods carry the
+        # annotation unevenly); the others name the gang alone. Koordinator reads a gang's
+        # rules once: they are all members of a gang of 3.
+        loose = []
+        for name in ("loose-0", "loose-1"):
+            pod = make_pod(name, cpu="1", memory="128Mi")
+            pod["metadata"]["annotations"] = {NAME: "loose"}
+            loose.append(pod)
+        self.client.create_all(loose)
+        # With no member saying the rules yet, each is reported (not silently kept).
+        self.assertIn("min-available", self.unschedulable_message("loose-0"))
+        self.client.create(gang_pod("loose-2", "loose", 3))
+        names = ["loose-0", "loose-1", "loose-2"]
+        self.cluster.wait(lambda: all_bound(self.client, names), 30,
+                          lambda: "the whole gang bound; " + describe_pending(self.client))
+
     def test_strict_gang_that_cannot_fit_binds_nothing_and_holds_nothing(self):
         self.start([make_node("n-0", cpu="4", memory="8Gi")])
         # Two members of 2 cpu fit on the 4-cpu node; the third does not.

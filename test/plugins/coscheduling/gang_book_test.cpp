@@ -314,3 +314,27 @@ TEST_CASE("gang book: a pod that is no longer a member neither waits nor counts"
   CHECK(book.counts("ns/g")->waiting == 1);
 }
 
+
+TEST_CASE("gang book: a member whose annotations do not read joins under its gang's rules", "[coscheduling]") {
+  GangBook book;
+  // Before any readable member: not counted yet, and the gang is unknown.
+  book.add_unreadable_member("x", "ns/g", false, "ns/x");
+  CHECK_FALSE(book.counts("ns/g"));
+  CHECK_FALSE(book.rules("ns/g"));
+  // The first readable member gives the rules; the unreadable one joins.
+  auto g = gang("ns/g", 3);
+  book.add_member("a", g, false);
+  CHECK(book.counts("ns/g")->children == 2);
+  // Later ones join at once, bound ones as bound.
+  book.add_unreadable_member("y", "ns/g", true, "ns/y");
+  CHECK(book.counts("ns/g")->children == 3);
+  CHECK(book.counts("ns/g")->bound == 1);
+  CHECK_FALSE(book.pre_filter(g, "ns/a"));
+  // They leave like any member, and one gone before the gang had rules is forgotten.
+  book.remove_member("y");
+  CHECK(book.counts("ns/g")->children == 2);
+  book.add_unreadable_member("z", "ns/h", false);
+  book.remove_member("z");
+  book.add_member("b", gang("ns/h", 1), false);
+  CHECK(book.counts("ns/h")->children == 1);
+}
