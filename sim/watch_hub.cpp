@@ -11,6 +11,25 @@ const std::shared_ptr<const std::string>& StoreEvent::wire_line() const {
   return line;
 }
 
+const ObjectPtr& StoreEvent::previous_at_event(const ResourceInfo& resource) const {
+  if (previous_now) return previous_now;
+  rapidjson::Document doc;
+  doc.Parse(previous->json.data(), previous->json.size());
+  auto meta = doc.IsObject() ? doc.FindMember("metadata") : doc.MemberEnd();
+  if (doc.IsObject() && meta != doc.MemberEnd() && meta->value.IsObject()) {
+    const std::string rv = std::to_string(resource_version);
+    meta->value.RemoveMember("resourceVersion");
+    meta->value.AddMember("resourceVersion", rapidjson::Value(rv.c_str(), doc.GetAllocator()), doc.GetAllocator());
+    auto object = make_stored_object(resource, doc);
+    object->json = to_json(doc);
+    object->resource_version = resource_version;
+    previous_now = std::move(object);
+  } else {
+    previous_now = previous;
+  }
+  return previous_now;
+}
+
 std::shared_ptr<const std::string> error_event_line(const std::string& status_json) {
   return std::make_shared<const std::string>(watch_event_line(EventType::error, status_json));
 }
@@ -60,7 +79,9 @@ void Watcher::deliver(const EventPtr& event, bool counted) {
     return;
   }
   WatchItem item;
-  item.object = event->object;
+  // Leaving the selector: the state it was selected in, at this event's version.
+  item.object = event->type == EventType::modified && type == EventType::deleted ? event->previous_at_event(resource_)
+                                                                                  : event->object;
   item.type = type;
   if (type == event->type && resource_.storage_version && !table_) item.line = event->wire_line();
   std::function<void()> wake;

@@ -34,8 +34,14 @@ struct StoreEvent {
   ObjectPtr previous; // MODIFIED: the state before, to see objects enter or leave a selector
   // The wire line in the natural type, built on first use under the store lock.
   mutable std::shared_ptr<const std::string> line;
+  // `previous` at this event's resourceVersion, built on first use under the store lock.
+  mutable ObjectPtr previous_now;
 
   const std::shared_ptr<const std::string>& wire_line() const;
+  /// What a watcher whose selector the object left gets as DELETED: the
+  /// previous state with this event's resourceVersion (kube-apiserver's
+  /// cacher, convertToWatchEvent).
+  const ObjectPtr& previous_at_event(const ResourceInfo& resource) const;
 };
 using EventPtr = std::shared_ptr<const StoreEvent>;
 

@@ -349,11 +349,17 @@ TEST_CASE("objects entering or leaving a selector are ADDED or DELETED for that 
   ObjectStore store(ResourceRegistry::standard());
   auto w = watch_web_pod_a(store);
   REQUIRE(relabel(store, "default", "a", R"({"app":"db"})").ok());   // leaves
+  const uint64_t left_at = store.resource_version();
   REQUIRE(relabel(store, "default", "a", R"({"app":"db","x":"1"})").ok()); // unseen
   REQUIRE(relabel(store, "default", "a", R"({"app":"web"})").ok());  // enters
   auto items = drain(*w);
   REQUIRE(items.size() == 2);
   CHECK(rendered_type(*w, items[0]) == "DELETED");
+  // As kube-apiserver's cacher: the state the watcher selected, at the version it left.
+  const std::string deleted = w->render(items[0]);
+  CHECK(deleted.find(R"("app":"web")") != std::string::npos);
+  CHECK(deleted.find(R"("resourceVersion":")" + std::to_string(left_at) + "\"") != std::string::npos);
+  CHECK(rendered_rv(*w, items[0]) == left_at);
   CHECK(rendered_type(*w, items[1]) == "ADDED");
 }
 
