@@ -179,12 +179,13 @@ ApiResponse ApiHandler::bind(const ParsedPath& path, const ApiRequest& request, 
 
   auto result = store_.modify(pods, path.ns, name, [&](const ObjectPtr& current) -> ApiResult<Change> {
     if (!current) return not_found(pods, name);
+    // A failed precondition is the pod update's error (InterpretUpdateError on "pods").
     if (!want_uid.empty() && want_uid != current->uid)
-      return conflict("pods/binding", "", name,
+      return conflict("pods", "", name,
                       "Precondition failed: UID in precondition: " + want_uid + ", UID in object meta: " + current->uid);
     std::string rv = std::to_string(current->resource_version);
     if (!want_rv.empty() && want_rv != rv)
-      return conflict("pods/binding", "", name,
+      return conflict("pods", "", name,
                       "Precondition failed: ResourceVersion in precondition: " + want_rv +
                           ", ResourceVersion in object meta: " + rv);
     if (current->being_deleted)

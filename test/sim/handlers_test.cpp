@@ -112,6 +112,16 @@ TEST_CASE("handlers answer requests with kube-apiserver's codes and reasons", "[
   // The binding through the legacy collection took effect.
   auto pod = json(f.call("GET", "/api/v1/namespaces/default/pods/p").body);
   CHECK(std::string(pod["spec"]["nodeName"].GetString()) == "n1");
+  // A Binding's failed precondition is the pod update's conflict (on "pods"), a bound pod the binding's.
+  REQUIRE(f.call("POST", "/api/v1/namespaces/default/pods", R"({"metadata":{"name":"q"},"spec":{"containers":[{"name":"c"}]}})")
+              .status == 201);
+  auto stale = json(f.call("POST", "/api/v1/namespaces/default/pods/q/binding",
+                           R"({"metadata":{"name":"q","uid":"wrong"},"target":{"name":"n"}})").body);
+  CHECK_THAT(std::string(stale["message"].GetString()),
+             Catch::StartsWith("Operation cannot be fulfilled on pods \"q\": Precondition failed: UID in precondition: wrong"));
+  auto bound = json(f.call("POST", "/api/v1/namespaces/default/pods/p/binding",
+                           R"({"metadata":{"name":"p"},"target":{"name":"n2"}})").body);
+  CHECK_THAT(std::string(bound["message"].GetString()), Catch::StartsWith("Operation cannot be fulfilled on pods/binding \"p\""));
 }
 
 TEST_CASE("an object written through any version reads with the version asked for", "[handlers]") {
