@@ -41,6 +41,7 @@ std::vector<FlagSpec> specs() {
       {"threads", true, "HTTP worker threads (default 2)"},
       {"history", true, "events kept for watch resume, over all resources; a resource resumes until one of its own events is dropped (default 50000)"},
       {"watch-queue", true, "events a watcher may fall behind before it is cut off with 410 (default 50000)"},
+      {"bookmark-interval", true, "seconds between the BOOKMARKs of a watch that allows them (default 60)"},
       {"max-body", true, "largest request body in bytes (default 3145728; larger gets 413)"},
       {"node-metrics-interval", true, "act as a fake koordlet: write a NodeMetric per Node every DURATION, e.g. 5s (default: off)"},
       {"node-metrics-usage-ratio", true, "usage ratio of pods without the annotation (default 1)"},
@@ -101,7 +102,8 @@ int run_apiserver(int argc, char** argv) {
   auto history = flags.get_count("history", options.store.history_capacity, 1);
   auto queue = flags.get_count("watch-queue", options.store.watch_queue_limit, 1);
   auto max_body = flags.get_count("max-body", options.max_body_bytes, 1);
-  for (const auto* r : {&threads, &history, &queue, &max_body}) {
+  auto bookmarks = flags.get_count("bookmark-interval", 60, 1);
+  for (const auto* r : {&threads, &history, &queue, &max_body, &bookmarks}) {
     if (!r->ok()) {
       std::fprintf(stderr, "troupe apiserver: %s\n", r->message().c_str());
       return 2;
@@ -127,6 +129,7 @@ int run_apiserver(int argc, char** argv) {
   options.store.history_capacity = history.value();
   options.store.watch_queue_limit = queue.value();
   options.max_body_bytes = max_body.value();
+  options.bookmark_interval = std::chrono::seconds(bookmarks.value());
 
   // The worker threads inherit a mask without SIGINT/SIGTERM; this thread waits for them.
   sigset_t signals;

@@ -19,6 +19,7 @@ Status ApiServer::start() {
   http.threads = options_.threads;
   http.max_body_bytes = options_.max_body_bytes;
   http.token = options_.token;
+  http.bookmark_interval = options_.bookmark_interval;
   if (options_.tls) {
     std::vector<std::string> ips = {"127.0.0.1", "::1"};
     if (options_.host != "127.0.0.1" && options_.host != "localhost" && options_.host != "0.0.0.0" &&

@@ -4,6 +4,7 @@
 // demo`, the benchmarks and in-process tests.
 
 #include <cstdint>
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,7 @@ struct ApiServerOptions {
   std::string token; // non-empty: require this bearer token
   size_t threads = 2;
   size_t max_body_bytes = 3 * 1024 * 1024;
+  std::chrono::milliseconds bookmark_interval = std::chrono::minutes(1);  // watches that asked for bookmarks
   StoreOptions store;
   FakeKoordletOptions koordlet; // interval 0: no NodeMetrics are published
 };

@@ -32,6 +32,7 @@ struct SessionContext {
   ObjectStore& store;
   std::string token;
   size_t max_body_bytes;
+  std::chrono::milliseconds bookmark_interval;
 };
 
 bool is_public_path(std::string_view path) {
@@ -43,7 +44,7 @@ template <class Stream>
 class Session : public std::enable_shared_from_this<Session<Stream>> {
  public:
   Session(Stream stream, SessionContext& ctx)
-      : stream_(std::move(stream)), ctx_(ctx), timer_(stream_.get_executor()) {}
+      : stream_(std::move(stream)), ctx_(ctx), timer_(stream_.get_executor()), bookmark_timer_(stream_.get_executor()) {}
 
   ~Session() {
     if (watcher_) watcher_->cancel();
@@ -172,6 +173,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (self->bookmarks_) self->ctx_.store.bookmark(*self->watcher_);
       self->watcher_->finish(nullptr);
     });
+    if (bookmarks_) schedule_bookmark();
     // The connection ends with the watch (end_watch closes it): "Connection:
     // close" keeps a client from putting it back in its pool and sending its
     // next request into a socket we are closing.
@@ -183,6 +185,18 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (ec) return self->end_watch();
       self->watch_for_hangup();
       self->drain();
+    });
+  }
+
+  // A BOOKMARK at the current version every bookmark_interval while the watch lasts.
+  void schedule_bookmark() {
+    std::weak_ptr<Session> weak = this->shared_from_this();
+    bookmark_timer_.expires_after(ctx_.bookmark_interval);
+    bookmark_timer_.async_wait([weak](beast::error_code ec) {
+      auto self = weak.lock();
+      if (ec || !self || self->watch_closed_ || self->watcher_->finished()) return;
+      self->ctx_.store.bookmark(*self->watcher_);
+      self->schedule_bookmark();
     });
   }
 
@@ -239,6 +253,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (watch_closed_) return;
     watch_closed_ = true;
     timer_.cancel();
+    bookmark_timer_.cancel();
     watcher_->cancel();
     ctx_.store.unwatch(watcher_.get());
     close();
@@ -255,6 +270,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   std::shared_ptr<Watcher> watcher_;
   asio::steady_timer timer_;
+  asio::steady_timer bookmark_timer_;
   std::deque<WatchItem> backlog_;
   std::string out_;
   char hangup_byte_[64];
@@ -274,7 +290,7 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 struct HttpServer::Impl {
   Impl(ApiHandler& handler, ObjectStore& store, HttpServerOptions opts)
       : options(std::move(opts)),
-        ctx{handler, store, options.token, options.max_body_bytes},
+        ctx{handler, store, options.token, options.max_body_bytes, options.bookmark_interval},
         ioc(static_cast<int>(std::max<size_t>(options.threads, 1))),
         acceptor(asio::make_strand(ioc)) {}
 

@@ -7,6 +7,7 @@
 // own strand.
 
 #include <cstdint>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +25,9 @@ struct HttpServerOptions {
   size_t max_body_bytes = 3 * 1024 * 1024;
   std::string token;              // non-empty: requests need "Authorization: Bearer <token>"
   std::optional<TlsMaterial> tls; // set: serve HTTPS
+  /// A watch that asked for bookmarks gets one this often (kube-apiserver's
+  /// cacher: about every minute), so a quiet watch can resume from a recent version.
+  std::chrono::milliseconds bookmark_interval = std::chrono::minutes(1);
 };
 
 class HttpServer {

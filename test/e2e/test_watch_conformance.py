@@ -166,6 +166,28 @@ class WatchConformance(unittest.TestCase):
             self.assertEqual(types[4][0], "BOOKMARK")
             self.assertEqual(len(types), 5)
 
+    def test_a_quiet_watch_gets_periodic_bookmarks(self):
+        with ApiServer("--bookmark-interval", "1") as server:
+            _, created, _ = server.request("POST", CM_PATH, {"metadata": {"name": "quiet"}})
+            rv = created["metadata"]["resourceVersion"]
+            w = WatchStream(server, CM_PATH + "?watch=1&allowWatchBookmarks=true&timeoutSeconds=4&resourceVersion=" + rv)
+            time.sleep(1.5)
+            status, _, _ = server.request("POST", "/api/v1/nodes", {"metadata": {"name": "elsewhere"}})
+            self.assertEqual(status, 201)
+            self.assertTrue(w.join(20))
+            bookmarks = [e for e in w.events if e["type"] == "BOOKMARK"]
+            # About one a second while nothing happens, and one as the watch ends.
+            self.assertGreaterEqual(len(bookmarks), 3, w.events)
+            self.assertEqual([e["type"] for e in w.events], ["BOOKMARK"] * len(w.events))
+            versions = [int(e["object"]["metadata"]["resourceVersion"]) for e in bookmarks]
+            self.assertEqual(versions, sorted(versions))
+            self.assertGreater(versions[-1], int(rv))  # the write to another resource moved it on
+        # Without allowWatchBookmarks, none.
+        with ApiServer("--bookmark-interval", "1") as server:
+            w = WatchStream(server, CM_PATH + "?watch=1&timeoutSeconds=2&resourceVersion=1")
+            self.assertTrue(w.join(20))
+            self.assertEqual(w.events, [])
+
     def test_too_old_resource_version_gets_an_error_event(self):
         with ApiServer("--history", "50") as server:
             _, first, _ = server.request("POST", CM_PATH, {"metadata": {"name": "first"}})
