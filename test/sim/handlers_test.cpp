@@ -302,7 +302,8 @@ TEST_CASE("a list's resourceVersion and resourceVersionMatch", "[handlers]") {
     auto r = f.call("GET", cms + query);
     REQUIRE(r.status == 200);
     std::vector<std::string> out;
-    for (const auto& item : json(r.body)["items"].GetArray()) out.push_back(item["metadata"]["name"].GetString());
+    const auto list = json(r.body);  // kept alive while its items are read
+    for (const auto& item : list["items"].GetArray()) out.push_back(item["metadata"]["name"].GetString());
     return out;
   };
   const std::string rv = json(f.call("GET", cms).body)["metadata"]["resourceVersion"].GetString();
