@@ -1,5 +1,6 @@
 #include "model/pod_requests.hpp"
 
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 
@@ -66,9 +67,8 @@ const ContainerStatus* find_status(const PodStatus* status, const std::string& n
 // aggregateContainerResourcesByFn: app containers and sidecars run together;
 // while init container i runs, the sidecars declared before it run too, so
 // the init phase needs max over i of (init i + earlier sidecars).
-ResourceList aggregate_containers(const PodSpec& spec, const PodStatus* status, ContainerAmounts amounts,
-                                  const ResourceList& non_missing) {
-  const bool resize_infeasible = status != nullptr && pod_resize_infeasible(*status);
+ResourceList aggregate_containers(const PodSpec& spec, const PodStatus* status, bool resize_infeasible,
+                                  ContainerAmounts amounts, const ResourceList& non_missing) {
   auto container_resources = [&](const Container& c) {
     ResourceList own = amounts(c, find_status(status, c.name), resize_infeasible);
     return non_missing.empty() ? own : with_non_missing(own, non_missing);
@@ -102,27 +102,27 @@ bool reports_container_resources(const PodStatus& status) {
   return false;
 }
 
-// AggregateContainerRequests with UseStatusResources: while a resize is in
-// progress the pod needs the most of what it asks, what the kubelet admitted
-// and what it runs with; an infeasible resize asks for nothing new.
-ResourceList container_requests(const PodSpec& spec, const PodStatus* status, const ResourceList& non_missing) {
+// AggregateContainerRequests / AggregateContainerLimits with
+// UseStatusResources: while a resize is in progress the pod needs the most
+// of its spec and of each status reading; an infeasible resize leaves the
+// spec out. Aggregated per reading, then the most taken (not per container).
+ResourceList with_status(const PodSpec& spec, const PodStatus* status, ContainerAmounts from_spec,
+                         std::initializer_list<ContainerAmounts> from_status, const ResourceList& non_missing) {
   const bool resize_infeasible = status != nullptr && pod_resize_infeasible(*status);
   if (status == nullptr || (!resize_infeasible && !reports_container_resources(*status)))
-    return aggregate_containers(spec, nullptr, spec_requests, non_missing);
-  ResourceList out = resize_infeasible ? ResourceList{} : aggregate_containers(spec, nullptr, spec_requests, non_missing);
-  out.set_max(aggregate_containers(spec, status, actuated_requests, non_missing));
-  out.set_max(aggregate_containers(spec, status, allocated_requests, non_missing));
+    return aggregate_containers(spec, nullptr, false, from_spec, non_missing);
+  ResourceList out = resize_infeasible ? ResourceList{} : aggregate_containers(spec, nullptr, false, from_spec, non_missing);
+  for (ContainerAmounts reading : from_status)
+    out.set_max(aggregate_containers(spec, status, resize_infeasible, reading, non_missing));
   return out;
 }
 
-// AggregateContainerLimits with UseStatusResources.
+ResourceList container_requests(const PodSpec& spec, const PodStatus* status, const ResourceList& non_missing) {
+  return with_status(spec, status, spec_requests, {actuated_requests, allocated_requests}, non_missing);
+}
+
 ResourceList container_limits(const PodSpec& spec, const PodStatus* status) {
-  const bool resize_infeasible = status != nullptr && pod_resize_infeasible(*status);
-  if (status == nullptr || (!resize_infeasible && !reports_container_resources(*status)))
-    return aggregate_containers(spec, nullptr, spec_limits, {});
-  ResourceList out = resize_infeasible ? ResourceList{} : aggregate_containers(spec, nullptr, spec_limits, {});
-  out.set_max(aggregate_containers(spec, status, actuated_limits, {}));
-  return out;
+  return with_status(spec, status, spec_limits, {actuated_limits}, {});
 }
 
 std::optional<QosClass> parse_qos(const std::string& text) {
