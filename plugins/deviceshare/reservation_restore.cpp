@@ -201,32 +201,36 @@ NodeDevices restored_devices(const NodeDevices& devices, const std::vector<std::
 
 namespace {
 
-/// The reservations the pod may use, those of them holding devices here
-/// (`uids`), and the node's devices with the other reservations' owners
-/// counted once (`base`, without the pod's own allocation); false when no
-/// reservation applies and no owner uses a hold (the node as it is).
-bool reservations_apply(const PodInfo& pod, const NodeInfo& node,
-                        std::vector<const reservation::ReservationEntry*>& usable, std::vector<std::string>& uids,
-                        NodeDevices& base) {
+/// What the reservations on a node make of it for a pod: the ones it may use,
+/// those of them holding devices here, and the node's devices with the other
+/// reservations' owners counted once (without the pod's own allocation).
+struct ApplicableReservations {
+  std::vector<const reservation::ReservationEntry*> usable;
+  std::vector<std::string> uids;
+  NodeDevices base;
+};
+
+/// nullopt when no reservation applies and no owner uses a hold (the node as it is).
+std::optional<ApplicableReservations> reservations_apply(const PodInfo& pod, const NodeInfo& node) {
   const NodeDevices* devices = devices_of(node);
-  if (devices == nullptr || !devices->known()) return false;
-  usable = reservation::usable_reservations(pod, node);
-  uids = with_devices(*devices, usable);
-  const bool once = owners_use_kept_holds(*devices, node, uids);
-  if (uids.empty() && !once) return false;
-  base = without_own(*devices, pod);
-  if (once) base = owners_counted_once(std::move(base), node, uids);
-  return true;
+  if (devices == nullptr || !devices->known()) return std::nullopt;
+  ApplicableReservations out;
+  out.usable = reservation::usable_reservations(pod, node);
+  out.uids = with_devices(*devices, out.usable);
+  const bool once = owners_use_kept_holds(*devices, node, out.uids);
+  if (out.uids.empty() && !once) return std::nullopt;
+  out.base = without_own(*devices, pod);
+  if (once) out.base = owners_counted_once(std::move(out.base), node, out.uids);
+  return out;
 }
 
 }  // namespace
 
 std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeInfo& node) {
-  std::vector<const reservation::ReservationEntry*> usable;
-  std::vector<std::string> uids;
-  NodeDevices base;
-  if (!reservations_apply(pod, node, usable, uids, base)) return std::nullopt;
-  if (uids.empty()) return base;
+  auto applicable = reservations_apply(pod, node);
+  if (!applicable) return std::nullopt;
+  if (applicable->uids.empty()) return std::move(applicable->base);
+  const auto& [usable, uids, base] = *applicable;
   // Filter asks whether some allocation exists; the preference only matters
   // at Reserve. A Restricted reservation leaves only the reserved devices.
   const bool only_reserved = any_restricted(usable, *devices_of(node));
@@ -236,12 +240,10 @@ std::optional<NodeDevices> reserved_filter_view(const PodInfo& pod, const NodeIn
 }
 
 std::optional<NodeDevices> reserved_score_view(const PodInfo& pod, const NodeInfo& node) {
-  std::vector<const reservation::ReservationEntry*> usable;
-  std::vector<std::string> uids;
-  NodeDevices base;
-  if (!reservations_apply(pod, node, usable, uids, base)) return std::nullopt;
-  if (uids.empty()) return base;
-  return restored_devices(base, uids, /*only_reserved=*/false);
+  auto applicable = reservations_apply(pod, node);
+  if (!applicable) return std::nullopt;
+  if (applicable->uids.empty()) return std::move(applicable->base);
+  return restored_devices(applicable->base, applicable->uids, /*only_reserved=*/false);
 }
 
 std::optional<NodeDevices> owners_counted_once_view(const PodInfo& pod, const NodeInfo& node) {
